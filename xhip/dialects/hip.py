@@ -1,0 +1,640 @@
+"""The `hip` dialect: GPU library calls in destination-passing style.
+
+Compute ops take the `!hip.context` first, then their inputs (`ins`) and the
+buffers they write (`outs`). They work in two modes, like `linalg`:
+
+- tensor mode: operands are tensors and the op returns one new tensor per init;
+- memref mode: operands are memrefs, the op writes its `outs` and has no results.
+
+    %r = hip.hipblaslt.matmul(%ctx) ins(%a, %b : T, T) outs(%c : T) -> T
+    hip.hipblaslt.matmul(%ctx) ins(%a, %b : M, M) outs(%c : M)
+"""
+
+from __future__ import annotations
+
+from abc import ABC
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseArrayBase,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    TensorType,
+    UnitAttr,
+)
+from xdsl.ir import (
+    Attribute,
+    Dialect,
+    Operation,
+    ParametrizedAttribute,
+    SSAValue,
+    TypeAttribute,
+)
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    base,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.traits import MemoryAllocEffect, MemoryFreeEffect
+from xdsl.utils.exceptions import VerifyException
+
+ShapedType = TensorType[Attribute] | MemRefType[Attribute]
+
+
+@irdl_attr_definition
+class ContextType(ParametrizedAttribute, TypeAttribute):
+    """The handle to a device, stream and library handles: `!hip.context`."""
+
+    name = "hip.context"
+
+
+def _shape(value: SSAValue) -> tuple[int, ...]:
+    assert isinstance(value.type, TensorType | MemRefType)
+    return value.type.get_shape()
+
+
+def _static_mismatch(a: int, b: int) -> bool:
+    return a != DYNAMIC_INDEX and b != DYNAMIC_INDEX and a != b
+
+
+def _broadcast(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...] | None:
+    """The numpy broadcast of two static-or-dynamic shapes; None if they clash."""
+    rank = max(len(a), len(b))
+    a = (1,) * (rank - len(a)) + tuple(a)
+    b = (1,) * (rank - len(b)) + tuple(b)
+    out: list[int] = []
+    for x, y in zip(a, b):
+        if x == 1:
+            out.append(y)
+        elif y == 1 or x == y:
+            out.append(x)
+        elif x == DYNAMIC_INDEX or y == DYNAMIC_INDEX:
+            out.append(x if y == DYNAMIC_INDEX else y)
+        else:
+            return None
+    return tuple(out)
+
+
+def _fmt(shape: Sequence[int]) -> str:
+    return "x".join("?" if d == DYNAMIC_INDEX else str(d) for d in shape) or "scalar"
+
+
+class HipDPSOp(IRDLOperation, ABC):
+    """Base of the compute ops: shared syntax and mode checks.
+
+    Subclasses declare `ctx`, their index operands, `inputs`, `outputs` and
+    `res` in that order (see `DPSOperands`).
+    """
+
+    NUM_INDEX_OPERANDS: ClassVar[int] = 0
+    NUM_INPUTS: ClassVar[tuple[int, int]] = (1, 1)
+    """Allowed (min, max) number of `ins` operands."""
+
+
+    def __init__(
+        self,
+        ctx: SSAValue | Operation,
+        inputs: Sequence[SSAValue | Operation],
+        outputs: Sequence[SSAValue | Operation],
+        index_operands: Sequence[SSAValue | Operation] = (),
+        properties: dict[str, Attribute | None] | None = None,
+        attributes: dict[str, Attribute] | None = None,
+    ):
+        result_types = [
+            SSAValue.get(o).type
+            for o in outputs
+            if isinstance(SSAValue.get(o).type, TensorType)
+        ]
+        super().__init__(
+            operands=[ctx, *index_operands, inputs, outputs],
+            result_types=[result_types],
+            properties=properties or {},
+            attributes=attributes or {},
+        )
+
+    @property
+    def index_operands(self) -> Sequence[SSAValue]:
+        return self.operands[1 : 1 + self.NUM_INDEX_OPERANDS]
+
+    @property
+    def is_tensor_mode(self) -> bool:
+        return bool(self.outputs) and isinstance(self.outputs[0].type, TensorType)
+
+    def verify_(self) -> None:
+        lo, hi = self.NUM_INPUTS
+        if not lo <= len(self.inputs) <= hi:
+            want = str(lo) if lo == hi else f"{lo} to {hi}"
+            raise VerifyException(
+                f"'{self.name}' expects {want} ins operands, got {len(self.inputs)}"
+            )
+        if len(self.outputs) != 1:
+            raise VerifyException(
+                f"'{self.name}' expects 1 outs operand, got {len(self.outputs)}"
+            )
+        tensor_mode = self.is_tensor_mode
+        for kind, values in (("ins", self.inputs), ("outs", self.outputs)):
+            for i, value in enumerate(values):
+                if isinstance(value.type, TensorType) != tensor_mode:
+                    raise VerifyException(
+                        f"'{self.name}' mixes tensors and memrefs: {kind} operand "
+                        f"{i} is {value.type} but outs operand 0 is "
+                        f"{self.outputs[0].type}"
+                    )
+        if tensor_mode:
+            if len(self.res) != len(self.outputs):
+                raise VerifyException(
+                    f"'{self.name}' in tensor mode must return one result per "
+                    f"outs operand ({len(self.outputs)}), got {len(self.res)}"
+                )
+            for i, (r, o) in enumerate(zip(self.res, self.outputs)):
+                if r.type != o.type:
+                    raise VerifyException(
+                        f"'{self.name}' result {i} has type {r.type} but its init "
+                        f"(outs operand {i}) has type {o.type}"
+                    )
+        elif self.res:
+            raise VerifyException(
+                f"'{self.name}' in memref mode has no results, got {len(self.res)}"
+            )
+        out_elt = self.outputs[0].type
+        assert isinstance(out_elt, TensorType | MemRefType)
+        for i, value in enumerate(self.inputs):
+            assert isinstance(value.type, TensorType | MemRefType)
+            if value.type.get_element_type() != out_elt.get_element_type():
+                raise VerifyException(
+                    f"'{self.name}' ins operand {i} has element type "
+                    f"{value.type.get_element_type()} but outs operand 0 has "
+                    f"{out_elt.get_element_type()}"
+                )
+        self.verify_shapes()
+
+    def verify_shapes(self) -> None:
+        """Op-specific static shape checks."""
+
+    @classmethod
+    def _parse_typed_list(
+        cls, parser: Parser, keyword: str
+    ) -> tuple[list[UnresolvedOperand], list[Attribute]]:
+        parser.parse_characters(keyword)
+        parser.parse_punctuation("(")
+        operands = parser.parse_comma_separated_list(
+            Parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(
+            Parser.Delimiter.NONE, parser.parse_type
+        )
+        parser.parse_punctuation(")")
+        return operands, types
+
+    @classmethod
+    def parse(cls, parser: Parser) -> HipDPSOp:
+        pos = parser.pos
+        head = parser.parse_comma_separated_list(
+            Parser.Delimiter.PAREN, parser.parse_unresolved_operand
+        )
+        if len(head) != 1 + cls.NUM_INDEX_OPERANDS:
+            parser.raise_error(
+                f"'{cls.name}' expects the context"
+                + (f" and {cls.NUM_INDEX_OPERANDS} index operands" if cls.NUM_INDEX_OPERANDS else "")
+                + f" in parentheses, got {len(head)} operands",
+                pos,
+                parser.pos,
+            )
+        ctx = parser.resolve_operand(head[0], ContextType())
+        index = [parser.resolve_operand(u, IndexType()) for u in head[1:]]
+        pos = parser.pos
+        ins, in_types = cls._parse_typed_list(parser, "ins")
+        if len(ins) != len(in_types):
+            parser.raise_error("ins: number of operands and types differ", pos)
+        pos = parser.pos
+        outs, out_types = cls._parse_typed_list(parser, "outs")
+        if len(outs) != len(out_types):
+            parser.raise_error("outs: number of operands and types differ", pos)
+        attrs = parser.parse_optional_attr_dict()
+        result_types: list[Attribute] = []
+        if parser.parse_optional_punctuation("->"):
+            parsed = parser.parse_optional_comma_separated_list(
+                Parser.Delimiter.PAREN, parser.parse_type
+            )
+            result_types = parsed if parsed is not None else [parser.parse_type()]
+        prop_names = cls.get_irdl_definition().properties
+        props = {k: v for k, v in attrs.items() if k in prop_names}
+        op = cls.__new__(cls)
+        IRDLOperation.__init__(
+            op,
+            operands=[
+                ctx,
+                *index,
+                [parser.resolve_operand(u, t) for u, t in zip(ins, in_types)],
+                [parser.resolve_operand(u, t) for u, t in zip(outs, out_types)],
+            ],
+            result_types=[result_types],
+            properties=props,
+            attributes={k: v for k, v in attrs.items() if k not in props},
+        )
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        printer.print_list([self.ctx, *self.index_operands], printer.print_ssa_value)
+        printer.print_string(")")
+        for keyword, values in (("ins", self.inputs), ("outs", self.outputs)):
+            printer.print_string(f" {keyword}(")
+            printer.print_list(values, printer.print_ssa_value)
+            printer.print_string(" : ")
+            printer.print_list([v.type for v in values], printer.print_attribute)
+            printer.print_string(")")
+        printer.print_op_attributes(
+            {**self.properties, **self.attributes},
+            reserved_attr_names=("operandSegmentSizes",),
+        )
+        if self.res:
+            printer.print_string(" -> ")
+            printer.print_list([r.type for r in self.res], printer.print_attribute)
+
+
+class BinaryElementwiseOp(HipDPSOp, ABC):
+    """`out = lhs <op> rhs` with numpy broadcasting."""
+
+    NUM_INPUTS: ClassVar[tuple[int, int]] = (2, 2)
+
+    def verify_shapes(self) -> None:
+        lhs, rhs = (_shape(v) for v in self.inputs)
+        out = _shape(self.outputs[0])
+        shape = _broadcast(lhs, rhs)
+        if shape is None:
+            raise VerifyException(
+                f"'{self.name}' ins operands do not broadcast: {_fmt(lhs)} and "
+                f"{_fmt(rhs)}"
+            )
+        if len(shape) != len(out) or any(map(_static_mismatch, shape, out)):
+            raise VerifyException(
+                f"'{self.name}' outs operand 0 has shape {_fmt(out)} but the "
+                f"broadcast of the ins operands is {_fmt(shape)}"
+            )
+
+
+class UnaryElementwiseOp(HipDPSOp, ABC):
+    """`out = f(in)`, same shape in and out."""
+
+    NUM_INPUTS: ClassVar[tuple[int, int]] = (1, 1)
+
+    def verify_shapes(self) -> None:
+        src, out = _shape(self.inputs[0]), _shape(self.outputs[0])
+        if len(src) != len(out) or any(map(_static_mismatch, src, out)):
+            raise VerifyException(
+                f"'{self.name}' ins operand 0 has shape {_fmt(src)} but outs "
+                f"operand 0 has shape {_fmt(out)}"
+            )
+
+
+@irdl_op_definition
+class MatmulOp(HipDPSOp):
+    """numpy `matmul`: batched, with broadcasting of the batch dims."""
+
+    name = "hip.hipblaslt.matmul"
+
+    ctx = operand_def(ContextType)
+    inputs = var_operand_def(base(TensorType) | base(MemRefType))
+    outputs = var_operand_def(base(TensorType) | base(MemRefType))
+    res = var_result_def(TensorType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    NUM_INPUTS: ClassVar[tuple[int, int]] = (2, 2)
+
+    def verify_shapes(self) -> None:
+        a, b = (_shape(v) for v in self.inputs)
+        out = _shape(self.outputs[0])
+        if not a or not b:
+            raise VerifyException(f"'{self.name}' ins operands must have rank >= 1")
+        k_b = b[-2] if len(b) >= 2 else b[0]
+        if _static_mismatch(a[-1], k_b):
+            raise VerifyException(
+                f"'{self.name}' K mismatch: ins operand 0 ({_fmt(a)}) has K = "
+                f"{a[-1]} but ins operand 1 ({_fmt(b)}) has K = {k_b}"
+            )
+        batch = _broadcast(a[:-2], b[:-2])
+        if batch is None:
+            raise VerifyException(
+                f"'{self.name}' batch dims of {_fmt(a)} and {_fmt(b)} do not broadcast"
+            )
+        expected = list(batch)
+        if len(a) >= 2:
+            expected.append(a[-2])
+        if len(b) >= 2:
+            expected.append(b[-1])
+        if len(expected) != len(out) or any(map(_static_mismatch, expected, out)):
+            raise VerifyException(
+                f"'{self.name}' outs operand 0 has shape {_fmt(out)} but "
+                f"{_fmt(a)} x {_fmt(b)} gives {_fmt(expected)}"
+            )
+
+
+@irdl_op_definition
+class GemmOp(HipDPSOp):
+    """ONNX Gemm: `out = alpha * op(A) @ op(B) + beta * C`, C optional."""
+
+    name = "hip.hipblaslt.gemm"
+
+    ctx = operand_def(ContextType)
+    inputs = var_operand_def(base(TensorType) | base(MemRefType))
+    outputs = var_operand_def(base(TensorType) | base(MemRefType))
+    res = var_result_def(TensorType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    NUM_INPUTS: ClassVar[tuple[int, int]] = (2, 3)
+
+    trans_a = opt_prop_def(UnitAttr)
+    trans_b = opt_prop_def(UnitAttr)
+    alpha = opt_prop_def(FloatAttr)
+    beta = opt_prop_def(FloatAttr)
+
+    def verify_shapes(self) -> None:
+        a, b = _shape(self.inputs[0]), _shape(self.inputs[1])
+        if len(a) != 2 or len(b) != 2:
+            raise VerifyException(f"'{self.name}' A and B must be 2-D")
+        m, k = (a[1], a[0]) if self.trans_a else a
+        k_b, n = (b[1], b[0]) if self.trans_b else b
+        if _static_mismatch(k, k_b):
+            raise VerifyException(
+                f"'{self.name}' K mismatch: A gives K = {k} but B gives K = {k_b}"
+            )
+        out = _shape(self.outputs[0])
+        if len(out) != 2 or _static_mismatch(out[0], m) or _static_mismatch(out[1], n):
+            raise VerifyException(
+                f"'{self.name}' outs operand 0 has shape {_fmt(out)}, expected "
+                f"{_fmt((m, n))}"
+            )
+
+
+@irdl_op_definition
+class AddOp(BinaryElementwiseOp):
+    name = "hip.miopen.add"
+
+    ctx = operand_def(ContextType)
+    inputs = var_operand_def(base(TensorType) | base(MemRefType))
+    outputs = var_operand_def(base(TensorType) | base(MemRefType))
+    res = var_result_def(TensorType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+
+@irdl_op_definition
+class SubOp(BinaryElementwiseOp):
+    name = "hip.miopen.sub"
+
+    ctx = operand_def(ContextType)
+    inputs = var_operand_def(base(TensorType) | base(MemRefType))
+    outputs = var_operand_def(base(TensorType) | base(MemRefType))
+    res = var_result_def(TensorType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+
+@irdl_op_definition
+class MulOp(BinaryElementwiseOp):
+    name = "hip.miopen.mul"
+
+    ctx = operand_def(ContextType)
+    inputs = var_operand_def(base(TensorType) | base(MemRefType))
+    outputs = var_operand_def(base(TensorType) | base(MemRefType))
+    res = var_result_def(TensorType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+
+@irdl_op_definition
+class DivOp(BinaryElementwiseOp):
+    name = "hip.miopen.div"
+
+    ctx = operand_def(ContextType)
+    inputs = var_operand_def(base(TensorType) | base(MemRefType))
+    outputs = var_operand_def(base(TensorType) | base(MemRefType))
+    res = var_result_def(TensorType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+
+@irdl_op_definition
+class ReluOp(UnaryElementwiseOp):
+    name = "hip.miopen.relu"
+
+    ctx = operand_def(ContextType)
+    inputs = var_operand_def(base(TensorType) | base(MemRefType))
+    outputs = var_operand_def(base(TensorType) | base(MemRefType))
+    res = var_result_def(TensorType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+
+@irdl_op_definition
+class CopyOp(UnaryElementwiseOp):
+    """Copies `in` to `out` (same shape); used where a view is not possible."""
+
+    name = "hip.copy"
+
+    ctx = operand_def(ContextType)
+    inputs = var_operand_def(base(TensorType) | base(MemRefType))
+    outputs = var_operand_def(base(TensorType) | base(MemRefType))
+    res = var_result_def(TensorType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+
+@irdl_op_definition
+class SoftmaxOp(UnaryElementwiseOp):
+    """Softmax along `axis` (default: the last one)."""
+
+    name = "hip.miopen.softmax"
+
+    ctx = operand_def(ContextType)
+    inputs = var_operand_def(base(TensorType) | base(MemRefType))
+    outputs = var_operand_def(base(TensorType) | base(MemRefType))
+    res = var_result_def(TensorType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    axis = opt_prop_def(IntegerAttr)
+
+    def verify_shapes(self) -> None:
+        super().verify_shapes()
+        rank = len(_shape(self.inputs[0]))
+        if self.axis is not None and not -rank <= self.axis.value.data < max(rank, 1):
+            raise VerifyException(
+                f"'{self.name}' axis {self.axis.value.data} is out of range for "
+                f"rank {rank}"
+            )
+
+
+@irdl_op_definition
+class TransposeOp(HipDPSOp):
+    """Swaps two dimensions, given as index operands after the context."""
+
+    name = "hip.transpose"
+    NUM_INDEX_OPERANDS: ClassVar[int] = 2
+
+    ctx = operand_def(ContextType)
+    dim0 = operand_def(IndexType)
+    dim1 = operand_def(IndexType)
+    inputs = var_operand_def(base(TensorType) | base(MemRefType))
+    outputs = var_operand_def(base(TensorType) | base(MemRefType))
+    res = var_result_def(TensorType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def swapped_dims(self) -> tuple[int, int] | None:
+        """The two dims if both are constants, else None."""
+        from xdsl.dialects.arith import ConstantOp
+
+        dims: list[int] = []
+        for value in (self.dim0, self.dim1):
+            owner = value.owner
+            if not isinstance(owner, ConstantOp) or not isinstance(
+                owner.value, IntegerAttr
+            ):
+                return None
+            dims.append(owner.value.value.data)
+        return dims[0], dims[1]
+
+    def verify_shapes(self) -> None:
+        src, out = _shape(self.inputs[0]), _shape(self.outputs[0])
+        if len(src) != len(out):
+            raise VerifyException(
+                f"'{self.name}' ins operand 0 has rank {len(src)} but outs operand "
+                f"0 has rank {len(out)}"
+            )
+        dims = self.swapped_dims()
+        if dims is None:
+            return
+        d0, d1 = dims
+        if not (0 <= d0 < len(src) and 0 <= d1 < len(src)):
+            raise VerifyException(
+                f"'{self.name}' dims ({d0}, {d1}) out of range for rank {len(src)}"
+            )
+        expected = list(src)
+        expected[d0], expected[d1] = expected[d1], expected[d0]
+        if any(map(_static_mismatch, expected, out)):
+            raise VerifyException(
+                f"'{self.name}' outs operand 0 has shape {_fmt(out)} but swapping "
+                f"dims {d0} and {d1} of {_fmt(src)} gives {_fmt(expected)}"
+            )
+
+
+@irdl_op_definition
+class PermuteOp(HipDPSOp):
+    """General transpose: `out` dim i is `in` dim `perm[i]`."""
+
+    name = "hip.permute"
+
+    ctx = operand_def(ContextType)
+    inputs = var_operand_def(base(TensorType) | base(MemRefType))
+    outputs = var_operand_def(base(TensorType) | base(MemRefType))
+    res = var_result_def(TensorType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    perm = opt_prop_def(DenseArrayBase)
+
+    def permutation(self) -> tuple[int, ...]:
+        rank = len(_shape(self.inputs[0]))
+        if self.perm is None:
+            return tuple(reversed(range(rank)))
+        return tuple(int(p) for p in self.perm.get_values())
+
+    def verify_shapes(self) -> None:
+        src, out = _shape(self.inputs[0]), _shape(self.outputs[0])
+        perm = self.permutation()
+        if sorted(perm) != list(range(len(src))) or len(out) != len(src):
+            raise VerifyException(
+                f"'{self.name}' perm {list(perm)} is not a permutation of the "
+                f"{len(src)} dims of ins operand 0 into outs operand 0"
+            )
+        expected = [src[p] for p in perm]
+        if any(map(_static_mismatch, expected, out)):
+            raise VerifyException(
+                f"'{self.name}' outs operand 0 has shape {_fmt(out)} but perm "
+                f"{list(perm)} of {_fmt(src)} gives {_fmt(expected)}"
+            )
+
+
+@irdl_op_definition
+class AllocOp(IRDLOperation):
+    """Device memory from the context's allocator."""
+
+    name = "hip.alloc"
+
+    ctx = operand_def(ContextType)
+    dynamic_sizes = var_operand_def(IndexType)
+    memref = result_def(MemRefType)
+
+    traits = traits_def(MemoryAllocEffect())
+
+    assembly_format = (
+        "`(` $ctx (`,` $dynamic_sizes^)? `)` attr-dict `:` type($memref)"
+    )
+
+    def __init__(
+        self,
+        ctx: SSAValue | Operation,
+        dynamic_sizes: Sequence[SSAValue | Operation],
+        result_type: MemRefType[Attribute],
+    ):
+        super().__init__(operands=[ctx, dynamic_sizes], result_types=[result_type])
+
+    def verify_(self) -> None:
+        dynamic = self.memref.type.get_shape().count(DYNAMIC_INDEX)
+        if dynamic != len(self.dynamic_sizes):
+            raise VerifyException(
+                f"'{self.name}' result {self.memref.type} has {dynamic} dynamic "
+                f"dims but {len(self.dynamic_sizes)} size operands were given"
+            )
+
+
+@irdl_op_definition
+class FreeOp(IRDLOperation):
+    """Returns memory from `hip.alloc` to the context's allocator."""
+
+    name = "hip.free"
+
+    ctx = operand_def(ContextType)
+    memref = operand_def(MemRefType)
+
+    traits = traits_def(MemoryFreeEffect())
+
+    assembly_format = "`(` $ctx `,` $memref `)` attr-dict `:` type($memref)"
+
+    def __init__(self, ctx: SSAValue | Operation, memref: SSAValue | Operation):
+        super().__init__(operands=[ctx, memref])
+
+
+COMPUTE_OPS: tuple[type[HipDPSOp], ...] = (
+    MatmulOp,
+    GemmOp,
+    AddOp,
+    SubOp,
+    MulOp,
+    DivOp,
+    ReluOp,
+    CopyOp,
+    SoftmaxOp,
+    TransposeOp,
+    PermuteOp,
+)
+
+HIP = Dialect("hip", [*COMPUTE_OPS, AllocOp, FreeOp], [ContextType])
+

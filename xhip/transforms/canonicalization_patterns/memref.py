@@ -1,0 +1,95 @@
+"""Canonicalizations of memref ops that xDSL does not have."""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, memref
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, MemRefType
+from xdsl.ir import Operation, SSAValue
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+
+
+def constant_index(value: SSAValue) -> int | None:
+    """The value of an `arith.constant` index, or None."""
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+def dynamic_size_operand(op: Operation, dim: int) -> SSAValue | None:
+    """The size operand that gives dim `dim` of what an alloc-like op returns."""
+    from xhip.dialects import hip
+
+    if isinstance(op, memref.AllocOp | memref.AllocaOp | hip.AllocOp):
+        sizes, result = op.dynamic_sizes, op.results[0]
+    elif isinstance(op, memref.ViewOp):
+        sizes, result = op.sizes, op.result
+    else:
+        return None
+    assert isinstance(result.type, MemRefType)
+    shape = result.type.get_shape()
+    if not 0 <= dim < len(shape) or shape[dim] != DYNAMIC_INDEX:
+        return None
+    return sizes[shape[:dim].count(DYNAMIC_INDEX)]
+
+
+class FoldIdentityCast(RewritePattern):
+    """`memref.cast %x : T to T` is `%x`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.CastOp, rewriter: PatternRewriter) -> None:
+        if op.source.type == op.dest.type:
+            rewriter.replace_op(op, [], [op.source])
+
+
+class FoldCastOfCast(RewritePattern):
+    """`cast(cast(%x))` casts `%x` directly."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.CastOp, rewriter: PatternRewriter) -> None:
+        inner = op.source.owner
+        if isinstance(inner, memref.CastOp):
+            rewriter.replace_op(op, type(op).get(inner.source, op.dest.type))
+
+
+class FoldDimOfStaticDim(RewritePattern):
+    """`memref.dim` of a static dimension is a constant."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.DimOp, rewriter: PatternRewriter) -> None:
+        index = constant_index(op.index)
+        if index is None or not isinstance(op.source.type, MemRefType):
+            return
+        shape = op.source.type.get_shape()
+        if 0 <= index < len(shape) and shape[index] != DYNAMIC_INDEX:
+            rewriter.replace_op(op, arith.ConstantOp.from_int_and_width(shape[index], 
+                                op.result.type))
+
+
+class FoldDimOfAllocLike(RewritePattern):
+    """`memref.dim` of an alloc or view is the size operand it was made with."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.DimOp, rewriter: PatternRewriter) -> None:
+        index = constant_index(op.index)
+        if index is None or not isinstance(op.source.owner, Operation):
+            return
+        size = dynamic_size_operand(op.source.owner, index)
+        if size is not None:
+            rewriter.replace_op(op, [], [size])
+
+
+class FoldDimOfCast(RewritePattern):
+    """`memref.dim` of a cast asks the cast's source."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.DimOp, rewriter: PatternRewriter) -> None:
+        cast = op.source.owner
+        if isinstance(cast, memref.CastOp) and isinstance(
+            cast.source.type, MemRefType
+        ):
+            rewriter.replace_op(op, type(op)(cast.source, op.index))
