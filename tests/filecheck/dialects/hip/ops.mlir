@@ -1,0 +1,33 @@
+// RUN: xdsl-opt %s | xdsl-opt | filecheck %s
+
+// Tensor mode returns one tensor per init; memref mode returns nothing.
+func.func @modes(%ctx: !hip.context, %a: tensor<?x?x64xf32>, %b: tensor<64x64xf32>, %c: tensor<?x?x64xf32>, %m: memref<?x64xf32>, %w: memref<64x64xf32>, %o: memref<?x64xf32>) -> tensor<?x?x64xf32> {
+  %0 = hip.hipblaslt.matmul(%ctx) ins(%a, %b : tensor<?x?x64xf32>, tensor<64x64xf32>) outs(%c : tensor<?x?x64xf32>) -> tensor<?x?x64xf32>
+  hip.hipblaslt.matmul(%ctx) ins(%m, %w : memref<?x64xf32>, memref<64x64xf32>) outs(%o : memref<?x64xf32>)
+  func.return %0 : tensor<?x?x64xf32>
+}
+// CHECK:      %0 = hip.hipblaslt.matmul(%ctx) ins(%a, %b : tensor<?x?x64xf32>, tensor<64x64xf32>) outs(%c : tensor<?x?x64xf32>) -> tensor<?x?x64xf32>
+// CHECK-NEXT: hip.hipblaslt.matmul(%ctx) ins(%m, %w : memref<?x64xf32>, memref<64x64xf32>) outs(%o : memref<?x64xf32>)
+
+func.func @others(%ctx: !hip.context, %x: memref<?x?x?xf32>, %s: memref<f32>, %y: memref<?x?x?xf32>, %t: memref<?x?x?xf32>, %n: index) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  hip.miopen.mul(%ctx) ins(%x, %s : memref<?x?x?xf32>, memref<f32>) outs(%y : memref<?x?x?xf32>)
+  hip.miopen.add(%ctx) ins(%x, %s : memref<?x?x?xf32>, memref<f32>) outs(%y : memref<?x?x?xf32>)
+  hip.miopen.softmax(%ctx) ins(%y : memref<?x?x?xf32>) outs(%x : memref<?x?x?xf32>)
+  hip.miopen.softmax(%ctx) ins(%y : memref<?x?x?xf32>) outs(%x : memref<?x?x?xf32>) {axis = 1 : i64}
+  hip.transpose(%ctx, %c1, %c2) ins(%x : memref<?x?x?xf32>) outs(%t : memref<?x?x?xf32>)
+  hip.permute(%ctx) ins(%x : memref<?x?x?xf32>) outs(%t : memref<?x?x?xf32>) {perm = array<i64: 2, 0, 1>}
+  %p = hip.alloc(%ctx, %n) : memref<?xi8>
+  hip.free(%ctx, %p) : memref<?xi8>
+  func.return
+}
+// CHECK-LABEL: func.func @others
+// CHECK:      hip.miopen.mul(%ctx) ins(%x, %s : memref<?x?x?xf32>, memref<f32>) outs(%y : memref<?x?x?xf32>)
+// CHECK-NEXT: hip.miopen.add(%ctx) ins(%x, %s : memref<?x?x?xf32>, memref<f32>) outs(%y : memref<?x?x?xf32>)
+// CHECK-NEXT: hip.miopen.softmax(%ctx) ins(%y : memref<?x?x?xf32>) outs(%x : memref<?x?x?xf32>)
+// CHECK-NEXT: hip.miopen.softmax(%ctx) ins(%y : memref<?x?x?xf32>) outs(%x : memref<?x?x?xf32>) {axis = 1 : i64}
+// CHECK-NEXT: hip.transpose(%ctx, %c1, %c2) ins(%x : memref<?x?x?xf32>) outs(%t : memref<?x?x?xf32>)
+// CHECK-NEXT: hip.permute(%ctx) ins(%x : memref<?x?x?xf32>) outs(%t : memref<?x?x?xf32>) {perm = array<i64: 2, 0, 1>}
+// CHECK-NEXT: %p = hip.alloc(%ctx, %n) : memref<?xi8>
+// CHECK-NEXT: hip.free(%ctx, %p) : memref<?xi8>
