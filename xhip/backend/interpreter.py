@@ -1,0 +1,723 @@
+"""Running the final IR: xDSL interpreter functions, and a compiled fast path.
+
+Each supported op has one *builder* that turns the op (its static attributes,
+types and the runtime) into a Python function of the op's operand values. Both
+execution engines use the builders, so they share one semantics:
+
+- `XhipFunctions` & co. are `xdsl.interpreter` implementations: they let
+  `xdsl.interpreter.Interpreter` walk any stage from bufferization onwards.
+- `Plan` compiles a straight-line `func.func` once into a flat list of steps
+  over a register file, folding constants. Per call it costs a few hundred
+  nanoseconds per op instead of the interpreter's scoped-dict walk.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeAlias
+
+import numpy as np
+from xdsl.dialects import arith, func, memref
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+)
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    impl,
+    register_impls,
+)
+from xdsl.interpreters.arith import ArithFunctions
+from xdsl.interpreters.func import FuncFunctions
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.traits import SymbolTable
+from xdsl.utils.comparisons import to_signed, to_unsigned
+
+from xhip.dialects import hip
+from xhip.dialects import memref as xmemref
+from xhip.backend.runtime import (
+    BinaryKind,
+    DeviceArray,
+    MemoryPlanError,
+    Runtime,
+    broadcast_shapes,
+    check_call,
+    check_view,
+    contiguous_strides,
+    matmul_shape,
+)
+
+OpFn: TypeAlias = Callable[..., Any]
+"""An op's semantics: operand values in, None / the one result / a tuple out."""
+
+INDEX_BITS = 64
+
+
+class UnsupportedOpError(NotImplementedError):
+    """The backend has no implementation for an op of the IR."""
+
+
+@dataclass
+class HipContext:
+    """The value of `!hip.context`: which runtime the `hip.*` ops run on."""
+
+    runtime: Runtime
+
+
+@dataclass
+class BuildEnv:
+    """What builders may look at: the runtime, the module, the constants blob."""
+
+    runtime: Runtime
+    module: ModuleOp | None = None
+    constants: DeviceArray | None = None
+    """The constants blob, for `memref.get_global` of externalized globals."""
+    globals: dict[str, DeviceArray] = field(default_factory=dict[str, DeviceArray])
+    """Uploaded globals, once per env."""
+
+
+Builder: TypeAlias = Callable[[Any, BuildEnv], OpFn]
+BUILDERS: dict[type[Operation], Builder] = {}
+
+
+def builds(*op_types: type[Operation]) -> Callable[[Builder], Builder]:
+    def register(builder: Builder) -> Builder:
+        for op_type in op_types:
+            BUILDERS[op_type] = builder
+        return builder
+
+    return register
+
+
+def build(op: Operation, env: BuildEnv) -> OpFn:
+    builder = BUILDERS.get(type(op))
+    if builder is None:
+        raise UnsupportedOpError(f"the xhip backend cannot run '{op.name}'")
+    return builder(op, env)
+
+
+# Types.
+
+_FLOAT_DTYPES: dict[type[Attribute], np.dtype[Any]] = {
+    Float16Type: np.dtype(np.float16),
+    Float32Type: np.dtype(np.float32),
+    Float64Type: np.dtype(np.float64),
+}
+
+
+def numpy_dtype(element_type: Attribute) -> np.dtype[Any]:
+    """The numpy dtype of an MLIR element type."""
+    if type(element_type) in _FLOAT_DTYPES:
+        return _FLOAT_DTYPES[type(element_type)]
+    if isinstance(element_type, IndexType):
+        return np.dtype(np.int64)
+    if isinstance(element_type, IntegerType):
+        width = element_type.width.data
+        if width == 1:
+            return np.dtype(np.bool_)
+        if width in (8, 16, 32, 64):
+            return np.dtype(f"int{width}")
+    raise UnsupportedOpError(f"the xhip backend has no element type {element_type}")
+
+
+def _memref_type(value: SSAValue) -> MemRefType[Attribute]:
+    assert isinstance(value.type, MemRefType)
+    return value.type  # pyright: ignore[reportUnknownVariableType]
+
+
+def _shape_filler(static: Sequence[int]) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """A function filling the dynamic entries of a static shape from operands."""
+    dynamic = [i for i, d in enumerate(static) if d == DYNAMIC_INDEX]
+    if not dynamic:
+        fixed = tuple(static)
+        return lambda sizes: fixed
+    if len(dynamic) == len(static):
+        return tuple
+
+    def fill(sizes: Sequence[int]) -> tuple[int, ...]:
+        shape = list(static)
+        for i, size in zip(dynamic, sizes):
+            shape[i] = size
+        return tuple(shape)
+
+    return fill
+
+
+# arith: index arithmetic with 64-bit wrap-around, as the interpreter's.
+
+_LIMIT = 1 << (INDEX_BITS - 1)
+
+
+def _wrap(x: int) -> int:
+    if -_LIMIT <= x < _LIMIT:
+        return x
+    return to_signed(x & ((1 << INDEX_BITS) - 1), INDEX_BITS)
+
+
+def _unsigned(f: Callable[[int, int], int]) -> Callable[[int, int], int]:
+    def run(a: int, b: int) -> int:
+        return _wrap(f(to_unsigned(a, INDEX_BITS), to_unsigned(b, INDEX_BITS)))
+
+    return run
+
+
+def _signed(f: Callable[[int, int], int]) -> Callable[[int, int], int]:
+    return lambda a, b: _wrap(f(a, b))
+
+
+def _trunc_div(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+_INT_BINARY: dict[type[Operation], Callable[[int, int], int]] = {
+    arith.AddiOp: _signed(operator.add),
+    arith.SubiOp: _signed(operator.sub),
+    arith.MuliOp: _signed(operator.mul),
+    arith.DivUIOp: _unsigned(operator.floordiv),
+    arith.DivSIOp: _signed(_trunc_div),
+    arith.RemUIOp: _unsigned(operator.mod),
+    arith.RemSIOp: _signed(lambda a, b: a - _trunc_div(a, b) * b),
+    arith.CeilDivUIOp: _unsigned(_ceil_div),
+    arith.CeilDivSIOp: _signed(_ceil_div),
+    arith.FloorDivSIOp: _signed(operator.floordiv),
+    arith.MaxUIOp: _unsigned(max),
+    arith.MinUIOp: _unsigned(min),
+    arith.MaxSIOp: _signed(max),
+    arith.MinSIOp: _signed(min),
+    arith.AndIOp: _signed(operator.and_),
+    arith.OrIOp: _signed(operator.or_),
+    arith.XOrIOp: _signed(operator.xor),
+}
+"""Integer ops on index-width values (the IR's only integers)."""
+
+
+def _check_index(op: Operation) -> None:
+    if not all(isinstance(r.type, IndexType) for r in op.results):
+        raise UnsupportedOpError(
+            f"the xhip backend runs '{op.name}' on index values only"
+        )
+
+
+@builds(*_INT_BINARY)
+def _build_int_binary(op: Operation, env: BuildEnv) -> OpFn:
+    _check_index(op)
+    return _INT_BINARY[type(op)]
+
+
+@builds(arith.ConstantOp)
+def _build_constant(op: arith.ConstantOp, env: BuildEnv) -> OpFn:
+    if not isinstance(op.value, IntegerAttr):
+        raise UnsupportedOpError(
+            f"the xhip backend runs 'arith.constant' on scalars, not {op.value}"
+        )
+    value = op.value.value.data
+    return lambda: value
+
+
+@builds(arith.IndexCastOp)
+def _build_index_cast(op: arith.IndexCastOp, env: BuildEnv) -> OpFn:
+    return lambda x: x
+
+
+# memref.
+
+
+@builds(memref.AllocOp, memref.AllocaOp)
+def _build_alloc(op: memref.AllocOp, env: BuildEnv) -> OpFn:
+    mtype = op.memref.type
+    fill = _shape_filler(mtype.get_shape())
+    dtype = numpy_dtype(mtype.get_element_type())
+    runtime = env.runtime
+
+    def alloc(*sizes: int) -> DeviceArray:
+        return runtime.empty(fill(sizes), dtype)
+
+    return alloc
+
+
+@builds(memref.DeallocOp)
+def _build_dealloc(op: memref.DeallocOp, env: BuildEnv) -> OpFn:
+    runtime = env.runtime
+    return lambda value: runtime.free(value.buffer)
+
+
+@builds(xmemref.DimOp, memref.DimOp)
+def _build_dim(op: memref.DimOp, env: BuildEnv) -> OpFn:
+    return lambda value, index: value.shape[index]
+
+
+@builds(memref.ViewOp)
+def _build_view(op: memref.ViewOp, env: BuildEnv) -> OpFn:
+    mtype = _memref_type(op.result)
+    fill = _shape_filler(mtype.get_shape())
+    dtype = numpy_dtype(mtype.get_element_type())
+    debug = env.runtime.debug
+
+    def view(source: DeviceArray, shift: int, *sizes: int) -> DeviceArray:
+        result = source.view(shift, fill(sizes), dtype)
+        if debug:
+            check_view(result, "memref.view")
+        return result
+
+    return view
+
+
+@builds(xmemref.CastOp, memref.CastOp)
+def _build_cast(op: memref.CastOp, env: BuildEnv) -> OpFn:
+    if not env.runtime.debug:
+        return lambda value: value
+    static = _memref_type(op.dest).get_shape()
+
+    def cast(value: DeviceArray) -> DeviceArray:
+        if len(value.shape) != len(static) or any(
+            s not in (DYNAMIC_INDEX, d) for s, d in zip(static, value.shape)
+        ):
+            raise MemoryPlanError(
+                f"memref.cast of shape {value.shape} to {_memref_type(op.dest)}"
+            )
+        return value
+
+    return cast
+
+
+def _mixed(static: Sequence[int]) -> Callable[[Sequence[int]], list[int]]:
+    """Static values with the dynamic ones taken, in order, from operands."""
+    fill = _shape_filler(static)
+    return lambda dynamic: list(fill(dynamic))
+
+
+@builds(memref.ReinterpretCastOp)
+def _build_reinterpret_cast(op: memref.ReinterpretCastOp, env: BuildEnv) -> OpFn:
+    offsets = _mixed(op.static_offsets.get_values())
+    sizes = _mixed(op.static_sizes.get_values())
+    strides = _mixed(op.static_strides.get_values())
+    n_off, n_size = len(op.offsets), len(op.sizes)
+    debug = env.runtime.debug
+
+    def reinterpret(source: DeviceArray, *dyn: int) -> DeviceArray:
+        offset = offsets(dyn[:n_off])[0]
+        shape = tuple(sizes(dyn[n_off : n_off + n_size]))
+        result = source.reinterpret(
+            offset, shape, tuple(strides(dyn[n_off + n_size :]))
+        )
+        if debug:
+            check_view(result, "memref.reinterpret_cast")
+        return result
+
+    return reinterpret
+
+
+@builds(memref.SubviewOp)
+def _build_subview(op: memref.SubviewOp, env: BuildEnv) -> OpFn:
+    offsets = _mixed(op.static_offsets.get_values())
+    sizes = _mixed(op.static_sizes.get_values())
+    steps = _mixed(op.static_strides.get_values())
+    n_off, n_size = len(op.offsets), len(op.sizes)
+    result_shape = _memref_type(op.result).get_shape()
+    debug = env.runtime.debug
+
+    def subview(source: DeviceArray, *dyn: int) -> DeviceArray:
+        result = source.subview(
+            offsets(dyn[:n_off]),
+            sizes(dyn[n_off : n_off + n_size]),
+            steps(dyn[n_off + n_size :]),
+            result_shape,
+        )
+        if debug:
+            check_view(result, "memref.subview")
+        return result
+
+    return subview
+
+
+def _reassociation(attr: ArrayAttr[Any]) -> list[list[int]]:
+    return [[int(i.value.data) for i in group] for group in attr.data]
+
+
+@builds(memref.CollapseShapeOp)
+def _build_collapse_shape(op: memref.CollapseShapeOp, env: BuildEnv) -> OpFn:
+    groups = _reassociation(op.reassociation)
+    return lambda source: source.collapse(groups)
+
+
+@builds(memref.ExpandShapeOp)
+def _build_expand_shape(op: memref.ExpandShapeOp, env: BuildEnv) -> OpFn:
+    groups = _reassociation(op.reassociation)
+    fill = _shape_filler(op.static_output_shape.get_values())
+    return lambda source, *sizes: source.expand(groups, fill(sizes))
+
+
+@builds(memref.GetGlobalOp)
+def _build_get_global(op: memref.GetGlobalOp, env: BuildEnv) -> OpFn:
+    name = op.name_.root_reference.data
+    value = env.globals.get(name)
+    if value is None:
+        value = _load_global(op, name, env)
+        env.globals[name] = value
+    return lambda: value
+
+
+def _load_global(op: memref.GetGlobalOp, name: str, env: BuildEnv) -> DeviceArray:
+    global_op = SymbolTable.lookup_symbol(env.module or op, name)
+    if not isinstance(global_op, memref.GlobalOp):
+        raise UnsupportedOpError(f"memref.get_global: no memref.global @{name}")
+    mtype = global_op.type
+    dtype = numpy_dtype(mtype.get_element_type())
+    shape = tuple(mtype.get_shape())
+    external = global_op.attributes.get("hip.external_data")
+    if isinstance(external, DictionaryAttr):
+        if env.constants is None:
+            raise UnsupportedOpError(
+                f"memref.get_global @{name} is externalized but no constants blob "
+                "was given"
+            )
+        offset = external.data["offset"]
+        assert isinstance(offset, IntegerAttr)
+        result = env.constants.view(offset.value.data, shape, dtype)
+        check_view(result, f"constant @{name}")
+        return result
+    initial = global_op.initial_value
+    if not isinstance(initial, DenseIntOrFPElementsAttr):
+        raise UnsupportedOpError(f"memref.global @{name} has no dense initial value")
+    values = np.asarray(initial.get_values(), dtype=dtype)
+    array = np.broadcast_to(values, shape) if values.size == 1 else values
+    return env.runtime.upload(np.ascontiguousarray(array).reshape(shape), copy=True)
+
+
+@builds(memref.CopyOp)
+def _build_memref_copy(op: memref.CopyOp, env: BuildEnv) -> OpFn:
+    runtime = env.runtime
+    debug = runtime.debug
+
+    def copy(source: DeviceArray, dest: DeviceArray) -> None:
+        if debug:
+            check_call("memref.copy", (source,), dest, inplace_ok=False)
+        runtime.copy(source, dest)
+
+    return copy
+
+
+# hip.
+
+
+@builds(hip.AllocOp)
+def _build_hip_alloc(op: hip.AllocOp, env: BuildEnv) -> OpFn:
+    mtype = op.memref.type
+    fill = _shape_filler(mtype.get_shape())
+    dtype = numpy_dtype(mtype.get_element_type())
+    runtime = env.runtime
+
+    def alloc(ctx: HipContext, *sizes: int) -> DeviceArray:
+        return runtime.empty(fill(sizes), dtype)
+
+    return alloc
+
+
+@builds(hip.FreeOp)
+def _build_hip_free(op: hip.FreeOp, env: BuildEnv) -> OpFn:
+    runtime = env.runtime
+    return lambda ctx, value: runtime.free(value.buffer)
+
+
+def _dps(
+    op: hip.HipDPSOp,
+    env: BuildEnv,
+    run: Callable[..., None],
+    expected_shape: Callable[..., tuple[int, ...]] | None = None,
+    inplace_ok: bool = False,
+) -> OpFn:
+    """An op taking (ctx, *index operands, *inputs, out) that calls `run`.
+
+    `run` gets (*index operands, *inputs, out); in debug mode the operands are
+    checked first and, when given, `expected_shape(*index, *inputs)` too.
+    """
+    if op.is_tensor_mode:
+        raise UnsupportedOpError(
+            f"'{op.name}' is in tensor mode: bufferize before running the IR"
+        )
+    if not env.runtime.debug:
+        return lambda ctx, *args: run(*args)
+    n_index = op.NUM_INDEX_OPERANDS
+    name = op.name
+
+    def checked(ctx: HipContext, *args: Any) -> None:
+        out: DeviceArray = args[-1]
+        inputs: tuple[DeviceArray, ...] = args[n_index:-1]
+        check_call(name, inputs, out, inplace_ok)
+        if expected_shape is not None:
+            want = expected_shape(*args[:-1])
+            if tuple(want) != out.shape:
+                raise MemoryPlanError(
+                    f"{name}: output has shape {out.shape}, expected {tuple(want)}"
+                )
+        run(*args)
+
+    return checked
+
+
+def _array_shapes(fn: Callable[..., tuple[int, ...]]) -> Callable[..., tuple[int, ...]]:
+    return lambda *values: fn(*(v.shape for v in values))
+
+
+@builds(hip.MatmulOp)
+def _build_matmul(op: hip.MatmulOp, env: BuildEnv) -> OpFn:
+    return _dps(op, env, env.runtime.matmul, _array_shapes(matmul_shape))
+
+
+@builds(hip.GemmOp)
+def _build_gemm(op: hip.GemmOp, env: BuildEnv) -> OpFn:
+    runtime = env.runtime
+    trans_a, trans_b = op.trans_a is not None, op.trans_b is not None
+    alpha = 1.0 if op.alpha is None else float(op.alpha.value.data)
+    beta = 1.0 if op.beta is None else float(op.beta.value.data)
+
+    def gemm(a: DeviceArray, b: DeviceArray, *rest: DeviceArray) -> None:
+        c = rest[0] if len(rest) == 2 else None
+        runtime.gemm(a, b, c, rest[-1], trans_a, trans_b, alpha, beta)
+
+    def shape(a: DeviceArray, b: DeviceArray, *c: DeviceArray) -> tuple[int, ...]:
+        m = a.shape[1] if trans_a else a.shape[0]
+        n = b.shape[0] if trans_b else b.shape[1]
+        if c:
+            broadcast_shapes(c[0].shape, (m, n))
+        return (m, n)
+
+    return _dps(op, env, gemm, shape)
+
+
+_BINARY_KINDS: dict[type[Operation], BinaryKind] = {
+    hip.AddOp: "add",
+    hip.SubOp: "sub",
+    hip.MulOp: "mul",
+    hip.DivOp: "div",
+}
+
+
+@builds(*_BINARY_KINDS)
+def _build_binary(op: hip.BinaryElementwiseOp, env: BuildEnv) -> OpFn:
+    runtime = env.runtime
+    kind = _BINARY_KINDS[type(op)]
+
+    def binary(a: DeviceArray, b: DeviceArray, out: DeviceArray) -> None:
+        runtime.binary(kind, a, b, out)
+
+    return _dps(op, env, binary, _array_shapes(broadcast_shapes), inplace_ok=True)
+
+
+def _same_shape(value: DeviceArray) -> tuple[int, ...]:
+    return value.shape
+
+
+@builds(hip.ReluOp)
+def _build_relu(op: hip.ReluOp, env: BuildEnv) -> OpFn:
+    return _dps(op, env, env.runtime.relu, _same_shape, inplace_ok=True)
+
+
+@builds(hip.CopyOp)
+def _build_hip_copy(op: hip.CopyOp, env: BuildEnv) -> OpFn:
+    return _dps(op, env, env.runtime.copy, _same_shape)
+
+
+@builds(hip.SoftmaxOp)
+def _build_softmax(op: hip.SoftmaxOp, env: BuildEnv) -> OpFn:
+    runtime = env.runtime
+    axis = -1 if op.axis is None else int(op.axis.value.data)
+
+    def softmax(src: DeviceArray, out: DeviceArray) -> None:
+        runtime.softmax(src, out, axis)
+
+    return _dps(op, env, softmax, _same_shape, inplace_ok=True)
+
+
+@builds(hip.TransposeOp)
+def _build_transpose(op: hip.TransposeOp, env: BuildEnv) -> OpFn:
+    def shape(dim0: int, dim1: int, src: DeviceArray) -> tuple[int, ...]:
+        dims = list(src.shape)
+        dims[dim0], dims[dim1] = dims[dim1], dims[dim0]
+        return tuple(dims)
+
+    return _dps(op, env, env.runtime.transpose, shape)
+
+
+@builds(hip.PermuteOp)
+def _build_permute(op: hip.PermuteOp, env: BuildEnv) -> OpFn:
+    runtime = env.runtime
+    perm = op.permutation()
+
+    def permute(src: DeviceArray, out: DeviceArray) -> None:
+        runtime.permute(src, out, perm)
+
+    def shape(src: DeviceArray) -> tuple[int, ...]:
+        return tuple(src.shape[p] for p in perm)
+
+    return _dps(op, env, permute, shape)
+
+
+# xDSL interpreter functions.
+
+
+class _Builders(InterpreterFunctions):
+    """Interpreter functions that run each op through its (cached) builder."""
+
+    def __init__(self, env: BuildEnv):
+        self.env = env
+        self._fns: dict[Operation, OpFn] = {}
+
+    def _run(self, op: Operation, args: PythonValues) -> PythonValues:
+        fn = self._fns.get(op)
+        if fn is None:
+            fn = self._fns[op] = build(op, self.env)
+        result = fn(*args)
+        if not op.results:
+            return ()
+        return (result,) if len(op.results) == 1 else tuple(result)
+
+
+def _impls_for(*op_types: type[Operation]) -> Callable[[type[Any]], type[Any]]:
+    """Adds one `@impl` per op type to a `_Builders` subclass, then registers it."""
+
+    def decorate(cls: type[Any]) -> type[Any]:
+        for op_type in op_types:
+
+            def run(
+                self: _Builders, interpreter: Interpreter, op: Operation, args: PythonValues
+            ) -> PythonValues:
+                return self._run(op, args)
+
+            setattr(cls, f"run_{op_type.__name__}", impl(op_type)(run))
+        return register_impls(cls)
+
+    return decorate
+
+
+@_impls_for(
+    arith.DivUIOp,
+    arith.RemUIOp,
+    arith.CeilDivUIOp,
+    arith.CeilDivSIOp,
+    arith.MaxUIOp,
+    arith.MinUIOp,
+    arith.MaxSIOp,
+    arith.MinSIOp,
+)
+class ArithExtraFunctions(_Builders):
+    """The index arithmetic xDSL's `ArithFunctions` lacks (`divui`, ...)."""
+
+
+@_impls_for(
+    memref.AllocOp,
+    memref.AllocaOp,
+    memref.DeallocOp,
+    memref.ViewOp,
+    memref.ReinterpretCastOp,
+    memref.SubviewOp,
+    memref.CollapseShapeOp,
+    memref.ExpandShapeOp,
+    memref.GetGlobalOp,
+    memref.CopyOp,
+    xmemref.DimOp,
+    xmemref.CastOp,
+)
+class MemRefFunctions(_Builders):
+    """`memref` on DeviceArrays (xDSL's own works on ShapedArrays)."""
+
+
+@_impls_for(hip.AllocOp, hip.FreeOp, *hip.COMPUTE_OPS)
+class HipFunctions(_Builders):
+    """The `hip` dialect on a Runtime."""
+
+
+def make_interpreter(module: ModuleOp, env: BuildEnv) -> Interpreter:
+    """An xDSL Interpreter for `module` with every xhip implementation registered."""
+    env.module = module
+    interpreter = Interpreter(module, index_bitwidth=INDEX_BITS)
+    interpreter.register_implementations(FuncFunctions())
+    interpreter.register_implementations(ArithFunctions())
+    for functions in (ArithExtraFunctions, MemRefFunctions, HipFunctions):
+        interpreter.register_implementations(functions(env))
+    return interpreter
+
+
+# The compiled fast path.
+
+
+class Plan:
+    """A straight-line `func.func` compiled once into steps over registers.
+
+    Steps whose operands are all known at build time (constants, index
+    arithmetic on them, globals) are folded into the initial registers.
+    """
+
+    _FOLDABLE = (*_INT_BINARY, arith.ConstantOp, arith.IndexCastOp, memref.GetGlobalOp)
+
+    def __init__(self, function: func.FuncOp, env: BuildEnv):
+        if len(function.body.blocks) != 1:
+            raise UnsupportedOpError(
+                f"the fast path runs single-block functions; @{function.sym_name.data} "
+                f"has {len(function.body.blocks)} blocks"
+            )
+        block = function.body.block
+        slots: dict[SSAValue, int] = {arg: i for i, arg in enumerate(block.args)}
+        known: dict[int, Any] = {}
+        steps: list[tuple[OpFn, tuple[int, ...], int]] = []
+        self.results: tuple[int, ...] = ()
+        for op in block.ops:
+            if isinstance(op, func.ReturnOp):
+                self.results = tuple(slots[v] for v in op.operands)
+                break
+            if op.regions:
+                raise UnsupportedOpError(f"the fast path cannot run '{op.name}'")
+            if len(op.results) > 1:
+                raise UnsupportedOpError(f"'{op.name}' has several results")
+            fn = build(op, env)
+            ins = tuple(slots[v] for v in op.operands)
+            out = -1
+            if op.results:
+                out = slots[op.results[0]] = len(slots)
+            if isinstance(op, self._FOLDABLE) and all(i in known for i in ins):
+                known[out] = fn(*(known[i] for i in ins))
+            else:
+                steps.append((fn, ins, out))
+        self.num_args = len(block.args)
+        self.registers: list[Any] = [None] * len(slots)
+        for slot, value in known.items():
+            self.registers[slot] = value
+        self.steps = steps
+
+    def __call__(self, *args: Any) -> tuple[Any, ...]:
+        regs = self.registers.copy()
+        regs[: self.num_args] = args
+        for fn, ins, out in self.steps:
+            value = fn(*[regs[i] for i in ins])
+            if out >= 0:
+                regs[out] = value
+        return tuple(regs[i] for i in self.results)
+
+
+def find_function(module: ModuleOp, name: str) -> func.FuncOp:
+    function = SymbolTable.lookup_symbol(module, name)
+    if not isinstance(function, func.FuncOp):
+        raise UnsupportedOpError(f"the module has no func.func @{name}")
+    return function
+
+
