@@ -104,7 +104,6 @@ class HipDPSOp(IRDLOperation, ABC):
     NUM_INPUTS: ClassVar[tuple[int, int]] = (1, 1)
     """Allowed (min, max) number of `ins` operands."""
 
-
     def __init__(
         self,
         ctx: SSAValue | Operation,
@@ -210,7 +209,11 @@ class HipDPSOp(IRDLOperation, ABC):
         if len(head) != 1 + cls.NUM_INDEX_OPERANDS:
             parser.raise_error(
                 f"'{cls.name}' expects the context"
-                + (f" and {cls.NUM_INDEX_OPERANDS} index operands" if cls.NUM_INDEX_OPERANDS else "")
+                + (
+                    f" and {cls.NUM_INDEX_OPERANDS} index operands"
+                    if cls.NUM_INDEX_OPERANDS
+                    else ""
+                )
                 + f" in parentheses, got {len(head)} operands",
                 pos,
                 parser.pos,
@@ -584,9 +587,7 @@ class AllocOp(IRDLOperation):
 
     traits = traits_def(MemoryAllocEffect())
 
-    assembly_format = (
-        "`(` $ctx (`,` $dynamic_sizes^)? `)` attr-dict `:` type($memref)"
-    )
+    assembly_format = "`(` $ctx (`,` $dynamic_sizes^)? `)` attr-dict `:` type($memref)"
 
     def __init__(
         self,
@@ -637,4 +638,3 @@ COMPUTE_OPS: tuple[type[HipDPSOp], ...] = (
 )
 
 HIP = Dialect("hip", [*COMPUTE_OPS, AllocOp, FreeOp], [ContextType])
-

@@ -16,13 +16,13 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerAttr,
-    UnrankedMemRefType,
     MemRefType,
     StringAttr,
-    TensorType,
     SymbolNameConstraint,
     SymbolRefAttr,
+    TensorType,
     UnitAttr,
+    UnrankedMemRefType,
 )
 from xdsl.ir import Attribute, Dialect, Operation
 from xdsl.irdl import (
@@ -30,17 +30,16 @@ from xdsl.irdl import (
     ParsePropInAttrDict,
     base,
     irdl_op_definition,
-    prop_def,
     operand_def,
     opt_operand_def,
     opt_prop_def,
+    prop_def,
     result_def,
     traits_def,
 )
 from xdsl.parser import Parser
 from xdsl.pattern_rewriter import RewritePattern
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import VerifyException
 from xdsl.traits import (
     HasCanonicalizationPatternsTrait,
     MemoryAllocEffect,
@@ -48,6 +47,7 @@ from xdsl.traits import (
     NoMemoryEffect,
     SymbolOpInterface,
 )
+from xdsl.utils.exceptions import VerifyException
 
 
 class _CastCanonicalization(HasCanonicalizationPatternsTrait):
@@ -225,9 +225,11 @@ MemRef = Dialect(
     "memref",
     [
         *(_REPLACED.get(op.name, op) for op in xmemref.MemRef.operations),
-        *(op for name, op in _REPLACED.items() if name not in {
-            o.name for o in xmemref.MemRef.operations
-        }),
+        *(
+            op
+            for name, op in _REPLACED.items()
+            if name not in {o.name for o in xmemref.MemRef.operations}
+        ),
     ],
     list(xmemref.MemRef.attributes),
 )

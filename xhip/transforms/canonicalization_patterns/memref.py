@@ -66,8 +66,9 @@ class FoldDimOfStaticDim(RewritePattern):
             return
         shape = op.source.type.get_shape()
         if 0 <= index < len(shape) and shape[index] != DYNAMIC_INDEX:
-            rewriter.replace_op(op, arith.ConstantOp.from_int_and_width(shape[index], 
-                                op.result.type))
+            rewriter.replace_op(
+                op, arith.ConstantOp.from_int_and_width(shape[index], op.result.type)
+            )
 
 
 class FoldDimOfAllocLike(RewritePattern):
@@ -89,7 +90,5 @@ class FoldDimOfCast(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: memref.DimOp, rewriter: PatternRewriter) -> None:
         cast = op.source.owner
-        if isinstance(cast, memref.CastOp) and isinstance(
-            cast.source.type, MemRefType
-        ):
+        if isinstance(cast, memref.CastOp) and isinstance(cast.source.type, MemRefType):
             rewriter.replace_op(op, type(op)(cast.source, op.index))
