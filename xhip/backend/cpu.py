@@ -7,6 +7,8 @@ split over a small thread pool: numpy releases the GIL inside its loops.
 
 from __future__ import annotations
 
+import ctypes
+import glob
 import math
 import os
 from collections.abc import Callable, Sequence
@@ -27,10 +29,52 @@ _UFUNCS: dict[str, np.ufunc] = {
 PARALLEL_MIN_ELEMENTS = 1 << 16
 """Below this, a thread hand-off costs more than it saves."""
 
-SOFTMAX_BLOCK_BYTES = 1 << 18
-"""Rows per softmax block: the block stays in L2 across its four passes."""
+SOFTMAX_BLOCK_BYTES = 1 << 19
+"""Rows per softmax block: the block stays in L2 across its passes."""
+SUM_MIN, SUM_MAX = 1e-30, 1e30
+"""Row sums of unshifted exp that need no max shift (see `_softmax_block`)."""
 
 ALIGNMENT = 256
+CACHE_LIMIT_BYTES = 1 << 30
+CACHE_SLACK_BYTES = 1 << 20
+
+
+BLAS_PARALLEL_MIN_MACS = 1 << 22
+"""Below this many multiply-adds a GEMM runs on one thread: handing a small GEMM
+to a second thread costs more than it saves, and on a loaded machine the
+hand-off can wait a whole scheduler time slice."""
+
+
+class BlasThreads:
+    """Sets the thread count of numpy's bundled OpenBLAS, when it can be found.
+
+    threadpoolctl does this in general; it is not a dependency, so this looks
+    up the scipy-openblas entry points next to numpy and is a no-op elsewhere.
+    """
+
+    _NAMES = ("scipy_openblas_{}_num_threads64_", "openblas_{}_num_threads")
+
+    def __init__(self) -> None:
+        self._set: Any = None
+        self.default = self.current = 0
+        pattern = os.path.join(os.path.dirname(np.__file__) + ".libs", "*openblas*.so*")
+        for path in glob.glob(pattern):
+            try:
+                lib = ctypes.CDLL(path)
+            except OSError:
+                continue
+            for name in self._NAMES:
+                setter = getattr(lib, name.format("set"), None)
+                getter = getattr(lib, name.format("get"), None)
+                if setter is not None and getter is not None:
+                    self._set = setter
+                    self.default = self.current = int(getter())
+                    return
+
+    def use(self, threads: int) -> None:
+        if self._set is not None and threads != self.current:
+            self._set(threads)
+            self.current = threads
 
 
 def _reshape(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
@@ -45,14 +89,33 @@ def _copyto(src: np.ndarray, out: np.ndarray) -> None:
     np.copyto(out, src)
 
 
-def _softmax_rows(x: np.ndarray, out: np.ndarray) -> None:
-    """Softmax over the last axis; `out` may be `x` itself."""
+def _softmax_shifted(x: np.ndarray, out: np.ndarray) -> None:
+    """Softmax over the last axis, shifted by the row max; `out` may be `x`."""
     peak = np.max(x, axis=-1, keepdims=True)
     np.subtract(x, peak, out=out)
     np.exp(out, out=out)
     total = np.sum(out, axis=-1, keepdims=True)
     np.reciprocal(total, out=total)
     np.multiply(out, total, out=out)
+
+
+def _softmax_block(x: np.ndarray, out: np.ndarray, ones: np.ndarray) -> None:
+    """Softmax of the rows of a 2-D block, `out` distinct from `x`.
+
+    The max shift only guards exp against overflow and underflow, and costs two
+    of the five passes. So exp runs unshifted and a row sum outside
+    [SUM_MIN, SUM_MAX] (or NaN) sends the block down the shifted path. Inside
+    that range no exp overflowed, and an entry that underflowed weighs under
+    1e-8 of its row. The row sums are a BLAS gemv.
+    """
+    with np.errstate(over="ignore", under="ignore"):
+        np.exp(x, out=out)
+    total = np.matmul(out, ones)
+    if not (SUM_MIN < total.min() and total.max() < SUM_MAX):
+        _softmax_shifted(x, out)
+        return
+    np.reciprocal(total, out=total)
+    np.multiply(out, total[:, None], out=out)
 
 
 class CpuRuntime(Runtime):
@@ -64,16 +127,36 @@ class CpuRuntime(Runtime):
         super().__init__(debug)
         self.threads = max(1, threads or min(os.cpu_count() or 1, 8))
         self._pool: ThreadPoolExecutor | None = None
+        self._cache: list[np.ndarray] = []
+        """Freed blocks, oldest first, for reuse by later allocations."""
+        self._cached_bytes = 0
+        self._blas = BlasThreads()
 
     # Memory.
 
     def _allocate(self, nbytes: int) -> np.ndarray:
-        raw = np.empty(nbytes + ALIGNMENT, dtype=np.uint8)
+        """A cached block when one fits (fresh pages fault on first touch), else new."""
+        best: int | None = None
+        for i, raw in enumerate(self._cache):
+            capacity = raw.nbytes - ALIGNMENT
+            if nbytes <= capacity <= 2 * nbytes + CACHE_SLACK_BYTES and (
+                best is None or capacity < self._cache[best].nbytes
+            ):
+                best = i
+        if best is None:
+            raw = np.empty(nbytes + ALIGNMENT, dtype=np.uint8)
+        else:
+            raw = self._cache.pop(best)
+            self._cached_bytes -= raw.nbytes
         start = -raw.ctypes.data % ALIGNMENT
         return raw[start : start + nbytes]
 
     def _release(self, handle: Any) -> None:
-        """numpy memory goes back when the last view of it goes."""
+        raw: np.ndarray = handle.base
+        self._cache.append(raw)
+        self._cached_bytes += raw.nbytes
+        while self._cached_bytes > CACHE_LIMIT_BYTES:
+            self._cached_bytes -= self._cache.pop(0).nbytes
 
     def fill_nan(self, buffer: Buffer) -> None:
         # All-ones bytes are a NaN in f16, f32 and f64 alike.
@@ -134,31 +217,44 @@ class CpuRuntime(Runtime):
         for future in futures:
             future.result()
 
-    def _split(self, shape: tuple[int, ...]) -> list[tuple[slice, ...]]:
-        """Index tuples that cut `shape` into one piece per thread (or one piece)."""
-        whole = [tuple(slice(None) for _ in shape)]
+    def _split(self, shape: tuple[int, ...]) -> tuple[int, list[int]] | None:
+        """An axis of `shape` and cut points on it, one piece per thread.
+
+        None when the array is too small to be worth it.
+        """
         if self.threads == 1 or math.prod(shape) < PARALLEL_MIN_ELEMENTS:
-            return whole
+            return None
         for axis, size in enumerate(shape):
             if size >= self.threads:
-                cuts = [size * i // self.threads for i in range(self.threads + 1)]
-                head = (slice(None),) * axis
-                return [(*head, slice(lo, hi)) for lo, hi in zip(cuts, cuts[1:])]
-        return whole
+                return axis, [size * i // self.threads for i in range(self.threads + 1)]
+        return None
 
     def _elementwise(
         self, fn: Callable[..., Any], out: np.ndarray, *inputs: np.ndarray
     ) -> None:
-        pieces = self._split(out.shape)
-        if len(pieces) == 1:
+        """`fn(*inputs, out=out)`, cut along one axis of `out` over the threads.
+
+        Inputs are cut only where they have the axis; elsewhere they broadcast
+        as they are, which keeps numpy on its fast scalar loops.
+        """
+        split = self._split(out.shape)
+        if split is None:
             fn(*inputs, out=out)
             return
-        full = [np.broadcast_to(x, out.shape) for x in inputs]
+        axis, cuts = split
 
-        def task(index: tuple[slice, ...]) -> Callable[[], None]:
-            return lambda: fn(*(x[index] for x in full), out=out[index])
+        def piece(x: np.ndarray, lo: int, hi: int) -> np.ndarray:
+            own = axis - (out.ndim - x.ndim)
+            if own < 0 or x.shape[own] == 1:
+                return x
+            return x[(slice(None),) * own + (slice(lo, hi),)]
 
-        self._parallel([task(index) for index in pieces])
+        def task(lo: int, hi: int) -> Callable[[], None]:
+            return lambda: fn(
+                *(piece(x, lo, hi) for x in inputs), out=piece(out, lo, hi)
+            )
+
+        self._parallel([task(lo, hi) for lo, hi in zip(cuts, cuts[1:])])
 
     # Compute.
 
@@ -169,9 +265,42 @@ class CpuRuntime(Runtime):
             x2 = _reshape(x, (-1, x.shape[-1]))
             o2 = _reshape(o, (-1, o.shape[-1]))
             if x2 is not None and o2 is not None:
-                np.matmul(x2, w, out=o2)
-                return
-        np.matmul(x, w, out=o)
+                x, o = x2, o2
+        self._matmul(x, w, o)
+
+    def _matmul(self, x: np.ndarray, w: np.ndarray, o: np.ndarray) -> None:
+        """BLAS on one thread; big products cut over our own thread pool.
+
+        OpenBLAS's own threads spin while they wait, which starves our pool on
+        a small machine, and it hands small GEMMs to a second thread at a loss.
+        """
+        self._blas.use(1)
+        split = None
+        big = o.size * x.shape[-1] >= BLAS_PARALLEL_MIN_MACS
+        if big and x.ndim >= 2 and w.ndim >= 2:
+            split = self._split(o.shape[:-1])
+        if split is None:
+            np.matmul(x, w, out=o)
+            return
+        axis, cuts = split
+        m_axis = axis == o.ndim - 2
+
+        def piece(v: np.ndarray, lo: int, hi: int, is_a: bool) -> np.ndarray:
+            if m_axis:
+                return v[..., lo:hi, :] if is_a else v
+            own = axis - (o.ndim - v.ndim)
+            if own < 0 or v.shape[own] == 1:
+                return v
+            return v[(slice(None),) * own + (slice(lo, hi),)]
+
+        def task(lo: int, hi: int) -> Callable[[], None]:
+            return lambda: np.matmul(
+                piece(x, lo, hi, True),
+                piece(w, lo, hi, False),
+                out=o[(slice(None),) * axis + (slice(lo, hi),)],
+            )
+
+        self._parallel([task(lo, hi) for lo, hi in zip(cuts, cuts[1:])])
 
     def gemm(
         self,
@@ -188,7 +317,7 @@ class CpuRuntime(Runtime):
         bias = None if c is None or beta == 0.0 else self.array(c)
         if bias is not None and np.may_share_memory(bias, o):
             bias = bias.copy()
-        np.matmul(x.T if trans_a else x, w.T if trans_b else w, out=o)
+        self._matmul(x.T if trans_a else x, w.T if trans_b else w, o)
         if alpha != 1.0:
             np.multiply(o, np.float32(alpha).astype(o.dtype), out=o)
         if bias is not None:
@@ -223,23 +352,26 @@ class CpuRuntime(Runtime):
         rows = math.prod(x.shape[:-1])
         x2 = _reshape(x, (rows, n))
         o2 = _reshape(o, (rows, n))
-        if x2 is None or o2 is None or rows * n < PARALLEL_MIN_ELEMENTS or n == 0:
-            _softmax_rows(x, o)
+        if x2 is None or o2 is None or n == 0 or np.may_share_memory(x, o):
+            _softmax_shifted(x, o)
             return
+        ones = np.ones(n, dtype=o.dtype)
         block = max(1, SOFTMAX_BLOCK_BYTES // (n * x.itemsize))
-        cuts = [rows * i // self.threads for i in range(self.threads + 1)]
+        threads = self.threads if rows * n >= PARALLEL_MIN_ELEMENTS else 1
+        cuts = [rows * i // threads for i in range(threads + 1)]
 
         def task(lo: int, hi: int) -> Callable[[], None]:
             def run() -> None:
                 for start in range(lo, hi, block):
                     stop = min(start + block, hi)
-                    _softmax_rows(x2[start:stop], o2[start:stop])
+                    _softmax_block(x2[start:stop], o2[start:stop], ones)
 
             return run
 
         self._parallel([task(lo, hi) for lo, hi in zip(cuts, cuts[1:]) if hi > lo])
 
     def close(self) -> None:
+        self._blas.use(self._blas.default)
         if self._pool is not None:
             self._pool.shutdown()
             self._pool = None

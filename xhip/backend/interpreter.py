@@ -13,7 +13,6 @@ execution engines use the builders, so they share one semantics:
 
 from __future__ import annotations
 
-import math
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -48,8 +47,6 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.traits import SymbolTable
 from xdsl.utils.comparisons import to_signed, to_unsigned
 
-from xhip.dialects import hip
-from xhip.dialects import memref as xmemref
 from xhip.backend.runtime import (
     BinaryKind,
     DeviceArray,
@@ -58,9 +55,11 @@ from xhip.backend.runtime import (
     broadcast_shapes,
     check_call,
     check_view,
-    contiguous_strides,
     matmul_shape,
+    overlaps,
 )
+from xhip.dialects import hip
+from xhip.dialects import memref as xmemref
 
 OpFn: TypeAlias = Callable[..., Any]
 """An op's semantics: operand values in, None / the one result / a tuple out."""
@@ -399,9 +398,12 @@ def _load_global(op: memref.GetGlobalOp, name: str, env: BuildEnv) -> DeviceArra
     initial = global_op.initial_value
     if not isinstance(initial, DenseIntOrFPElementsAttr):
         raise UnsupportedOpError(f"memref.global @{name} has no dense initial value")
-    values = np.asarray(initial.get_values(), dtype=dtype)
-    array = np.broadcast_to(values, shape) if values.size == 1 else values
-    return env.runtime.upload(np.ascontiguousarray(array).reshape(shape), copy=True)
+    values = np.asarray(initial.get_values(), dtype=dtype).reshape(-1)
+    if values.size == 1:  # a splat
+        array = np.full(shape, values[0], dtype=dtype)
+    else:
+        array = values.reshape(shape)
+    return env.runtime.upload(array, copy=True)
 
 
 @builds(memref.CopyOp)
@@ -556,7 +558,12 @@ def _build_transpose(op: hip.TransposeOp, env: BuildEnv) -> OpFn:
         dims[dim0], dims[dim1] = dims[dim1], dims[dim0]
         return tuple(dims)
 
-    return _dps(op, env, env.runtime.transpose, shape)
+    runtime = env.runtime
+
+    def transpose(dim0: int, dim1: int, src: DeviceArray, out: DeviceArray) -> None:
+        runtime.transpose(src, out, dim0, dim1)
+
+    return _dps(op, env, transpose, shape)
 
 
 @builds(hip.PermuteOp)
@@ -600,7 +607,10 @@ def _impls_for(*op_types: type[Operation]) -> Callable[[type[Any]], type[Any]]:
         for op_type in op_types:
 
             def run(
-                self: _Builders, interpreter: Interpreter, op: Operation, args: PythonValues
+                self: _Builders,
+                interpreter: Interpreter,
+                op: Operation,
+                args: PythonValues,
             ) -> PythonValues:
                 return self._run(op, args)
 
@@ -661,11 +671,82 @@ def make_interpreter(module: ModuleOp, env: BuildEnv) -> Interpreter:
 # The compiled fast path.
 
 
+_ALIAS_OPS = (
+    xmemref.CastOp,
+    memref.CastOp,
+    memref.SubviewOp,
+    memref.CollapseShapeOp,
+    memref.ExpandShapeOp,
+    memref.ReinterpretCastOp,
+)
+"""Ops whose result is another name for (part of) their source's memory."""
+
+
+def _written_operand(op: Operation) -> int | None:
+    """Which operand an op writes, for the ops that write memory."""
+    if isinstance(op, hip.HipDPSOp):
+        return len(op.operands) - 1
+    if isinstance(op, memref.CopyOp):
+        return 1
+    return None
+
+
+class ClobberCheck:
+    """Debug mode: no op may write bytes that a live, different value still holds.
+
+    Each value written by an op stays live until the last step reading it or
+    any alias of it (`memref.cast`, `subview`, ...). Writing overlapping bytes
+    of another live value is the mark of a wrong memory plan, so it raises
+    `MemoryPlanError` naming both values, instead of silently giving a wrong
+    answer. Rewriting the same value (or an alias) is fine: that is DPS reuse.
+    """
+
+    def __init__(self, ops: Sequence[Operation], slots: dict[SSAValue, int]):
+        root: dict[int, int] = {}
+        self.names: dict[int, str] = {}
+        for value, slot in slots.items():
+            root[slot] = slot
+            self.names[slot] = f"%{value.name_hint or slot}"
+        for op in ops:
+            if isinstance(op, _ALIAS_OPS):
+                root[slots[op.results[0]]] = root[slots[op.operands[0]]]
+        self.last_use: dict[int, int] = {}
+        for step, op in enumerate(ops):
+            for v in op.operands:
+                r = root[slots[v]]
+                self.last_use[r] = max(self.last_use.get(r, -1), step)
+        self.root = root
+        self.live: list[tuple[DeviceArray, int, int]] = []
+        """(value, its root, the last step using it) for values written so far."""
+
+    def wrap(self, fn: OpFn, step: int, op: Operation, slots: dict[SSAValue, int]) -> OpFn:
+        position = _written_operand(op)
+        if position is None:
+            return fn
+        root = self.root[slots[op.operands[position]]]
+        until = self.last_use.get(root, step)
+
+        def checked(*args: Any) -> Any:
+            written: DeviceArray = args[position]
+            for value, other, last in self.live:
+                if other != root and last > step and overlaps(value, written):
+                    raise MemoryPlanError(
+                        f"'{op.name}' writes {self.names[root]} over bytes of "
+                        f"{self.names[other]}, which is read again later"
+                    )
+            result = fn(*args)
+            self.live.append((written, root, until))
+            return result
+
+        return checked
+
+
 class Plan:
     """A straight-line `func.func` compiled once into steps over registers.
 
     Steps whose operands are all known at build time (constants, index
-    arithmetic on them, globals) are folded into the initial registers.
+    arithmetic on them, globals) are folded into the initial registers. In
+    debug mode, writes are checked by a `ClobberCheck`.
     """
 
     _FOLDABLE = (*_INT_BINARY, arith.ConstantOp, arith.IndexCastOp, memref.GetGlobalOp)
@@ -680,10 +761,12 @@ class Plan:
         slots: dict[SSAValue, int] = {arg: i for i, arg in enumerate(block.args)}
         known: dict[int, Any] = {}
         steps: list[tuple[OpFn, tuple[int, ...], int]] = []
+        step_ops: list[Operation] = []
         self.results: tuple[int, ...] = ()
         for op in block.ops:
             if isinstance(op, func.ReturnOp):
                 self.results = tuple(slots[v] for v in op.operands)
+                step_ops.append(op)
                 break
             if op.regions:
                 raise UnsupportedOpError(f"the fast path cannot run '{op.name}'")
@@ -698,6 +781,14 @@ class Plan:
                 known[out] = fn(*(known[i] for i in ins))
             else:
                 steps.append((fn, ins, out))
+                step_ops.append(op)
+        self.clobber: ClobberCheck | None = None
+        if env.runtime.debug:
+            self.clobber = check = ClobberCheck(step_ops, slots)
+            steps = [
+                (check.wrap(fn, i, op, slots), ins, out)
+                for i, ((fn, ins, out), op) in enumerate(zip(steps, step_ops))
+            ]
         self.num_args = len(block.args)
         self.registers: list[Any] = [None] * len(slots)
         for slot, value in known.items():
@@ -705,6 +796,8 @@ class Plan:
         self.steps = steps
 
     def __call__(self, *args: Any) -> tuple[Any, ...]:
+        if self.clobber is not None:
+            self.clobber.live.clear()
         regs = self.registers.copy()
         regs[: self.num_args] = args
         for fn, ins, out in self.steps:
@@ -719,5 +812,3 @@ def find_function(module: ModuleOp, name: str) -> func.FuncOp:
     if not isinstance(function, func.FuncOp):
         raise UnsupportedOpError(f"the module has no func.func @{name}")
     return function
-
-

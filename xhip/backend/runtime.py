@@ -198,7 +198,12 @@ class DeviceArray:
             shape.append(size)
             strides.append(real[-1][1] if real else 1)
         return DeviceArray(
-            self.buffer, self.offset, tuple(shape), tuple(strides), self.dtype, self.base
+            self.buffer,
+            self.offset,
+            tuple(shape),
+            tuple(strides),
+            self.dtype,
+            self.base,
         )
 
     def expand(
@@ -233,6 +238,15 @@ def matmul_shape(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
     if len(a) == 1:
         shape.pop(-1 if len(b) == 1 else -2)
     return tuple(shape)
+
+
+def overlaps(a: DeviceArray | None, b: DeviceArray) -> bool:
+    """Whether two views may share bytes (same buffer, intersecting extents)."""
+    if a is None or a.buffer is not b.buffer:
+        return False
+    a_lo, a_hi = a.byte_extent()
+    b_lo, b_hi = b.byte_extent()
+    return a_lo < b_hi and b_lo < a_hi
 
 
 def check_view(value: DeviceArray, what: str = "view") -> None:
@@ -335,7 +349,7 @@ class Runtime(ABC):
     def download(self, value: DeviceArray, out: np.ndarray | None = None) -> np.ndarray:
         """The value as a host array: into `out` if given, else a new array."""
 
-    def synchronize(self) -> None:
+    def synchronize(self) -> None:  # noqa: B027 (optional hook)
         """Wait for queued device work (no-op for synchronous runtimes)."""
 
     # Compute.
@@ -362,7 +376,9 @@ class Runtime(ABC):
     def permute(self, src: DeviceArray, out: DeviceArray, perm: Sequence[int]) -> None:
         """out[i0, i1, ...] = src transposed by `perm` (out dim i is src dim perm[i])."""
 
-    def transpose(self, src: DeviceArray, out: DeviceArray, dim0: int, dim1: int) -> None:
+    def transpose(
+        self, src: DeviceArray, out: DeviceArray, dim0: int, dim1: int
+    ) -> None:
         perm = list(range(len(src.shape)))
         perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
         self.permute(src, out, perm)
@@ -395,5 +411,5 @@ class Runtime(ABC):
     def copy(self, src: DeviceArray, out: DeviceArray) -> None:
         """Strided copy between same-shaped views."""
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 (optional hook)
         """Release library handles and worker threads."""

@@ -301,12 +301,13 @@ class ConcatOp(OnnxOp):
 @irdl_op_definition
 class CastOp(OnnxOp):
     name = "onnx.Cast"
-    DEFAULTS: ClassVar[dict[str, object]] = {"saturate": 1}
+    DEFAULTS: ClassVar[dict[str, object]] = {"saturate": 1, "round_mode": "up"}
 
     input = operand_def(AnyTensor)
     output = result_def(AnyTensor)
     to = prop_def(base(TypeAttribute))
     saturate = opt_prop_def(IntegerAttr)
+    round_mode = opt_prop_def(StringAttr)
     traits = traits_def(NoMemoryEffect())
 
 

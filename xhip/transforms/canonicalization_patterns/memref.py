@@ -43,7 +43,7 @@ class FoldIdentityCast(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: memref.CastOp, rewriter: PatternRewriter) -> None:
         if op.source.type == op.dest.type:
-            rewriter.replace_op(op, [], [op.source])
+            rewriter.replace(op, [], [op.source])
 
 
 class FoldCastOfCast(RewritePattern):
@@ -53,7 +53,7 @@ class FoldCastOfCast(RewritePattern):
     def match_and_rewrite(self, op: memref.CastOp, rewriter: PatternRewriter) -> None:
         inner = op.source.owner
         if isinstance(inner, memref.CastOp):
-            rewriter.replace_op(op, type(op).get(inner.source, op.dest.type))
+            rewriter.replace(op, type(op).get(inner.source, op.dest.type))
 
 
 class FoldDimOfStaticDim(RewritePattern):
@@ -66,7 +66,7 @@ class FoldDimOfStaticDim(RewritePattern):
             return
         shape = op.source.type.get_shape()
         if 0 <= index < len(shape) and shape[index] != DYNAMIC_INDEX:
-            rewriter.replace_op(
+            rewriter.replace(
                 op, arith.ConstantOp.from_int_and_width(shape[index], op.result.type)
             )
 
@@ -81,7 +81,7 @@ class FoldDimOfAllocLike(RewritePattern):
             return
         size = dynamic_size_operand(op.source.owner, index)
         if size is not None:
-            rewriter.replace_op(op, [], [size])
+            rewriter.replace(op, [], [size])
 
 
 class FoldDimOfCast(RewritePattern):
@@ -91,4 +91,4 @@ class FoldDimOfCast(RewritePattern):
     def match_and_rewrite(self, op: memref.DimOp, rewriter: PatternRewriter) -> None:
         cast = op.source.owner
         if isinstance(cast, memref.CastOp) and isinstance(cast.source.type, MemRefType):
-            rewriter.replace_op(op, type(op)(cast.source, op.index))
+            rewriter.replace(op, type(op)(cast.source, op.index))

@@ -1,0 +1,73 @@
+"""`xhip run`: compile and run an .onnx model, check it against ONNX Runtime."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from xhip.backend.reference import AttentionWeights
+from xhip.cli import main
+
+
+@pytest.fixture(scope="module")
+def model_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("run") / "attention.onnx"
+    path.write_bytes(AttentionWeights.random(0).onnx_model())
+    return path
+
+
+def test_run_and_check(
+    model_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    x = np.random.default_rng(0).standard_normal((2, 9, 64)).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    code = main(
+        [
+            "run",
+            str(model_path),
+            "--input",
+            f"X={tmp_path / 'x.npy'}",
+            "--check",
+            "--output-dir",
+            str(tmp_path / "out"),
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "out: float32[2, 9, 64]" in out and "ok" in out
+    saved = np.load(tmp_path / "out" / "out.npy")
+    want = AttentionWeights.random(0).reference(x)
+    np.testing.assert_allclose(saved, want, rtol=1e-4, atol=1e-5)
+
+
+def test_random_inputs_from_dims(
+    model_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["run", str(model_path), "--dims", "batch=3,seq=5", "--debug"]) == 0
+    assert "out: float32[3, 5, 64]" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "extra,message",
+    [
+        (["--dims", "batch"], "--dims: expected NAME=SIZE"),
+        (["--input", "X=/nonexistent.npy"], "no such file"),
+        (["--device", "hip"], "--device hip: "),
+    ],
+)
+def test_user_errors_are_one_line(
+    model_path: Path, extra: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["run", str(model_path), *extra]) == 1
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_wrong_input_shape(
+    model_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    np.save(tmp_path / "x.npy", np.zeros((1, 2, 5), np.float32))
+    assert main(["run", str(model_path), "--input", f"X={tmp_path / 'x.npy'}"]) == 1
+    assert "input 'X' dim 2 is 5, expected 64" in capsys.readouterr().err

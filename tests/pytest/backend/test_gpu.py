@@ -1,0 +1,240 @@
+"""GPU runtimes: clean skips without a device; shared GEMM planning and kernel
+metadata checked on the CPU; the kernel source compiled by hipcc when present;
+the CUDA runtime against numpy float64 when a CUDA device is present."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from numpy.lib.stride_tricks import as_strided
+from xdsl.dialects.builtin import ModuleOp
+
+from xhip.backend import runtime_for
+from xhip.backend.cpu import CpuRuntime
+from xhip.backend.gpu import GemmCall, kernel_source, plan_gemm, strided_meta
+from xhip.backend.reference import AttentionWeights
+from xhip.backend.runtime import Buffer, DeviceArray, DeviceUnavailable, Runtime
+from xhip.backend.session import CompiledModel, Signature
+
+F32 = np.dtype(np.float32)
+
+
+def _runtime_or_reason(device: str) -> tuple[Runtime | None, str]:
+    try:
+        return runtime_for(device), ""
+    except DeviceUnavailable as e:
+        return None, str(e)
+
+
+@pytest.mark.parametrize("device", ["hip", "cuda"])
+def test_missing_gpu_is_one_clear_line(device: str) -> None:
+    runtime, reason = _runtime_or_reason(device)
+    if runtime is not None:
+        pytest.skip(f"a {device} device is present")
+    assert reason.startswith(f"--device {device}: ") and "\n" not in reason
+
+
+def test_auto_falls_back_to_cpu_and_says_so() -> None:
+    if _runtime_or_reason("hip")[0] or _runtime_or_reason("cuda")[0]:
+        pytest.skip("a GPU is present")
+    notes = io.StringIO()
+    assert isinstance(runtime_for("auto", notes=notes), CpuRuntime)
+    assert "running on the CPU" in notes.getvalue()
+
+
+def test_unknown_device() -> None:
+    with pytest.raises(DeviceUnavailable, match="unknown device"):
+        runtime_for("tpu")
+
+
+# GEMM planning (used by the HIP runtime), executed here by a numpy emulation of
+# column-major strided-batched SGEMM.
+
+
+def _col_major(
+    flat: np.ndarray, offset: int, rows: int, cols: int, ld: int
+) -> np.ndarray:
+    item = flat.itemsize
+    return as_strided(flat[offset:], (rows, cols), (item, ld * item))
+
+
+def _emulate(call: GemmCall, a: DeviceArray, b: DeviceArray, out: DeviceArray) -> None:
+    flat = {id(x.buffer): x.buffer.handle.view(np.float32) for x in (a, b, out)}
+    for t in range(call.batch):
+        fb, fa, fc = (flat[id(x.buffer)] for x in (b, a, out))
+        ob = b.offset // 4 + t * call.stride_b
+        oa = a.offset // 4 + t * call.stride_a
+        bm = _col_major(
+            fb, ob, *((call.k, call.n) if call.trans_b else (call.n, call.k)), call.ldb
+        )
+        am = _col_major(
+            fa, oa, *((call.m, call.k) if call.trans_a else (call.k, call.m)), call.lda
+        )
+        c = _col_major(
+            fc, out.offset // 4 + t * call.stride_c, call.n, call.m, call.ldc
+        )
+        c[...] = (bm.T if call.trans_b else bm) @ (am.T if call.trans_a else am)
+
+
+def _device(x: np.ndarray) -> DeviceArray:
+    """A DeviceArray over x's own memory (x may be any positive-strided view)."""
+    root = x if x.base is None else x.base
+    while isinstance(root, np.ndarray) and root.base is not None:
+        root = root.base
+    flat = np.asarray(root).reshape(-1).view(np.uint8)
+    offset = x.__array_interface__["data"][0] - flat.__array_interface__["data"][0]
+    strides = tuple(s // x.itemsize for s in x.strides)
+    return DeviceArray(Buffer(flat, flat.nbytes), offset, x.shape, strides, x.dtype)
+
+
+def _rand(*shape: int) -> np.ndarray:
+    return np.random.default_rng(len(shape)).standard_normal(shape).astype(np.float32)
+
+
+@pytest.mark.parametrize(
+    "make_a,make_b",
+    [
+        (lambda: _rand(3, 5, 7), lambda: _rand(7, 4)),  # broadcast B, as in the seed
+        (lambda: _rand(3, 5, 7), lambda: _rand(3, 7, 4)),
+        (
+            lambda: _rand(3, 7, 5).transpose(0, 2, 1),
+            lambda: _rand(3, 4, 7).transpose(0, 2, 1),
+        ),
+        (lambda: _rand(5, 7), lambda: _rand(2, 7, 4)),  # broadcast A
+        (lambda: _rand(5, 9)[:, 1:8], lambda: _rand(7, 4)),  # row stride 9
+    ],
+)
+def test_plan_gemm(make_a: object, make_b: object) -> None:
+    a, b = make_a(), make_b()  # type: ignore[operator]
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    out = np.full(want.shape, np.nan, np.float32)
+    da, db, dout = _device(a), _device(b), _device(out)
+    call = plan_gemm(da, db, dout)
+    assert call is not None
+    _emulate(call, da, db, dout)
+    np.testing.assert_allclose(out, want, rtol=1e-5, atol=1e-5)
+
+
+def test_plan_gemm_refuses_unblasable_layouts() -> None:
+    a = _rand(4, 6, 8)[:, ::2, ::2]  # no unit stride in the matrix
+    assert plan_gemm(_device(a), _device(_rand(4, 3)), _device(_rand(4, 3, 3))) is None
+
+
+def test_strided_meta_broadcasts() -> None:
+    out = DeviceArray.contiguous(Buffer(None, 96), 0, (2, 3, 4), F32)
+    a = DeviceArray.contiguous(Buffer(None, 16), 0, (4,), F32)
+    b = DeviceArray.contiguous(Buffer(None, 12), 0, (3, 1), F32)
+    meta = strided_meta(out, a, b)
+    assert meta.tolist() == [2, 3, 4, 12, 4, 1, 0, 0, 1, 0, 1, 0]
+
+
+def test_kernel_source_compiles_for_amd(tmp_path: Path) -> None:
+    hipcc = shutil.which("hipcc")
+    if hipcc is None:
+        pytest.skip("hipcc not installed (apt-get install hipcc)")
+    source = tmp_path / "k.hip"
+    source.write_text("#include <hip/hip_runtime.h>\n" + kernel_source())
+    result = subprocess.run(
+        [
+            hipcc,
+            "--offload-arch=gfx90a",
+            "--cuda-device-only",
+            "-c",
+            str(source),
+            "-o",
+            str(tmp_path / "k.co"),
+        ],
+        env={**os.environ, "HIP_PLATFORM": "amd"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+
+
+# The CUDA runtime, where a CUDA device is present.
+
+
+@pytest.fixture(scope="module")
+def cuda() -> Runtime:
+    runtime, reason = _runtime_or_reason("cuda")
+    if runtime is None:
+        pytest.skip(reason)
+    return runtime
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("debug", [False, True])
+@pytest.mark.parametrize("batch,seq", [(1, 1), (2, 64), (3, 100), (8, 512)])
+def test_cuda_runs_the_seed(
+    cuda: Runtime,
+    final_module: ModuleOp,
+    signature: Signature,
+    weights: AttentionWeights,
+    batch: int,
+    seq: int,
+    debug: bool,
+) -> None:
+    cuda.debug = debug
+    model = CompiledModel(final_module, signature, weights.constants_blob(), cuda)
+    x = np.random.default_rng(1).standard_normal((batch, seq, 64)).astype(np.float32)
+    out = model({"X": x})["out"]
+    want = weights.reference(x)
+    # TF32 may be on for cuBLAS: a looser bound than the CPU's 1e-5.
+    assert np.max(np.abs(out - want)) <= 1e-3 * np.max(np.abs(want))
+    cuda.debug = False
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("kind", ["add", "sub", "mul", "div"])
+@pytest.mark.parametrize(
+    "a_shape,b_shape",
+    [((3, 4), (3, 4)), ((2, 3, 4), ()), ((2, 3, 4), (3, 1)), ((2, 1, 4), (1, 3, 1))],
+)
+def test_cuda_binary(
+    cuda: Runtime, kind: str, a_shape: tuple[int, ...], b_shape: tuple[int, ...]
+) -> None:
+    a, b = _rand(*a_shape), _rand(*b_shape) + np.float32(3)
+    want = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide}[
+        kind
+    ](a.astype(np.float64), b.astype(np.float64))
+    out = cuda.empty(want.shape, F32)
+    cuda.binary(kind, cuda.upload(a), cuda.upload(b), out)  # type: ignore[arg-type]
+    np.testing.assert_allclose(cuda.download(out), want, rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(
+    "shape,axis", [((5,), -1), ((3, 7), 0), ((2, 3, 4), 1), ((4, 300, 1000), -1)]
+)
+def test_cuda_softmax(cuda: Runtime, shape: tuple[int, ...], axis: int) -> None:
+    x = _rand(*shape) * 3
+    x64 = x.astype(np.float64)
+    e = np.exp(x64 - x64.max(axis=axis, keepdims=True))
+    out = cuda.empty(shape, F32)
+    cuda.softmax(cuda.upload(x), out, axis)
+    np.testing.assert_allclose(
+        cuda.download(out), e / e.sum(axis=axis, keepdims=True), atol=1e-6
+    )
+
+
+@pytest.mark.gpu
+def test_cuda_permute_relu_copy_gemm(cuda: Runtime) -> None:
+    x = _rand(2, 3, 4, 5)
+    out = cuda.empty((5, 3, 2, 4), F32)
+    cuda.permute(cuda.upload(x), out, (3, 1, 0, 2))
+    np.testing.assert_array_equal(cuda.download(out), x.transpose(3, 1, 0, 2))
+    relu = cuda.empty(x.shape, F32)
+    cuda.relu(cuda.upload(x), relu)
+    np.testing.assert_array_equal(cuda.download(relu), np.maximum(x, 0))
+    a, b, c = _rand(5, 6), _rand(4, 5), _rand(4)
+    g = cuda.empty((6, 4), F32)
+    cuda.gemm(cuda.upload(a), cuda.upload(b), cuda.upload(c), g, True, True, 0.5, 2.0)
+    want = 0.5 * (a.T.astype(np.float64) @ b.T) + 2.0 * c
+    np.testing.assert_allclose(cuda.download(g), want, rtol=1e-3, atol=1e-3)

@@ -1,0 +1,186 @@
+"""The xDSL interpreter functions and the plan on index arithmetic, views and earlier stages."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
+
+from tests.pytest.backend.conftest import module_with_globals, parse_stage, stage
+from xhip.backend.cpu import CpuRuntime
+from xhip.backend.interpreter import (
+    BuildEnv,
+    Plan,
+    UnsupportedOpError,
+    find_function,
+    make_interpreter,
+)
+from xhip.backend.reference import AttentionWeights
+from xhip.backend.runtime import Buffer, DeviceArray
+from xhip.backend.session import CompiledModel, Signature
+from xhip.context import make_context
+
+ARITH = """
+builtin.module {
+  func.func @f(%a: index, %b: index) -> (index, index, index, index, index, index, index) {
+    %0 = arith.divui %a, %b : index
+    %1 = arith.remui %a, %b : index
+    %2 = arith.ceildivui %a, %b : index
+    %3 = arith.divsi %a, %b : index
+    %4 = arith.ceildivsi %a, %b : index
+    %5 = arith.maxui %a, %b : index
+    %6 = arith.muli %a, %b : index
+    func.return %0, %1, %2, %3, %4, %5, %6 : index, index, index, index, index, index, index
+  }
+}
+"""
+
+
+def expected_arith(a: int, b: int) -> tuple[int, ...]:
+    mask = (1 << 64) - 1
+
+    def signed(x: int) -> int:
+        x &= mask
+        return x - (1 << 64) if x >> 63 else x
+
+    ua, ub = a & mask, b & mask
+    trunc = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)
+    return (
+        signed(ua // ub),
+        signed(ua % ub),
+        signed(-(-ua // ub)),
+        trunc,
+        -(-a // b),
+        signed(max(ua, ub)),
+        signed(a * b),
+    )
+
+
+@pytest.mark.parametrize("a,b", [(1023, 256), (7, 7), (0, 3), (-7, 2), (5, -2)])
+def test_index_arithmetic(a: int, b: int) -> None:
+    module = Parser(make_context(), ARITH).parse_module()
+    env = BuildEnv(CpuRuntime())
+    interpreter = make_interpreter(module, env)
+    assert interpreter.call_op("f", (a, b)) == expected_arith(a, b)
+    assert Plan(find_function(module, "f"), env)(a, b) == expected_arith(a, b)
+
+
+def attention_inputs(batch: int, seq: int) -> np.ndarray:
+    rng = np.random.default_rng(7)
+    return rng.standard_normal((batch, seq, 64)).astype(np.float32)
+
+
+@pytest.mark.parametrize("number", [4, 6, 14, 15, 16, 19, 20])
+@pytest.mark.parametrize("engine", ["plan", "interpreter"])
+def test_earlier_memref_stages_run(number: int, engine: str) -> None:
+    """From bufferization on, every stage computes the model (memref.alloc,
+    dealloc, get_global of externalized constants, memref.view pools...)."""
+    module = (
+        parse_stage(stage(number))
+        if number not in (15, 16, 20)
+        else (module_with_globals(number))
+    )
+    weights = AttentionWeights.random(3)
+    function = find_function(module, "main_graph")
+    signature = Signature.from_function(function)
+    model = CompiledModel(
+        module,
+        signature,
+        weights.constants_blob(),
+        CpuRuntime(debug=True),
+        engine=engine,  # type: ignore[arg-type]
+    )
+    x = attention_inputs(2, 6)
+    out = model({"X": x})["out"]
+    want = weights.reference(x)
+    assert np.max(np.abs(out - want)) <= 1e-5 * np.max(np.abs(want))
+
+
+def test_stage_returning_a_memref() -> None:
+    """Stage 3 still returns its result; the session takes it from the return."""
+    module = parse_stage(stage(3))
+    weights = AttentionWeights.random(4)
+    signature = Signature.from_function(find_function(module, "main_graph"))
+    assert [o.name for o in signature.outputs] == ["out"]
+    model = CompiledModel(module, signature, weights.constants_blob())
+    x = attention_inputs(1, 3)
+    np.testing.assert_allclose(
+        model({"X": x})["out"], weights.reference(x), rtol=1e-5, atol=1e-6
+    )
+
+
+def test_tensor_stage_is_unsupported() -> None:
+    module = parse_stage(stage(2))
+    with pytest.raises(UnsupportedOpError):
+        Plan(find_function(module, "main_graph"), BuildEnv(CpuRuntime(), module))
+
+
+def test_external_global_without_blob_is_a_clear_error() -> None:
+    module = parse_stage(stage(14))
+    with pytest.raises(UnsupportedOpError, match="no constants blob"):
+        Plan(find_function(module, "main_graph"), BuildEnv(CpuRuntime(), module))
+
+
+# The memref value model.
+
+F32 = np.dtype(np.float32)
+
+
+def base(n: int = 4096) -> DeviceArray:
+    buffer = Buffer(np.arange(n, dtype=np.uint8), n)
+    return DeviceArray.contiguous(buffer, 0, (n,), np.dtype(np.uint8))
+
+
+def test_view_and_extent() -> None:
+    v = base().view(256, (2, 3, 4), F32)
+    assert v.strides == (12, 4, 1) and v.offset == 256
+    assert v.byte_extent() == (256, 256 + 24 * 4)
+
+
+def test_reinterpret_counts_from_the_aligned_pointer() -> None:
+    v = base().view(256, (4, 4), F32)
+    r = v.reinterpret(2, (2, 2), (4, 1))
+    assert r.offset == 256 + 8 and r.strides == (4, 1)
+
+
+def test_subview_drops_unit_dims() -> None:
+    v = base().view(0, (4, 5, 6), F32)
+    s = v.subview([1, 2, 0], [1, 2, 6], [1, 1, 1], (2, 6))
+    assert s.shape == (2, 6) and s.strides == (6, 1) and s.offset == (30 + 12) * 4
+
+
+def test_collapse_and_expand() -> None:
+    v = base().view(0, (2, 3, 4), F32)
+    c = v.collapse([[0, 1], [2]])
+    assert c.shape == (6, 4) and c.strides == (4, 1)
+    e = c.expand([[0, 1], [2]], (2, 3, 4))
+    assert e.shape == (2, 3, 4) and e.strides == (12, 4, 1)
+
+
+def test_collapse_of_non_contiguous_dims_is_refused() -> None:
+    v = base().view(0, (4, 6), F32).subview([0, 0], [4, 3], [1, 1], (4, 3))
+    from xhip.backend.runtime import MemoryPlanError
+
+    with pytest.raises(MemoryPlanError, match="non-contiguous"):
+        v.collapse([[0, 1]])
+
+
+def test_cast_module_runs(final_module: ModuleOp) -> None:
+    """memref.cast in a hand-written function: the value passes through."""
+    text = """
+    builtin.module {
+      func.func @g(%a: memref<2x3xf32>) -> index {
+        %c1 = arith.constant 1 : index
+        %0 = memref.cast %a : memref<2x3xf32> to memref<?x?xf32>
+        %1 = memref.dim %0, %c1 : memref<?x?xf32>
+        func.return %1 : index
+      }
+    }
+    """
+    module = Parser(make_context(), text).parse_module()
+    rt = CpuRuntime(debug=True)
+    value = rt.upload(np.zeros((2, 3), np.float32))
+    env = BuildEnv(rt)
+    assert make_interpreter(module, env).call_op("g", (value,)) == (3,)
+    assert Plan(find_function(module, "g"), env)(value) == (3,)

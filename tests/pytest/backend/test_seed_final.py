@@ -1,0 +1,109 @@
+"""The seed's final IR (stage 21) on the CPU, against numpy float64 and ONNX Runtime."""
+
+from __future__ import annotations
+
+import numpy as np
+import onnxruntime as ort
+import pytest
+from xdsl.dialects.builtin import ModuleOp
+
+from xhip.backend.cpu import CpuRuntime
+from xhip.backend.reference import AttentionWeights
+from xhip.backend.session import CompiledModel, Signature
+
+SHAPES = [(1, 1), (1, 7), (2, 64), (3, 100), (8, 512)]
+
+
+def relative_error(got: np.ndarray, want: np.ndarray) -> float:
+    return float(np.max(np.abs(got - want)) / np.max(np.abs(want)))
+
+
+def inputs(batch: int, seq: int, seed: int = 1) -> np.ndarray:
+    return (
+        np.random.default_rng(seed).standard_normal((batch, seq, 64)).astype(np.float32)
+    )
+
+
+@pytest.fixture(scope="module")
+def plan_model(
+    final_module: ModuleOp, signature: Signature, weights: AttentionWeights
+) -> CompiledModel:
+    return CompiledModel(final_module, signature, weights.constants_blob())
+
+
+@pytest.fixture(scope="module")
+def onnxruntime_session(weights: AttentionWeights) -> ort.InferenceSession:
+    return ort.InferenceSession(
+        weights.onnx_model(), providers=["CPUExecutionProvider"]
+    )
+
+
+@pytest.mark.parametrize("batch,seq", SHAPES)
+def test_matches_float64(
+    plan_model: CompiledModel, weights: AttentionWeights, batch: int, seq: int
+) -> None:
+    x = inputs(batch, seq)
+    out = plan_model({"X": x})["out"]
+    assert out.shape == (batch, seq, 64) and out.dtype == np.float32
+    assert relative_error(out, weights.reference(x)) <= 1e-5
+
+
+@pytest.mark.parametrize("batch,seq", SHAPES)
+def test_matches_onnxruntime(
+    plan_model: CompiledModel,
+    onnxruntime_session: ort.InferenceSession,
+    batch: int,
+    seq: int,
+) -> None:
+    x = inputs(batch, seq, seed=2)
+    (want,) = onnxruntime_session.run(None, {"X": x})
+    got = plan_model({"X": x})["out"]
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("engine", ["plan", "interpreter"])
+@pytest.mark.parametrize("batch,seq", [(1, 1), (2, 64), (3, 100)])
+def test_engines_in_debug_mode(
+    final_module: ModuleOp,
+    signature: Signature,
+    weights: AttentionWeights,
+    engine: str,
+    batch: int,
+    seq: int,
+) -> None:
+    """The xDSL interpreter and the plan agree with float64, with every check on."""
+    model = CompiledModel(
+        final_module,
+        signature,
+        weights.constants_blob(),
+        CpuRuntime(debug=True),
+        engine=engine,  # type: ignore[arg-type]
+    )
+    x = inputs(batch, seq, seed=3)
+    for _ in range(2):  # the second call reuses (poisoned) pool memory
+        out = model({"X": x})["out"]
+        assert relative_error(out, weights.reference(x)) <= 1e-5
+
+
+def test_non_contiguous_input(
+    plan_model: CompiledModel, weights: AttentionWeights
+) -> None:
+    """The input argument has a fully dynamic strided layout: any view works."""
+    base = inputs(7, 2, seed=4).transpose(1, 0, 2)
+    assert not base.flags.c_contiguous
+    out = plan_model({"X": base})["out"]
+    assert relative_error(out, weights.reference(base)) <= 1e-5
+
+
+def test_repeated_calls_are_independent(plan_model: CompiledModel) -> None:
+    a, b = inputs(2, 9, seed=5), inputs(2, 9, seed=6)
+    first = plan_model({"X": a})["out"]
+    plan_model({"X": b})
+    np.testing.assert_array_equal(first, plan_model({"X": a})["out"])
+
+
+def test_other_weights(final_module: ModuleOp, signature: Signature) -> None:
+    weights = AttentionWeights.random(42)
+    model = CompiledModel(final_module, signature, weights.constants_blob())
+    x = inputs(2, 5)
+    assert relative_error(model({"X": x})["out"], weights.reference(x)) <= 1e-5

@@ -1,0 +1,1 @@
+"""Analyses over xhip IR: buffer liveness, symbolic sizes, memory plans."""

@@ -1,0 +1,151 @@
+"""The Python API: an ONNX model in, a callable compiled model out.
+
+    import xhip
+    model = xhip.compile("examples/attention.onnx")          # CPU by default
+    outputs = model({"X": np.ones((2, 5, 64), np.float32)})  # {"out": array}
+
+`compile_to_ir` stops before the runtime and hands back what the compiler made:
+the final module, optionally every stage, the constants blob and the signature.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
+
+if TYPE_CHECKING:
+    import onnx
+
+    from xhip.backend.session import CompiledModel, Signature
+
+CONSTANTS_FILE = "model.constants.bin"
+
+
+@dataclass
+class CompiledIR:
+    """What `compile_to_ir` made."""
+
+    module: ModuleOp
+    """The final IR: `@main_graph(%ctx, %inputs..., %outputs..., %constants)`."""
+
+    constants: bytes
+    """The constants blob the final IR's last argument points into."""
+
+    signature: Signature
+    """Input/output names, dtypes and shapes with dim names, from the import."""
+
+    imported: ModuleOp
+    """The `onnx`-dialect module the pipeline started from."""
+
+    stages: list[tuple[str, ModuleOp]] = field(default_factory=lambda: [])
+    """`(pass name, module after it)` for every pass, when asked for."""
+
+
+def _import(model: str | os.PathLike[str] | onnx.ModelProto | ModuleOp) -> ModuleOp:
+    if isinstance(model, ModuleOp):
+        return model.clone()
+    from xhip.frontend.onnx_importer import import_model
+
+    return import_model(model)
+
+
+def _signature(module: ModuleOp) -> Signature:
+    from xhip.backend.session import Signature
+
+    function = next(
+        (
+            op
+            for op in module.walk()
+            if isinstance(op, func.FuncOp) and op.sym_name.data == "main_graph"
+        ),
+        None,
+    )
+    if function is None:
+        raise ValueError("the module has no @main_graph function")
+    return Signature.from_function(function)
+
+
+def _passes(
+    pipeline: str | Sequence[ModulePass] | None,
+    externalize_dir: str,
+    externalize_min_num_elements: int,
+) -> tuple[ModulePass, ...]:
+    from xhip.pipeline import expand_composite_passes, onnx_to_hip_passes
+
+    if pipeline is None:
+        return tuple(onnx_to_hip_passes(externalize_min_num_elements, externalize_dir))
+    if isinstance(pipeline, str):
+        from xhip.cli import build_pipeline
+
+        return tuple(
+            expand_composite_passes(
+                build_pipeline(pipeline, {"externalize-output-dir": externalize_dir})
+            )
+        )
+    return tuple(expand_composite_passes(pipeline))
+
+
+def compile_to_ir(
+    model: str | os.PathLike[str] | onnx.ModelProto | ModuleOp,
+    *,
+    externalize_dir: str | os.PathLike[str] | None = None,
+    externalize_min_num_elements: int = 256,
+    keep_stages: bool = False,
+    pipeline: str | Sequence[ModulePass] | None = None,
+) -> CompiledIR:
+    """Import `model` (a path, a `ModelProto` or an `onnx`-dialect module) and
+    run `onnx-to-hip` on it (or `pipeline`: a spec string or passes).
+
+    The constants file is written to `externalize_dir` when given (and kept
+    there), else to a temporary directory; its bytes are returned either way.
+    Raises `xhip.frontend.OnnxImportError` for a model we cannot import.
+    """
+    from xhip.context import make_context
+
+    imported = _import(model)
+    signature = _signature(imported)
+    module = imported.clone()
+    ctx = make_context()
+    stages: list[tuple[str, ModuleOp]] = []
+
+    def keep(prev: ModulePass | None, op: ModuleOp, _next: ModulePass | None) -> None:
+        if prev is not None and keep_stages:
+            stages.append((prev.name, op.clone()))
+
+    with tempfile.TemporaryDirectory(prefix="xhip-") as scratch:
+        directory = os.fspath(externalize_dir) if externalize_dir else scratch
+        os.makedirs(directory, exist_ok=True)
+        passes = _passes(pipeline, directory, externalize_min_num_elements)
+        PassPipeline(passes, keep).apply(ctx, module)
+        path = os.path.join(directory, CONSTANTS_FILE)
+        constants = b""
+        if os.path.exists(path):
+            with open(path, "rb") as f:
+                constants = f.read()
+    return CompiledIR(module, constants, signature, imported, stages)
+
+
+def compile(
+    model: str | os.PathLike[str] | onnx.ModelProto | ModuleOp,
+    device: str = "cpu",
+    *,
+    externalize_min_num_elements: int = 256,
+) -> CompiledModel:
+    """Compile `model` for `device`: a callable `{name: array} -> {name: array}`.
+
+    `device` is "cpu", "hip", "cuda" or "auto" (see `xhip.backend.runtime_for`);
+    a missing GPU raises `xhip.backend.DeviceUnavailable`.
+    """
+    from xhip.backend import runtime_for
+    from xhip.backend.session import CompiledModel
+
+    runtime = runtime_for(device)
+    ir = compile_to_ir(model, externalize_min_num_elements=externalize_min_num_elements)
+    return CompiledModel(ir.module, ir.signature, ir.constants, runtime)

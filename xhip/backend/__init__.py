@@ -1,0 +1,55 @@
+"""Running the final IR: runtimes (cpu, hip, cuda), the interpreter, sessions.
+
+`runtime_for(device)` is the one place that maps a device name to a runtime
+and applies the fallback rules (docs/runtime.md):
+
+- `cpu`, `hip`, `cuda`: that runtime, or `DeviceUnavailable` with one line
+  saying what is missing;
+- `auto`: the first of hip, cuda that works, else cpu, with a note to stderr.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+from xhip.backend.runtime import DeviceUnavailable, Runtime
+
+DEVICES = ("cpu", "hip", "cuda", "auto")
+
+
+def runtime_for(
+    device: str = "cpu", debug: bool = False, notes: TextIO | None = None
+) -> Runtime:
+    """The runtime for `device`; GPU libraries are imported only here, lazily."""
+    if device == "cpu":
+        from xhip.backend.cpu import CpuRuntime
+
+        return CpuRuntime(debug=debug)
+    if device == "hip":
+        from xhip.backend.hip import HipRuntime
+
+        return HipRuntime(debug=debug)
+    if device == "cuda":
+        from xhip.backend.cuda import CudaRuntime
+
+        return CudaRuntime(debug=debug)
+    if device == "auto":
+        reasons: list[str] = []
+        for gpu in ("hip", "cuda"):
+            try:
+                return runtime_for(gpu, debug)
+            except DeviceUnavailable as e:
+                reasons.append(str(e))
+        print(
+            "xhip: --device auto: no GPU runtime available, running on the CPU "
+            f"({'; '.join(reasons)})",
+            file=notes or sys.stderr,
+        )
+        return runtime_for("cpu", debug)
+    raise DeviceUnavailable(
+        f"--device {device}: unknown device; choose one of {', '.join(DEVICES)}"
+    )
+
+
+__all__ = ["DEVICES", "DeviceUnavailable", "Runtime", "runtime_for"]

@@ -1,0 +1,179 @@
+"""`xhip run MODEL.onnx`: compile a model, run it on a device, optionally check it.
+
+Inputs come from `--input NAME=FILE.npy`; inputs not given are random, sized
+by `--dims` (named dims; unnamed or unlisted dynamic dims are 1). `--check`
+runs the same inputs through ONNX Runtime and fails if the results differ.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from xhip.backend import DEVICES
+
+RTOL = 1e-4
+ATOL = 1e-5
+
+
+def add_run_parser(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "run",
+        help="compile a model and run it (CPU by default)",
+        description=__doc__.splitlines()[0] if __doc__ else None,
+    )
+    p.add_argument("model", metavar="MODEL.onnx", help="the ONNX model to run")
+    p.add_argument(
+        "--device",
+        choices=DEVICES,
+        default="cpu",
+        help="where to run: cpu (default), hip, cuda, or auto (a GPU if any, else cpu)",
+    )
+    p.add_argument(
+        "--input",
+        action="append",
+        default=[],
+        metavar="NAME=FILE.npy",
+        help="an input array from a .npy file (repeatable)",
+    )
+    p.add_argument(
+        "--dims",
+        default="",
+        metavar="batch=2,seq=128",
+        help="sizes of named dynamic dims for the random inputs",
+    )
+    p.add_argument(
+        "--check", action="store_true", help="compare with ONNX Runtime (CPU)"
+    )
+    p.add_argument(
+        "--output-dir", metavar="DIR", help="write each output to DIR/NAME.npy"
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
+    p.add_argument(
+        "--debug",
+        action="store_true",
+        help="debug memory: poison fresh and freed memory with NaN, check every view",
+    )
+    p.set_defaults(func=cmd_run)
+
+
+def _user_error(message: str) -> Exception:
+    from xhip.cli import UserError
+
+    return UserError(message)
+
+
+def parse_dims(text: str) -> dict[str, int]:
+    dims: dict[str, int] = {}
+    for entry in filter(None, (e.strip() for e in text.split(","))):
+        name, sep, value = entry.partition("=")
+        if not sep or not name or not value.isdigit():
+            raise _user_error(f"--dims: expected NAME=SIZE, got {entry!r}")
+        dims[name] = int(value)
+    return dims
+
+
+def load_inputs(entries: list[str]) -> dict[str, np.ndarray]:
+    arrays: dict[str, np.ndarray] = {}
+    for entry in entries:
+        name, sep, path = entry.partition("=")
+        if not sep or not name or not path:
+            raise _user_error(f"--input: expected NAME=FILE.npy, got {entry!r}")
+        try:
+            arrays[name] = np.load(path, allow_pickle=False)
+        except FileNotFoundError:
+            raise _user_error(f"--input {name}: {path}: no such file") from None
+        except (OSError, ValueError) as e:
+            raise _user_error(f"--input {name}: {path}: not a .npy file ({e})") from None
+    return arrays
+
+
+def random_inputs(
+    signature: Any, given: Mapping[str, np.ndarray], dims: Mapping[str, int], seed: int
+) -> dict[str, np.ndarray]:
+    """The given inputs plus random ones for the rest, named dims from `dims`."""
+    rng = np.random.default_rng(seed)
+    inputs = dict(given)
+    for spec in signature.inputs:
+        if spec.name in inputs:
+            continue
+        shape = tuple(
+            d if isinstance(d, int) else dims.get(d, 1) if d else 1 for d in spec.shape
+        )
+        if spec.dtype.kind == "f":
+            inputs[spec.name] = rng.standard_normal(shape).astype(spec.dtype)
+        elif spec.dtype.kind == "b":
+            inputs[spec.name] = rng.integers(0, 2, shape).astype(spec.dtype)
+        else:
+            inputs[spec.name] = rng.integers(0, 10, shape).astype(spec.dtype)
+    return inputs
+
+
+def _compile(path: str, device: str, debug: bool) -> Any:
+    from xhip import api
+    from xhip.backend import runtime_for
+    from xhip.backend.session import CompiledModel
+
+    runtime = runtime_for(device, debug=debug)
+    ir = api.compile_to_ir(path)
+    return CompiledModel(ir.module, ir.signature, ir.constants, runtime)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from xhip.backend.interpreter import UnsupportedOpError
+    from xhip.backend.runtime import DeviceUnavailable
+    from xhip.backend.session import InputError
+    from xhip.frontend import OnnxImportError
+
+    if not os.path.exists(args.model):
+        raise _user_error(f"{args.model}: no such file")
+    try:
+        model = _compile(args.model, args.device, args.debug)
+        inputs = random_inputs(
+            model.signature, load_inputs(args.input), parse_dims(args.dims), args.seed
+        )
+        outputs = model(inputs)
+    except (DeviceUnavailable, InputError, OnnxImportError, UnsupportedOpError) as e:
+        raise _user_error(str(e)) from None
+    for name, value in outputs.items():
+        stats = ""
+        if value.size and value.dtype.kind == "f":
+            stats = f" mean {value.mean():.6g} min {value.min():.6g} max {value.max():.6g}"
+        print(f"{name}: {value.dtype}{list(value.shape)}{stats}")
+        if args.output_dir:
+            os.makedirs(args.output_dir, exist_ok=True)
+            np.save(os.path.join(args.output_dir, f"{name}.npy"), value)
+    if args.check:
+        return check_against_onnxruntime(args.model, inputs, outputs)
+    return 0
+
+
+def check_against_onnxruntime(
+    path: str, inputs: Mapping[str, np.ndarray], outputs: Mapping[str, np.ndarray]
+) -> int:
+    try:
+        import onnxruntime as ort
+    except ImportError:
+        raise _user_error("--check needs onnxruntime (pip install onnxruntime)") from None
+    session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+    names = [o.name for o in session.get_outputs()]
+    expected = dict(zip(names, session.run(names, dict(inputs))))
+    failed = False
+    for name, value in outputs.items():
+        want = expected[name]
+        if value.shape != want.shape:
+            print(f"check {name}: shape {value.shape} but ONNX Runtime gives {want.shape}")
+            failed = True
+            continue
+        err = float(np.max(np.abs(value - want))) if value.size else 0.0
+        ok = np.allclose(value, want, rtol=RTOL, atol=ATOL)
+        print(f"check {name}: max abs error {err:.3g} {'ok' if ok else 'MISMATCH'}")
+        failed |= not ok
+    if failed:
+        print("xhip run: results differ from ONNX Runtime", file=sys.stderr)
+    return 1 if failed else 0

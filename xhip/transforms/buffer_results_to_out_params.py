@@ -1,0 +1,263 @@
+"""`buffer-results-to-out-params`: returned memrefs become caller-owned arguments.
+
+Upstream's pass with `hoist-static-allocs hoist-dynamic-allocs add-result-attr
+modify-public-functions`: each memref result becomes a trailing argument
+marked `bufferize.result` (keeping the result's attributes), and the function
+returns only its other results. The runtime then owns every output buffer.
+
+What writes the returned buffer writes the argument instead:
+- a returned `memref.alloc` (static or dynamic) is replaced by the argument;
+- an alloc returned through `memref.cast`s is replaced by a cast of the
+  argument back to the alloc's type, where that cast is valid;
+- a returned `memref.collapse_shape`/`expand_shape` of an alloc: the alloc is
+  replaced by the inverse view of the argument;
+- anything else (a function argument, a global, an alloc returned twice) is
+  copied into the argument before the return: `hip.copy` when the
+  function has a `!hip.context`, `memref.copy` otherwise.
+
+Calls to a rewritten function pass a fresh `memref.alloc` per out parameter;
+that needs a static shape.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import builtin, func
+from xdsl.dialects import memref as xmemref
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    DictionaryAttr,
+    FunctionType,
+    MemRefType,
+    NoneAttr,
+    UnitAttr,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
+from xdsl.utils.exceptions import PassFailedException
+
+from xhip.dialects import hip
+from xhip.dialects.memref import CastOp
+
+RESULT_ATTR = "bufferize.result"
+
+
+def _sorted_dict(entries: dict[str, Attribute]) -> DictionaryAttr:
+    """MLIR keeps attribute dictionaries sorted by name."""
+    return DictionaryAttr(dict(sorted(entries.items())))
+
+
+def _alloc_behind_casts(value: SSAValue) -> tuple[xmemref.AllocOp, bool] | None:
+    """The alloc `value` is, possibly through casts; and whether casts were seen."""
+    through_cast = False
+    while isinstance(value.owner, CastOp | xmemref.CastOp):
+        value = value.owner.operands[0]
+        through_cast = True
+    if isinstance(value.owner, xmemref.AllocOp):
+        return value.owner, through_cast
+    return None
+
+
+def _castable(source: MemRefType, target: MemRefType) -> bool:
+    """A `memref.cast` between these types is valid (same layout kind)."""
+    return (
+        source.get_element_type() == target.get_element_type()
+        and len(source.get_shape()) == len(target.get_shape())
+        and isinstance(source.layout, NoneAttr) == isinstance(target.layout, NoneAttr)
+    )
+
+
+def _write_into(
+    value: SSAValue, out: SSAValue, function: func.FuncOp, rewriter: PatternRewriter
+) -> None:
+    """Make whatever produces `value` produce it in `out`, or copy it there."""
+    found = _alloc_behind_casts(value)
+    if found is not None and function.is_ancestor(found[0]):
+        alloc, through_cast = found
+        alloc_type = alloc.memref.type
+        assert isinstance(out.type, MemRefType)
+        if not through_cast and alloc_type == out.type:
+            rewriter.replace_all_uses_with(alloc.memref, out)
+            rewriter.erase(alloc)
+            return
+        if _castable(out.type, alloc_type):
+            cast = CastOp.create(operands=[out], result_types=[alloc_type])
+            rewriter.replace(alloc, cast)
+            cast.results[0].name_hint = "cast"
+            return
+    if _write_through_view(value, out, function, rewriter):
+        return
+    args = function.body.block.args
+    if args and isinstance(args[0].type, hip.ContextType):
+        copy: Operation = hip.CopyOp(args[0], [value], [out])
+    else:
+        copy = xmemref.CopyOp(value, out)
+    rewriter.insert(copy)
+
+
+def _write_through_view(
+    value: SSAValue, out: SSAValue, function: func.FuncOp, rewriter: PatternRewriter
+) -> bool:
+    """A returned reshape view of an alloc: the alloc becomes the inverse view."""
+    view = value.owner
+    if not isinstance(view, xmemref.CollapseShapeOp | xmemref.ExpandShapeOp):
+        return False
+    alloc = view.src.owner
+    if not isinstance(alloc, xmemref.AllocOp) or not function.is_ancestor(alloc):
+        return False
+    alloc_type = alloc.memref.type
+    if not isinstance(alloc_type.layout, NoneAttr) or value.type != out.type:
+        return False
+    if isinstance(view, xmemref.CollapseShapeOp):
+        inverse = xmemref.ExpandShapeOp.create(
+            operands=[out, *alloc.dynamic_sizes],
+            result_types=[alloc_type],
+            properties={
+                "reassociation": view.reassociation,
+                "static_output_shape": DenseArrayBase.from_list(
+                    i64, alloc_type.get_shape()
+                ),
+            },
+        )
+    else:
+        inverse = xmemref.CollapseShapeOp.create(
+            operands=[out],
+            result_types=[alloc_type],
+            properties={"reassociation": view.reassociation},
+        )
+    rewriter.replace(alloc, inverse)
+    inverse.results[0].name_hint = (
+        "expand_shape"
+        if isinstance(inverse, xmemref.ExpandShapeOp)
+        else "collapse_shape"
+    )
+    return True
+
+
+@dataclass
+class OutParams:
+    """What was moved, per function name: (result index, type) pairs."""
+
+    moved: dict[str, list[tuple[int, MemRefType]]]
+
+
+class ResultsToOutParams(RewritePattern):
+    """A function's memref results become trailing `bufferize.result` arguments."""
+
+    def __init__(self, out_params: OutParams) -> None:
+        self.out_params = out_params
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: func.FuncOp, rewriter: PatternRewriter) -> None:
+        outputs = op.function_type.outputs.data
+        moved = [(i, t) for i, t in enumerate(outputs) if isinstance(t, MemRefType)]
+        if not moved:
+            return
+        self.out_params.moved[op.sym_name.data] = moved
+        inputs = list(op.function_type.inputs.data)
+        res_attrs = (
+            [d.data for d in op.res_attrs.data]
+            if op.res_attrs is not None
+            else [{} for _ in outputs]
+        )
+        arg_attrs = (
+            list(op.arg_attrs.data)
+            if op.arg_attrs is not None
+            else [DictionaryAttr({}) for _ in inputs]
+        )
+        arg_attrs += [
+            _sorted_dict({RESULT_ATTR: UnitAttr(), **res_attrs[i]}) for i, _ in moved
+        ]
+        kept = [i for i in range(len(outputs)) if i not in dict(moved)]
+        if not op.is_declaration:
+            self._rewrite_body(op, moved, rewriter)
+        op.function_type = FunctionType.from_lists(
+            [*inputs, *(t for _, t in moved)], [outputs[i] for i in kept]
+        )
+        op.arg_attrs = ArrayAttr(arg_attrs)
+        kept_attrs = [DictionaryAttr(res_attrs[i]) for i in kept]
+        op.res_attrs = (
+            ArrayAttr(kept_attrs) if any(a.data for a in kept_attrs) else None
+        )
+        rewriter.notify_op_modified(op)
+
+    @staticmethod
+    def _rewrite_body(
+        op: func.FuncOp,
+        moved: list[tuple[int, MemRefType]],
+        rewriter: PatternRewriter,
+    ) -> None:
+        block = op.body.block
+        outs: list[SSAValue] = []
+        for _, memref_type in moved:
+            arg = rewriter.insert_block_argument(block, len(block.args), memref_type)
+            arg.name_hint = f"arg{len(block.args) - 1}"
+            outs.append(arg)
+        returns = [o for o in op.walk() if isinstance(o, func.ReturnOp)]
+        for ret in returns:
+            rewriter.insertion_point = InsertPoint.before(ret)
+            for (index, _), out in zip(moved, outs):
+                _write_into(ret.arguments[index], out, op, rewriter)
+            moved_indices = {i for i, _ in moved}
+            kept = [v for i, v in enumerate(ret.arguments) if i not in moved_indices]
+            rewriter.replace(ret, func.ReturnOp(*kept))
+
+
+class AllocateOutParamsAtCall(RewritePattern):
+    """A call to a rewritten function allocates the out parameters itself."""
+
+    def __init__(self, out_params: OutParams) -> None:
+        self.out_params = out_params
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: func.CallOp, rewriter: PatternRewriter) -> None:
+        moved = self.out_params.moved.get(op.callee.string_value())
+        if not moved:
+            return
+        allocs: list[xmemref.AllocOp] = []
+        for index, memref_type in moved:
+            if not memref_type.has_static_shape() or not isinstance(
+                memref_type.layout, NoneAttr
+            ):
+                raise PassFailedException(
+                    f"buffer-results-to-out-params: call to @{op.callee.string_value()}"
+                    f" cannot allocate result {index} of type {memref_type}: only "
+                    "static shapes with the identity layout can be allocated"
+                )
+            allocs.append(xmemref.AllocOp([], [], memref_type))
+        moved_indices = {i for i, _ in moved}
+        kept = [r for i, r in enumerate(op.results) if i not in moved_indices]
+        call = func.CallOp(op.callee, [*op.arguments, *allocs], [r.type for r in kept])
+        new_results: list[SSAValue] = []
+        kept_iter = iter(call.results)
+        allocs_iter = iter(allocs)
+        for i in range(len(op.results)):
+            new_results.append(
+                next(allocs_iter).memref if i in moved_indices else next(kept_iter)
+            )
+        rewriter.replace(op, [*allocs, call], new_results)
+
+
+@dataclass(frozen=True)
+class BufferResultsToOutParamsPass(ModulePass):
+    name = "buffer-results-to-out-params"
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        out_params = OutParams({})
+        PatternRewriteWalker(
+            ResultsToOutParams(out_params), apply_recursively=False
+        ).rewrite_module(op)
+        PatternRewriteWalker(
+            AllocateOutParamsAtCall(out_params), apply_recursively=False
+        ).rewrite_module(op)

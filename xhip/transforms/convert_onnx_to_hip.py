@@ -1,0 +1,144 @@
+"""`convert-onnx-to-hip`: ONNX ops -> hip DPS ops in tensor mode.
+
+One pattern per ONNX op (`xhip/transforms/onnx_to_hip/`), applied in program
+order. Constants with at least `externalize-min-num-elements` elements are
+written to `<externalize-output-dir>/model.constants.bin` (see
+`docs/constants-file.md`) and become `memref.global`s with
+`hip.external_data`; without that option every constant stays inline.
+`onnx.EntryPoint` is dropped. Every op that cannot be converted is reported,
+with its node name, in one error; the constants file is then not written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import builtin
+from xdsl.dialects.builtin import StringAttr
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.utils.exceptions import PassFailedException
+
+from xhip.dialects import onnx
+from xhip.transforms.onnx_to_hip.compute import (
+    ConvertAdd,
+    ConvertDiv,
+    ConvertGemm,
+    ConvertIdentity,
+    ConvertMatMul,
+    ConvertMul,
+    ConvertRelu,
+    ConvertSoftmax,
+    ConvertSub,
+    ConvertTranspose,
+)
+from xhip.transforms.onnx_to_hip.constants import (
+    CONSTANTS_FILE,
+    CONSTANTS_FILE_ATTR,
+    ConstantPolicy,
+    ConstantsFile,
+    ConvertConstant,
+)
+from xhip.transforms.onnx_to_hip.reshape import (
+    ConvertFlatten,
+    ConvertReshape,
+    ConvertSqueeze,
+    ConvertUnsqueeze,
+)
+from xhip.transforms.onnx_to_hip.support import ConversionState, op_name
+
+
+class EraseEntryPoint(RewritePattern):
+    """`onnx.EntryPoint` only names the function the runtime calls; it goes."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: onnx.EntryPointOp, rewriter: PatternRewriter
+    ) -> None:
+        rewriter.erase(op)
+
+
+def _erase_dead_constants(module: builtin.ModuleOp) -> None:
+    """Shape and axes constants die with the ops that read them."""
+    for op in reversed(list(module.walk())):
+        if isinstance(op, onnx.ConstantOp) and not op.output.uses:
+            op.detach()
+            op.erase()
+
+
+def _sort_attributes(module: builtin.ModuleOp) -> None:
+    """MLIR keeps attribute dictionaries sorted by name; so do we."""
+    module.attributes = dict(sorted(module.attributes.items()))
+
+
+@dataclass(frozen=True)
+class ConvertOnnxToHipPass(ModulePass):
+    name = "convert-onnx-to-hip"
+
+    externalize_min_num_elements: int | None = None
+    """Constants with at least this many elements go to the constants file."""
+
+    externalize_output_dir: str = "."
+    """Where `model.constants.bin` is written."""
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        state = ConversionState()
+        output = (
+            ConstantsFile(self.externalize_output_dir)
+            if self.externalize_min_num_elements is not None
+            else None
+        )
+        policy = ConstantPolicy(self.externalize_min_num_elements, output)
+        try:
+            self._convert(op, state, policy)
+            path = output.commit() if output is not None else None
+        finally:
+            if output is not None:
+                output.discard()
+        if path is not None:
+            op.attributes[CONSTANTS_FILE_ATTR] = StringAttr(CONSTANTS_FILE)
+            _sort_attributes(op)
+        policy.elided.warn()
+
+    def _convert(
+        self, module: builtin.ModuleOp, state: ConversionState, policy: ConstantPolicy
+    ) -> None:
+        patterns: list[RewritePattern] = [
+            ConvertConstant(state, policy),
+            ConvertMatMul(state),
+            ConvertGemm(state),
+            ConvertAdd(state),
+            ConvertSub(state),
+            ConvertMul(state),
+            ConvertDiv(state),
+            ConvertRelu(state),
+            ConvertSoftmax(state),
+            ConvertTranspose(state),
+            ConvertIdentity(state),
+            ConvertReshape(state),
+            ConvertFlatten(state),
+            ConvertSqueeze(state),
+            ConvertUnsqueeze(state),
+            EraseEntryPoint(),
+        ]
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(patterns), apply_recursively=False
+        ).rewrite_module(module)
+        _erase_dead_constants(module)
+        errors = [
+            state.message(leftover, "no conversion to hip for this op")
+            for leftover in module.walk()
+            if op_name(leftover).startswith("onnx.")
+        ]
+        if errors:
+            raise PassFailedException(
+                f"convert-onnx-to-hip: {len(errors)} op(s) cannot be converted:\n"
+                + "\n".join(f"  {e}" for e in errors)
+            )

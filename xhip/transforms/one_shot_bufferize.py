@@ -1,0 +1,508 @@
+"""`one-shot-bufferize`: tensors -> memrefs for the ops the pipeline produces.
+
+Not upstream's general analysis: our tensor programs are DPS chains whose
+inits are fresh `tensor.empty`s, so every hip op can write its init's buffer
+in place unless someone else still reads it (then it gets a new buffer; hip
+ops never read their `outs`, so no copy is needed).
+
+Ops are rewritten in program order. Each pattern finds its operands' buffers
+behind `bufferization.to_tensor` (which `convert-onnx-to-hip` already uses for
+external constants) and wraps its own results the same way; the wrappers die
+once every user is converted. As upstream's function-boundary bufferization
+does, tensor arguments become memrefs with a fully dynamic strided layout and
+results take the type of the buffer returned (the cast to the fully dynamic
+layout that upstream materializes at the return is left dead).
+
+Any op that still touches a tensor afterwards is reported by name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, bufferization, builtin, func, tensor
+from xdsl.dialects import memref as xmemref
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    FunctionType,
+    IntAttr,
+    IntegerAttr,
+    MemRefType,
+    NoneAttr,
+    StridedLayoutAttr,
+    StringAttr,
+    TensorType,
+    UnitAttr,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
+from xdsl.traits import SymbolTable
+from xdsl.utils.exceptions import PassFailedException
+
+from xhip.dialects import hip
+from xhip.dialects.memref import CastOp, DimOp, GlobalOp
+
+ALIGNMENT = 64
+"""`alignment` of allocations and constant globals, as upstream's default."""
+
+
+def fully_dynamic_type(tensor_type: TensorType[Attribute]) -> MemRefType:
+    """The function-boundary memref: any strides, any offset."""
+    rank = len(tensor_type.get_shape())
+    return MemRefType(
+        tensor_type.get_element_type(),
+        tensor_type.get_shape(),
+        StridedLayoutAttr([None] * rank, None),
+    )
+
+
+def identity_type(tensor_type: TensorType[Attribute]) -> MemRefType:
+    return MemRefType(tensor_type.get_element_type(), tensor_type.get_shape())
+
+
+def buffer_of(value: SSAValue) -> SSAValue | None:
+    """The memref behind a tensor, once its producer is bufferized."""
+    owner = value.owner
+    if isinstance(owner, bufferization.ToTensorOp):
+        return owner.memref
+    return None
+
+
+def _buffers(values: tuple[SSAValue, ...] | list[SSAValue]) -> list[SSAValue] | None:
+    buffers = [buffer_of(v) if isinstance(v.type, TensorType) else v for v in values]
+    if any(b is None for b in buffers):
+        return None
+    return [b for b in buffers if b is not None]
+
+
+def _wrap(buffer: SSAValue) -> bufferization.ToTensorOp:
+    return bufferization.ToTensorOp(buffer)
+
+
+class BufferizeFunctionArguments(RewritePattern):
+    """Tensor arguments become memrefs with a fully dynamic layout."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: func.FuncOp, rewriter: PatternRewriter) -> None:
+        if op.is_declaration:
+            return
+        block = op.body.block
+        for index, arg in enumerate(block.args):
+            if not isinstance(arg.type, TensorType):
+                continue
+            new_arg = rewriter.insert_block_argument(
+                block, index, fully_dynamic_type(arg.type)
+            )
+            new_arg.name_hint = arg.name_hint
+            wrapper = _wrap(new_arg)
+            rewriter.insert(wrapper, InsertPoint.at_start(block))
+            rewriter.replace_all_uses_with(arg, wrapper.tensor)
+            rewriter.erase_block_argument(arg)
+        op.function_type = FunctionType.from_lists(
+            [a.type for a in block.args], op.function_type.outputs.data
+        )
+
+
+class BufferizeReturn(RewritePattern):
+    """`func.return` returns buffers; the function's result types follow.
+
+    A result is always a buffer of the identity layout, which the caller can
+    allocate: a view of an argument, or an argument itself, is first copied
+    into a new allocation.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: func.ReturnOp, rewriter: PatternRewriter) -> None:
+        function = op.parent_op()
+        if not any(isinstance(v.type, TensorType) for v in op.arguments):
+            return
+        if not isinstance(function, func.FuncOp):
+            return
+        buffers = _buffers(list(op.arguments))
+        if buffers is None:
+            return
+        results: list[SSAValue] = []
+        for value, buffer in zip(op.arguments, buffers):
+            if not isinstance(value.type, TensorType):
+                results.append(buffer)
+                continue
+            assert isinstance(buffer.type, MemRefType)
+            if not isinstance(buffer.type.layout, NoneAttr):
+                copy = _fresh_buffer_like(buffer, rewriter)
+                rewriter.insert(_copy(function, buffer, copy))
+                buffer = copy
+            boundary = fully_dynamic_type(value.type)
+            if buffer.type != boundary:
+                cast = CastOp.create(operands=[buffer], result_types=[boundary])
+                cast.results[0].name_hint = "cast"
+                rewriter.insert(cast)
+            results.append(buffer)
+        rewriter.replace(op, func.ReturnOp(*results))
+        function.function_type = FunctionType.from_lists(
+            function.function_type.inputs.data, [b.type for b in results]
+        )
+
+
+def _copy(function: func.FuncOp, source: SSAValue, target: SSAValue) -> Operation:
+    """`hip.copy` where the function has a context, else `memref.copy`."""
+    args = function.body.block.args
+    if args and isinstance(args[0].type, hip.ContextType):
+        return hip.CopyOp(args[0], [source], [target])
+    return xmemref.CopyOp(source, target)
+
+
+class BufferizeEmptyTensor(RewritePattern):
+    """`tensor.empty` -> `memref.alloc {alignment = 64}`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.EmptyOp, rewriter: PatternRewriter) -> None:
+        alloc = xmemref.AllocOp(
+            list(op.dynamic_sizes),
+            [],
+            identity_type(op.tensor.type),
+            IntegerAttr(ALIGNMENT, i64),
+        )
+        alloc.memref.name_hint = "alloc"
+        rewriter.replace(op, [alloc, _wrap(alloc)])
+
+
+class BufferizeDim(RewritePattern):
+    """`tensor.dim` -> `memref.dim` of the buffer."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.DimOp, rewriter: PatternRewriter) -> None:
+        buffer = buffer_of(op.source)
+        if buffer is None:
+            return
+        dim = DimOp.create(operands=[buffer, op.index], result_types=[op.result.type])
+        dim.result.name_hint = "dim"
+        rewriter.replace(op, dim)
+
+
+def _constant_global_name(tensor_type: TensorType[Attribute]) -> str:
+    """MLIR's name for a constant's global: `__constant_2x3xf32`."""
+    shape = "x".join(str(d) for d in tensor_type.get_shape())
+    return f"__constant_{shape}x{tensor_type.get_element_type()}"
+
+
+def _global_for(
+    module: builtin.ModuleOp,
+    value: DenseIntOrFPElementsAttr,
+    rewriter: PatternRewriter,
+) -> GlobalOp:
+    """The constant global holding `value`: an existing one, else a new one."""
+    for op in module.ops:
+        if (
+            isinstance(op, GlobalOp)
+            and op.constant is not None
+            and op.initial_value == value
+            and op.alignment == IntegerAttr(ALIGNMENT, i64)
+        ):
+            return op
+    assert isinstance(value.type, TensorType)
+    base = _constant_global_name(value.type)
+    name, counter = base, 0
+    while SymbolTable.lookup_symbol(module, name) is not None:
+        name, counter = f"{base}_{counter}", counter + 1
+    global_op = GlobalOp.create(
+        properties={
+            "sym_name": StringAttr(name),
+            "sym_visibility": StringAttr("private"),
+            "type": identity_type(value.type),
+            "initial_value": value,
+            "constant": UnitAttr(),
+            "alignment": IntegerAttr(ALIGNMENT, i64),
+        }
+    )
+    rewriter.insert(global_op, InsertPoint.at_start(module.body.block))
+    return global_op
+
+
+class BufferizeTensorConstant(RewritePattern):
+    """A tensor `arith.constant` -> a `memref.global` constant + `get_global`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: arith.ConstantOp, rewriter: PatternRewriter
+    ) -> None:
+        value = op.value
+        if not isinstance(value, DenseIntOrFPElementsAttr) or not isinstance(
+            value.type, TensorType
+        ):
+            return
+        module = op.get_toplevel_object()
+        if not isinstance(module, builtin.ModuleOp):
+            return
+        global_op = _global_for(module, value, rewriter)
+        get = xmemref.GetGlobalOp(global_op.sym_name.data, global_op.type)
+        rewriter.replace(op, [get, _wrap(get)])
+        get.memref.name_hint = None  # MLIR does not name globals' results
+
+
+class BufferizeHipOp(RewritePattern):
+    """A hip op in tensor mode -> memref mode, writing its init's buffer.
+
+    The init's buffer is reused only if it is a fresh allocation nobody else
+    reads; otherwise the op gets a new allocation of the same sizes.
+    """
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, hip.HipDPSOp) or not op.is_tensor_mode:
+            return
+        inputs = _buffers(list(op.inputs))
+        outputs = _buffers(list(op.outputs))
+        if inputs is None or outputs is None:
+            return
+        new_outputs: list[SSAValue] = []
+        for init, buffer in zip(op.outputs, outputs):
+            if init.has_one_use() and isinstance(buffer.owner, xmemref.AllocOp):
+                new_outputs.append(buffer)
+            else:
+                new_outputs.append(_fresh_buffer_like(buffer, rewriter))
+        properties = {
+            k: v for k, v in op.properties.items() if k != "operandSegmentSizes"
+        }
+        new_op = type(op)(
+            op.ctx,
+            inputs,
+            new_outputs,
+            index_operands=list(op.index_operands),
+            properties=dict(properties),
+            attributes=dict(op.attributes),
+        )
+        wrappers = [_wrap(b) for b in new_outputs]
+        rewriter.replace(op, [new_op, *wrappers], [w.tensor for w in wrappers])
+
+
+def _fresh_buffer_like(buffer: SSAValue, rewriter: PatternRewriter) -> SSAValue:
+    assert isinstance(buffer.type, MemRefType)
+    shape = buffer.type.get_shape()
+    sizes: list[SSAValue] = []
+    for i, size in enumerate(shape):
+        if size != DYNAMIC_INDEX:
+            continue
+        index = arith.ConstantOp(IntegerAttr.from_index_int_value(i))
+        index.result.name_hint = f"c{i}"
+        dim = DimOp.create(
+            operands=[buffer, index.result], result_types=[index.result.type]
+        )
+        dim.result.name_hint = "dim"
+        rewriter.insert([index, dim])
+        sizes.append(dim.result)
+    alloc = xmemref.AllocOp(
+        sizes,
+        [],
+        MemRefType(buffer.type.get_element_type(), shape),
+        IntegerAttr(ALIGNMENT, i64),
+    )
+    alloc.memref.name_hint = "alloc"
+    rewriter.insert(alloc)
+    return alloc.memref
+
+
+def _strides(memref_type: MemRefType) -> tuple[list[int | None], int | None] | None:
+    """Strides and offset of a strided layout; None for the identity layout."""
+    layout = memref_type.layout
+    if isinstance(layout, NoneAttr):
+        return None
+    assert isinstance(layout, StridedLayoutAttr)
+    strides = [s.data if isinstance(s, IntAttr) else None for s in layout.strides.data]
+    offset = layout.offset.data if isinstance(layout.offset, IntAttr) else None
+    return strides, offset
+
+
+def _groups(reassociation: ArrayAttr[ArrayAttr[IntegerAttr]]) -> list[list[int]]:
+    return [[i.value.data for i in group.data] for group in reassociation.data]
+
+
+def collapsed_type(
+    source: MemRefType, groups: list[list[int]], shape: tuple[int, ...]
+) -> MemRefType:
+    """A collapse keeps the innermost stride of each group."""
+    strided = _strides(source)
+    if strided is None:
+        return MemRefType(source.get_element_type(), shape)
+    strides, offset = strided
+    return MemRefType(
+        source.get_element_type(),
+        shape,
+        StridedLayoutAttr([strides[g[-1]] for g in groups], offset),
+    )
+
+
+def expanded_type(
+    source: MemRefType, groups: list[list[int]], shape: tuple[int, ...]
+) -> MemRefType:
+    """An expansion multiplies each group's stride by the sizes inside it."""
+    strided = _strides(source)
+    if strided is None:
+        return MemRefType(source.get_element_type(), shape)
+    strides, offset = strided
+    result: list[int | None] = [None] * len(shape)
+    for k, group in enumerate(groups):
+        stride = strides[k]
+        for j in reversed(group):
+            result[j] = stride
+            size = shape[j]
+            stride = None if stride is None or size == DYNAMIC_INDEX else stride * size
+    return MemRefType(
+        source.get_element_type(), shape, StridedLayoutAttr(result, offset)
+    )
+
+
+class BufferizeCollapseShape(RewritePattern):
+    """`tensor.collapse_shape` -> `memref.collapse_shape`, a view."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: tensor.CollapseShapeOp, rewriter: PatternRewriter
+    ) -> None:
+        buffer = buffer_of(op.src)
+        if buffer is None:
+            return
+        assert isinstance(buffer.type, MemRefType)
+        result_type = collapsed_type(
+            buffer.type, _groups(op.reassociation), op.result.type.get_shape()
+        )
+        view = xmemref.CollapseShapeOp.create(
+            operands=[buffer],
+            result_types=[result_type],
+            properties={"reassociation": op.reassociation},
+        )
+        view.results[0].name_hint = "collapse_shape"
+        rewriter.replace(op, [view, _wrap(view)])
+
+
+class BufferizeExpandShape(RewritePattern):
+    """`tensor.expand_shape` -> `memref.expand_shape`, a view."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: tensor.ExpandShapeOp, rewriter: PatternRewriter
+    ) -> None:
+        buffer = buffer_of(op.src)
+        if buffer is None:
+            return
+        assert isinstance(buffer.type, MemRefType)
+        result_type = expanded_type(
+            buffer.type, _groups(op.reassociation), op.result.type.get_shape()
+        )
+        view = xmemref.ExpandShapeOp.create(
+            operands=[buffer, *op.dynamic_output_shape],
+            result_types=[result_type],
+            properties={
+                "reassociation": op.reassociation,
+                "static_output_shape": DenseArrayBase.from_list(
+                    i64, op.static_output_shape.get_values()
+                ),
+            },
+        )
+        view.results[0].name_hint = "expand_shape"
+        rewriter.replace(op, [view, _wrap(view)])
+
+
+class BufferizeTensorCast(RewritePattern):
+    """`tensor.cast` -> `memref.cast`, keeping the source's layout."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.CastOp, rewriter: PatternRewriter) -> None:
+        buffer = buffer_of(op.source)
+        if buffer is None or not isinstance(op.dest.type, TensorType):
+            return
+        assert isinstance(buffer.type, MemRefType)
+        result_type = MemRefType(
+            buffer.type.get_element_type(),
+            op.dest.type.get_shape(),
+            buffer.type.layout,
+        )
+        cast = CastOp.create(operands=[buffer], result_types=[result_type])
+        cast.results[0].name_hint = "cast"
+        rewriter.replace(op, [cast, _wrap(cast)])
+
+
+def _touches_tensors(op: Operation) -> bool:
+    return any(isinstance(v.type, TensorType) for v in (*op.operands, *op.results)) or (
+        isinstance(op, func.FuncOp)
+        and any(
+            isinstance(t, TensorType)
+            for t in (*op.function_type.inputs, *op.function_type.outputs)
+        )
+    )
+
+
+_KNOWN_OPS = (
+    func.FuncOp,
+    func.ReturnOp,
+    arith.ConstantOp,
+    tensor.EmptyOp,
+    tensor.DimOp,
+    tensor.CollapseShapeOp,
+    tensor.ExpandShapeOp,
+    tensor.CastOp,
+    hip.HipDPSOp,
+)
+"""Ops the patterns convert; others that use tensors are what the error names."""
+
+
+def _describe(op: Operation) -> str:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, func.FuncOp):
+        parent = parent.parent_op()
+    where = f" in @{parent.sym_name.data}" if parent is not None else ""
+    return f"{op.name}{where}"
+
+
+def _erase_dead_wrappers(module: builtin.ModuleOp) -> None:
+    for op in reversed(list(module.walk())):
+        if isinstance(op, bufferization.ToTensorOp) and not op.tensor.uses:
+            op.detach()
+            op.erase()
+
+
+@dataclass(frozen=True)
+class OneShotBufferizePass(ModulePass):
+    name = "one-shot-bufferize"
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(
+                [
+                    BufferizeFunctionArguments(),
+                    BufferizeTensorConstant(),
+                    BufferizeEmptyTensor(),
+                    BufferizeDim(),
+                    BufferizeHipOp(),
+                    BufferizeCollapseShape(),
+                    BufferizeExpandShape(),
+                    BufferizeTensorCast(),
+                    BufferizeReturn(),
+                ]
+            ),
+            apply_recursively=False,
+        ).rewrite_module(op)
+        _erase_dead_wrappers(op)
+        leftovers = [
+            o
+            for o in op.walk()
+            if _touches_tensors(o) and not isinstance(o, bufferization.ToTensorOp)
+        ]
+        unknown = [o for o in leftovers if not isinstance(o, _KNOWN_OPS)] or leftovers
+        if unknown:
+            names = ", ".join(_describe(o) for o in unknown)
+            raise PassFailedException(
+                f"one-shot-bufferize: cannot bufferize {len(unknown)} op(s) that "
+                f"use tensors: {names}"
+            )

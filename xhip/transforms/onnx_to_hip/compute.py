@@ -1,0 +1,259 @@
+"""ONNX compute ops -> hip DPS ops in tensor mode, one pattern per op type.
+
+Each result gets a `tensor.empty` init whose dynamic sizes are `tensor.dim`s of
+the operand that decides them (`support.build_init`).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    FloatAttr,
+    IntegerAttr,
+    UnitAttr,
+    f32,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
+
+from xhip.dialects import hip, onnx
+from xhip.transforms.onnx_to_hip.support import (
+    DimSource,
+    OnnxPattern,
+    Unsupported,
+    broadcast_sources,
+    build_init,
+    context_of,
+    ranked,
+)
+
+
+def _emit(
+    pattern: OnnxPattern,
+    op: Operation,
+    rewriter: PatternRewriter,
+    hip_type: type[hip.HipDPSOp],
+    inputs: list[SSAValue],
+    sources: list[DimSource | None],
+    index_operands: tuple[int, ...] = (),
+    properties: dict[str, Attribute | None] | None = None,
+) -> None:
+    """Replace `op` by `hip_type` writing a fresh init of `op`'s result type."""
+    ctx = context_of(op)
+    result_type = ranked(op.results[0], "the result")
+    for value in inputs:
+        ranked(value, "an operand")
+    init = build_init(rewriter, pattern.state, op, result_type, sources)
+    index = [pattern.state.folder.index(rewriter, op, i) for i in index_operands]
+    new = hip_type(
+        ctx, inputs, [init], index_operands=index, properties=properties or {}
+    )
+    rewriter.replace(op, new)
+
+
+class ConvertMatMul(OnnxPattern):
+    """`onnx.MatMul` (numpy semantics, any rank) -> `hip.hipblaslt.matmul`."""
+
+    op_type = onnx.MatMulOp
+
+    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, onnx.MatMulOp)
+        a_shape = ranked(op.A, "operand A").get_shape()
+        b_shape = ranked(op.B, "operand B").get_shape()
+        if not a_shape or not b_shape:
+            raise Unsupported("MatMul operands must have rank >= 1")
+        batch_rank = max(len(a_shape), len(b_shape)) - 2
+        sources: list[DimSource | None] = []
+        if batch_rank > 0:
+            sources = _batch_sources(op.A, op.B, batch_rank)
+        if len(a_shape) >= 2:
+            sources.append((op.A, len(a_shape) - 2))
+        if len(b_shape) >= 2:
+            sources.append((op.B, len(b_shape) - 1))
+        _emit(self, op, rewriter, hip.MatmulOp, [op.A, op.B], sources)
+
+
+def _batch_sources(a: SSAValue, b: SSAValue, batch_rank: int) -> list[DimSource | None]:
+    """Broadcast of the batch dims of A and B (all but their last two)."""
+    sources: list[DimSource | None] = []
+    for i in range(batch_rank):
+        best: tuple[int, DimSource] | None = None
+        for value in (a, b):
+            shape = ranked(value, "an operand").get_shape()
+            batch = shape[:-2]
+            j = i - (batch_rank - len(batch))
+            if j < 0:
+                continue
+            size = batch[j]
+            rank = 0 if size < 0 else 1 if size != 1 else 2
+            if best is None or rank < best[0]:
+                best = (rank, (value, j))
+        sources.append(best[1] if best is not None else None)
+    return sources
+
+
+class ConvertGemm(OnnxPattern):
+    """`onnx.Gemm` -> `hip.hipblaslt.gemm`, attributes that differ from the spec's."""
+
+    op_type = onnx.GemmOp
+
+    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, onnx.GemmOp)
+        trans_a, trans_b = op.get_int("transA"), op.get_int("transB")
+        alpha, beta = op.get_float("alpha"), op.get_float("beta")
+        for name, value in (("A", op.A), ("B", op.B)):
+            if len(ranked(value, f"operand {name}").get_shape()) != 2:
+                raise Unsupported(f"Gemm operand {name} must be 2-D")
+        sources: list[DimSource | None] = [
+            (op.A, 1 if trans_a else 0),
+            (op.B, 0 if trans_b else 1),
+        ]
+        properties: dict[str, Attribute | None] = {
+            "trans_a": UnitAttr() if trans_a else None,
+            "trans_b": UnitAttr() if trans_b else None,
+            "alpha": FloatAttr(alpha, f32) if alpha != 1.0 else None,
+            "beta": FloatAttr(beta, f32) if beta != 1.0 and op.C is not None else None,
+        }
+        inputs = [op.A, op.B, *([op.C] if op.C is not None else [])]
+        _emit(self, op, rewriter, hip.GemmOp, inputs, sources, properties=properties)
+
+
+class _ConvertBinary(OnnxPattern):
+    """An elementwise binary op, broadcasting as numpy does."""
+
+    hip_type: ClassVar[type[hip.HipDPSOp]]
+
+    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
+        lhs, rhs = op.operands
+        out_rank = len(ranked(op.results[0], "the result").get_shape())
+        sources = broadcast_sources([lhs, rhs], out_rank)
+        _emit(self, op, rewriter, self.hip_type, [lhs, rhs], sources)
+
+
+class ConvertAdd(_ConvertBinary):
+    """`onnx.Add` -> `hip.miopen.add`."""
+
+    op_type = onnx.AddOp
+    hip_type = hip.AddOp
+
+
+class ConvertSub(_ConvertBinary):
+    """`onnx.Sub` -> `hip.miopen.sub`."""
+
+    op_type = onnx.SubOp
+    hip_type = hip.SubOp
+
+
+class ConvertMul(_ConvertBinary):
+    """`onnx.Mul` -> `hip.miopen.mul`."""
+
+    op_type = onnx.MulOp
+    hip_type = hip.MulOp
+
+
+class ConvertDiv(_ConvertBinary):
+    """`onnx.Div` -> `hip.miopen.div`."""
+
+    op_type = onnx.DivOp
+    hip_type = hip.DivOp
+
+
+def _same_shape_sources(value: SSAValue) -> list[DimSource | None]:
+    return [(value, i) for i in range(len(ranked(value, "the input").get_shape()))]
+
+
+class ConvertRelu(OnnxPattern):
+    """`onnx.Relu` -> `hip.miopen.relu`."""
+
+    op_type = onnx.ReluOp
+
+    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, onnx.ReluOp)
+        _emit(self, op, rewriter, hip.ReluOp, [op.X], _same_shape_sources(op.X))
+
+
+class ConvertSoftmax(OnnxPattern):
+    """`onnx.Softmax` (opset 13: along one axis) -> `hip.miopen.softmax`.
+
+    The last axis is the hip op's default and is not spelled out.
+    """
+
+    op_type = onnx.SoftmaxOp
+
+    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, onnx.SoftmaxOp)
+        rank = len(ranked(op.input, "the input").get_shape())
+        axis = op.get_int("axis")
+        if not -rank <= axis < max(rank, 1):
+            raise Unsupported(f"axis {axis} is out of range for rank {rank}")
+        axis %= max(rank, 1)
+        properties: dict[str, Attribute | None] = {
+            "axis": IntegerAttr(axis, i64) if axis != rank - 1 else None
+        }
+        _emit(
+            self,
+            op,
+            rewriter,
+            hip.SoftmaxOp,
+            [op.input],
+            _same_shape_sources(op.input),
+            properties=properties,
+        )
+
+
+class ConvertTranspose(OnnxPattern):
+    """`onnx.Transpose` -> `hip.transpose` for one swap, `hip.permute` otherwise.
+
+    The identity permutation is no op at all.
+    """
+
+    op_type = onnx.TransposeOp
+
+    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, onnx.TransposeOp)
+        ranked(op.data, "the input")
+        perm = op.permutation()
+        sources: list[DimSource | None] = [(op.data, p) for p in perm]
+        moved = [i for i, p in enumerate(perm) if i != p]
+        if not moved and op.data.type == op.transposed.type:
+            rewriter.replace(op, [], [op.data])
+        elif len(moved) == 2:
+            _emit(
+                self,
+                op,
+                rewriter,
+                hip.TransposeOp,
+                [op.data],
+                sources,
+                index_operands=(moved[0], moved[1]),
+            )
+        else:
+            properties: dict[str, Attribute | None] = {
+                "perm": DenseArrayBase.from_list(i64, perm)
+            }
+            _emit(
+                self,
+                op,
+                rewriter,
+                hip.PermuteOp,
+                [op.data],
+                sources,
+                properties=properties,
+            )
+
+
+class ConvertIdentity(OnnxPattern):
+    """`onnx.Identity` is its input."""
+
+    op_type = onnx.IdentityOp
+
+    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, onnx.IdentityOp)
+        if op.input.type != op.output.type:
+            raise Unsupported(
+                f"input type {op.input.type} differs from result type {op.output.type}"
+            )
+        rewriter.replace(op, [], [op.input])

@@ -1,0 +1,255 @@
+"""`onnx.Constant`: small ones inline, large ones to `model.constants.bin`.
+
+The file layout is documented in `docs/constants-file.md`: no header, each
+constant's raw little-endian bytes in program order, each starting at a
+multiple of `ALIGNMENT` bytes, zero padding in between.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+import warnings
+from dataclasses import dataclass, field
+from typing import BinaryIO
+
+from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
+from xdsl.dialects import bufferization, builtin
+from xdsl.dialects import memref as xmemref
+from xdsl.dialects.builtin import (
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
+    DictionaryAttr,
+    IntegerAttr,
+    MemRefType,
+    StringAttr,
+    TensorType,
+    i64,
+)
+from xdsl.ir import Attribute, Operation
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
+from xdsl.traits import SymbolTable
+
+from xhip.dialects import onnx
+from xhip.dialects.memref import GlobalOp
+from xhip.transforms.onnx_to_hip.support import (
+    ConversionState,
+    OnnxPattern,
+    Unsupported,
+)
+
+CONSTANTS_FILE = "model.constants.bin"
+CONSTANTS_FILE_ATTR = "hip.constants_file"
+EXTERNAL_DATA_ATTR = "hip.external_data"
+ALIGNMENT = 64
+"""Byte alignment of each constant in the file and of its `memref.global`."""
+GLOBAL_PREFIX = "hip_ext_constant_"
+
+
+class ElidedConstantWarning(UserWarning):
+    """A constant's data was elided from the IR (`dense_resource<__elided__>`)."""
+
+
+def element_size(tensor_type: TensorType[Attribute]) -> int:
+    size = getattr(tensor_type.get_element_type(), "compile_time_size", None)
+    if not isinstance(size, int):
+        raise Unsupported(
+            f"element type {tensor_type.get_element_type()} has no fixed byte size"
+        )
+    return size
+
+
+@dataclass
+class ElidedConstants:
+    """Counts constants whose bytes are missing, to warn once per run."""
+
+    count: int = 0
+
+    def warn(self) -> None:
+        if self.count:
+            warnings.warn(
+                f"convert-onnx-to-hip: {self.count} constant(s) have elided data "
+                "(dense_resource without a blob); they were replaced by zeros",
+                ElidedConstantWarning,
+                stacklevel=2,
+            )
+
+
+def constant_bytes(
+    value: Attribute, tensor_type: TensorType[Attribute], elided: ElidedConstants
+) -> bytes:
+    """The raw little-endian bytes of a constant's value, zeros if elided."""
+    size = math.prod(tensor_type.get_shape()) * element_size(tensor_type)
+    if isinstance(value, DenseIntOrFPElementsAttr):
+        data = value.data.data
+    elif isinstance(value, DenseResourceAttr):
+        interface = builtin.Builtin.get_interface(OpAsmDialectInterface)
+        blob = interface.lookup(value.resource_handle.data) if interface else None
+        if not blob:
+            elided.count += 1
+            return bytes(size)
+        # MLIR's blob: "0x", a 4-byte little-endian alignment, then the data.
+        data = bytes.fromhex(blob[2:])[4:]
+    else:
+        raise Unsupported(f"cannot read constant value {value}")
+    if len(data) != size:
+        raise Unsupported(
+            f"constant of type {tensor_type} holds {len(data)} bytes, expected {size}"
+        )
+    return data
+
+
+@dataclass
+class ConstantsFile:
+    """Appends constants to a temporary file; `commit` renames it into place.
+
+    Nothing is left behind unless the whole pass succeeds: `discard` removes the
+    temporary file.
+    """
+
+    directory: str
+    offset: int = 0
+    _file: BinaryIO | None = field(default=None, init=False)
+
+    def append(self, data: bytes) -> int:
+        """Write `data` at the next aligned offset and return that offset."""
+        if self._file is None:
+            os.makedirs(self.directory, exist_ok=True)
+            self._file = tempfile.NamedTemporaryFile(
+                dir=self.directory, prefix=".model.constants.", delete=False
+            )
+        start = -(-self.offset // ALIGNMENT) * ALIGNMENT
+        self._file.write(bytes(start - self.offset))
+        self._file.write(data)
+        self.offset = start + len(data)
+        return start
+
+    @property
+    def used(self) -> bool:
+        return self._file is not None
+
+    def commit(self) -> str | None:
+        if self._file is None:
+            return None
+        self._file.close()
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(self._file.name, 0o666 & ~umask)
+        path = os.path.join(self.directory, CONSTANTS_FILE)
+        os.replace(self._file.name, path)
+        self._file = None
+        return path
+
+    def discard(self) -> None:
+        if self._file is None:
+            return
+        self._file.close()
+        os.unlink(self._file.name)
+        self._file = None
+
+
+@dataclass
+class ConstantPolicy:
+    """Which constants go to the file, and where it is."""
+
+    min_num_elements: int | None
+    output: ConstantsFile | None
+    elided: ElidedConstants = field(default_factory=ElidedConstants)
+    next_index: int = 0
+
+    def externalizes(self, tensor_type: TensorType[Attribute]) -> bool:
+        return (
+            self.min_num_elements is not None
+            and self.output is not None
+            and math.prod(tensor_type.get_shape()) >= self.min_num_elements
+        )
+
+
+def _read_at_compile_time(op: onnx.ConstantOp) -> bool:
+    """Whether every use reads the value while compiling (a shape, some axes)."""
+    return all(
+        isinstance(use.operation, onnx.ReshapeOp | onnx.SqueezeOp | onnx.UnsqueezeOp)
+        and use.index == 1
+        for use in op.output.uses
+    )
+
+
+class ConvertConstant(OnnxPattern):
+    """`onnx.Constant` -> inline `arith.constant`, or an external `memref.global`.
+
+    Shape and axes constants are left for their users, which read them, and
+    erased with them.
+    """
+
+    op_type = onnx.ConstantOp
+
+    def __init__(self, state: ConversionState, policy: ConstantPolicy) -> None:
+        super().__init__(state)
+        self.policy = policy
+
+    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, onnx.ConstantOp)
+        if not op.output.uses:
+            rewriter.erase(op)
+            return
+        if _read_at_compile_time(op):
+            return
+        tensor_type = op.output.type
+        if not isinstance(tensor_type, TensorType) or op.value is None:
+            raise Unsupported("expected a `value` of ranked tensor type")
+        data = constant_bytes(op.value, tensor_type, self.policy.elided)
+        if self.policy.externalizes(tensor_type):
+            rewriter.replace(op, self._external(op, tensor_type, data, rewriter))
+            return
+        value = op.value
+        if not isinstance(value, DenseIntOrFPElementsAttr):
+            value = DenseIntOrFPElementsAttr(tensor_type, BytesAttr(data))
+        cst = self.state.folder.get(rewriter, op, value)
+        rewriter.replace(op, [], [cst])
+
+    def _external(
+        self,
+        op: onnx.ConstantOp,
+        tensor_type: TensorType[Attribute],
+        data: bytes,
+        rewriter: PatternRewriter,
+    ) -> list[Operation]:
+        assert self.policy.output is not None
+        module = op.get_toplevel_object()
+        assert isinstance(module, builtin.ModuleOp)
+        name = self._fresh_name(module)
+        offset = self.policy.output.append(data)
+        memref_type = MemRefType(
+            tensor_type.get_element_type(), tensor_type.get_shape()
+        )
+        global_op = GlobalOp.create(
+            properties={
+                "sym_name": StringAttr(name),
+                "sym_visibility": StringAttr("private"),
+                "type": memref_type,
+                "alignment": IntegerAttr(ALIGNMENT, i64),
+            },
+            attributes={
+                EXTERNAL_DATA_ATTR: DictionaryAttr(
+                    {
+                        "offset": IntegerAttr(offset, i64),
+                        "size": IntegerAttr(len(data), i64),
+                    }
+                )
+            },
+        )
+        # Like MLIR's SymbolTable insertion followed by a move to the front.
+        rewriter.insert(global_op, InsertPoint.at_start(module.body.block))
+        get_global = xmemref.GetGlobalOp(name, memref_type)
+        to_tensor = bufferization.ToTensorOp(get_global, restrict=True)
+        return [get_global, to_tensor]
+
+    def _fresh_name(self, module: builtin.ModuleOp) -> str:
+        while True:
+            name = f"{GLOBAL_PREFIX}{self.policy.next_index}"
+            self.policy.next_index += 1
+            if SymbolTable.lookup_symbol(module, name) is None:
+                return name

@@ -1,0 +1,344 @@
+"""Reshape, Flatten, Squeeze, Unsqueeze -> `tensor.collapse_shape`/`expand_shape`.
+
+These only change how a contiguous buffer is indexed, so they become views
+(the backend reads `memref.collapse_shape`/`expand_shape` as zero-copy). Each
+dimension is tracked as a product of a static factor and run-time input sizes
+(`Dim`), which finds the reassociation even with dynamic dims; a reshape with
+no reassociation (e.g. 2x3 -> 3x2) collapses to 1-D and expands from there.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    DenseArrayBase,
+    IntegerAttr,
+    TensorType,
+    i64,
+)
+from xdsl.ir import Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
+
+from xhip.dialects import onnx
+from xhip.transforms.onnx_to_hip.support import (
+    ConversionState,
+    OnnxPattern,
+    Unsupported,
+    constant_ints,
+    ranked,
+)
+
+
+@dataclass(frozen=True)
+class Dim:
+    """A size: `static` times the run-time input dims `symbols` (indices).
+
+    `rest` marks the size a Reshape's `-1` leaves when it is not such a
+    product; it matches whatever the other sizes leave over.
+    """
+
+    static: int = 1
+    symbols: tuple[int, ...] = ()
+    rest: bool = False
+
+    def __mul__(self, other: Dim) -> Dim:
+        return Dim(
+            self.static * other.static,
+            tuple(sorted(self.symbols + other.symbols)),
+            self.rest or other.rest,
+        )
+
+    @property
+    def is_static(self) -> bool:
+        return not self.symbols and not self.rest
+
+    @staticmethod
+    def product(dims: Sequence[Dim]) -> Dim:
+        result = Dim()
+        for dim in dims:
+            result = result * dim
+        return result
+
+
+def input_dims(shape: Sequence[int]) -> list[Dim]:
+    return [Dim(1, (i,)) if s == DYNAMIC_INDEX else Dim(s) for i, s in enumerate(shape)]
+
+
+def _sizes_match(a: Dim, b: Dim) -> bool:
+    if a.rest and b.rest:
+        return True
+    if not a.rest and not b.rest:
+        return a == b
+    wild, known = (a, b) if a.rest else (b, a)
+    left = Counter(known.symbols)
+    left.subtract(wild.symbols)
+    if any(n < 0 for n in left.values()):
+        return False
+    return any(left.values()) or known.static % wild.static == 0
+
+
+def reassociate(small: Sequence[Dim], big: Sequence[Dim]) -> list[list[int]] | None:
+    """Contiguous groups of `big`, one per `small` dim with the same size."""
+    if not small:
+        return [] if all(d == Dim(1) for d in big) else None
+
+    def groups_from(k: int, start: int) -> list[list[int]] | None:
+        if k == len(small) - 1:
+            group = big[start:]
+            if group and _sizes_match(small[k], Dim.product(group)):
+                return [list(range(start, len(big)))]
+            return None
+        for end in range(start + 1, len(big) - (len(small) - k - 1) + 1):
+            if _sizes_match(small[k], Dim.product(big[start:end])):
+                tail = groups_from(k + 1, end)
+                if tail is not None:
+                    return [list(range(start, end)), *tail]
+        return None
+
+    return groups_from(0, 0)
+
+
+def _shape_of(dims: Sequence[Dim]) -> list[int]:
+    return [d.static if d.is_static else DYNAMIC_INDEX for d in dims]
+
+
+def _reassociation_attr(groups: list[list[int]]) -> ArrayAttr[ArrayAttr[IntegerAttr]]:
+    return ArrayAttr([ArrayAttr([IntegerAttr(i, i64) for i in g]) for g in groups])
+
+
+@dataclass
+class ViewBuilder:
+    """Emits the view ops of one reshape of `source` to `target` dims."""
+
+    state: ConversionState
+    op: Operation
+    rewriter: PatternRewriter
+    source: SSAValue
+
+    def index(self, value: int) -> SSAValue:
+        return self.state.folder.index(self.rewriter, self.op, value)
+
+    def insert(self, op: Operation) -> SSAValue:
+        self.rewriter.insert(op)
+        return op.results[0]
+
+    def dim(self, value: SSAValue, index: int) -> SSAValue:
+        size = tensor.DimOp(value, self.index(index))
+        size.result.name_hint = "dim"
+        return self.insert(size)
+
+    def runtime_size(self, dim: Dim) -> SSAValue:
+        """The value of a `Dim` without `rest`, as an index."""
+        factors = [self.dim(self.source, i) for i in dim.symbols]
+        if dim.static != 1 or not factors:
+            factors.append(self.index(dim.static))
+        value = factors[0]
+        for factor in factors[1:]:
+            value = self.insert(arith.MuliOp(value, factor))
+        return value
+
+    def collapse(
+        self, value: SSAValue, groups: list[list[int]], dims: Sequence[Dim]
+    ) -> SSAValue:
+        src_type = ranked(value, "the input")
+        result_type = TensorType(src_type.get_element_type(), _shape_of(dims))
+        return self.insert(
+            tensor.CollapseShapeOp.create(
+                operands=[value],
+                result_types=[result_type],
+                properties={"reassociation": _reassociation_attr(groups)},
+            )
+        )
+
+    def expand(
+        self,
+        value: SSAValue,
+        value_dims: Sequence[Dim],
+        groups: list[list[int]],
+        dims: Sequence[Dim],
+    ) -> SSAValue:
+        src_type = ranked(value, "the input")
+        shape = _shape_of(dims)
+        sizes: list[SSAValue] = []
+        for k, group in enumerate(groups):
+            for j in group:
+                if shape[j] != DYNAMIC_INDEX:
+                    continue
+                if not dims[j].rest:
+                    sizes.append(self.runtime_size(dims[j]))
+                    continue
+                whole = (
+                    self.index(value_dims[k].static)
+                    if value_dims[k].is_static
+                    else self.dim(value, k)
+                )
+                others = Dim.product([dims[i] for i in group if i != j])
+                if others != Dim():
+                    whole = self.insert(arith.DivUIOp(whole, self.runtime_size(others)))
+                sizes.append(whole)
+        result_type = TensorType(src_type.get_element_type(), shape)
+        return self.insert(
+            tensor.ExpandShapeOp(
+                value,
+                sizes,
+                _reassociation_attr(groups),
+                DenseArrayBase.from_list(i64, shape),
+                result_type,
+            )
+        )
+
+    def reshape(self, source_dims: list[Dim], target: list[Dim]) -> SSAValue:
+        if len(target) == len(source_dims) and all(
+            _sizes_match(a, b) for a, b in zip(source_dims, target)
+        ):
+            return self.source
+        if len(target) < len(source_dims):
+            groups = reassociate(target, source_dims)
+            if groups is not None:
+                return self.collapse(self.source, groups, target)
+        elif len(target) > len(source_dims):
+            groups = reassociate(source_dims, target)
+            if groups is not None:
+                return self.expand(self.source, source_dims, groups, target)
+        flat = [Dim.product(source_dims)]
+        value = self.source
+        if len(source_dims) != 1:
+            value = self.collapse(value, [list(range(len(source_dims)))], flat)
+        return self.expand(value, flat, [list(range(len(target)))], target)
+
+
+def _replace_with_view(
+    pattern: OnnxPattern,
+    op: Operation,
+    rewriter: PatternRewriter,
+    source: SSAValue,
+    source_dims: list[Dim],
+    target: list[Dim],
+) -> None:
+    result_type = ranked(op.results[0], "the result")
+    expected = _shape_of(target)
+    actual = result_type.get_shape()
+    if len(expected) != len(actual) or any(
+        e != DYNAMIC_INDEX and a != DYNAMIC_INDEX and e != a
+        for e, a in zip(expected, actual)
+    ):
+        raise Unsupported(
+            f"result type {result_type} does not match the computed shape "
+            f"{'x'.join('?' if e == DYNAMIC_INDEX else str(e) for e in expected)}"
+        )
+    builder = ViewBuilder(pattern.state, op, rewriter, source)
+    value = builder.reshape(source_dims, target)
+    if value.type != result_type:
+        value = builder.insert(tensor.CastOp(value, result_type))
+    rewriter.replace(op, [], [value])
+
+
+def _axes(value: SSAValue | None, rank: int, what: str) -> list[int] | None:
+    if value is None:
+        return None
+    axes = constant_ints(value)
+    if axes is None:
+        raise Unsupported(f"{what} must be a constant")
+    if any(not -rank <= a < rank for a in axes):
+        raise Unsupported(f"{what} {axes} out of range for rank {rank}")
+    return sorted(a % rank for a in axes)
+
+
+class ConvertReshape(OnnxPattern):
+    """`onnx.Reshape` with a constant shape -> views."""
+
+    op_type = onnx.ReshapeOp
+
+    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, onnx.ReshapeOp)
+        source = input_dims(ranked(op.data, "the input").get_shape())
+        shape = constant_ints(op.shape)
+        if shape is None:
+            raise Unsupported("the shape operand must be a constant")
+        allow_zero = op.get_int("allowzero")
+        target: list[Dim] = []
+        for i, size in enumerate(shape):
+            if size > 0:
+                target.append(Dim(size))
+            elif size == 0 and not allow_zero and i < len(source):
+                target.append(source[i])
+            elif size == -1 and shape.count(-1) == 1:
+                target.append(Dim(rest=True))
+            else:
+                raise Unsupported(f"unsupported shape {shape}")
+        if any(d.rest for d in target):
+            target = _resolve_rest(source, target)
+        _replace_with_view(self, op, rewriter, op.data, source, target)
+
+
+def _resolve_rest(source: list[Dim], target: list[Dim]) -> list[Dim]:
+    """The `-1` as a product of input sizes where it is one."""
+    total = Dim.product(source)
+    known = Dim.product([d for d in target if not d.rest])
+    left = Counter(total.symbols)
+    left.subtract(known.symbols)
+    if any(n < 0 for n in left.values()) or total.static % known.static:
+        return target
+    rest = Dim(total.static // known.static, tuple(sorted(left.elements())))
+    return [rest if d.rest else d for d in target]
+
+
+class ConvertFlatten(OnnxPattern):
+    """`onnx.Flatten` -> a 2-D view: dims before `axis`, dims from `axis`."""
+
+    op_type = onnx.FlattenOp
+
+    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, onnx.FlattenOp)
+        source = input_dims(ranked(op.input, "the input").get_shape())
+        axis = op.get_int("axis")
+        if not -len(source) <= axis <= len(source):
+            raise Unsupported(f"axis {axis} out of range for rank {len(source)}")
+        axis %= len(source) + 1
+        target = [Dim.product(source[:axis]), Dim.product(source[axis:])]
+        _replace_with_view(self, op, rewriter, op.input, source, target)
+
+
+class ConvertSqueeze(OnnxPattern):
+    """`onnx.Squeeze` -> a view without the size-1 dims."""
+
+    op_type = onnx.SqueezeOp
+
+    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, onnx.SqueezeOp)
+        shape = ranked(op.data, "the input").get_shape()
+        axes = _axes(op.axes, len(shape), "axes")
+        if axes is None:
+            axes = [i for i, s in enumerate(shape) if s == 1]
+        if any(shape[a] not in (1, DYNAMIC_INDEX) for a in axes):
+            raise Unsupported(f"cannot squeeze axes {axes} of shape {list(shape)}")
+        # A dynamic dim named in `axes` is 1 by the model's word.
+        source = [Dim(1) if i in axes else d for i, d in enumerate(input_dims(shape))]
+        target = [d for i, d in enumerate(source) if i not in axes]
+        _replace_with_view(self, op, rewriter, op.data, source, target)
+
+
+class ConvertUnsqueeze(OnnxPattern):
+    """`onnx.Unsqueeze` -> a view with size-1 dims inserted."""
+
+    op_type = onnx.UnsqueezeOp
+
+    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, onnx.UnsqueezeOp)
+        source = input_dims(ranked(op.data, "the input").get_shape())
+        count = len(constant_ints(op.axes) or [])
+        axes = _axes(op.axes, len(source) + count, "axes")
+        assert axes is not None
+        if len(set(axes)) != len(axes):
+            raise Unsupported(f"repeated axes {axes}")
+        rest = iter(source)
+        target = [
+            Dim(1) if i in axes else next(rest) for i in range(len(source) + count)
+        ]
+        _replace_with_view(self, op, rewriter, op.data, source, target)

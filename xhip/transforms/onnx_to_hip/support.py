@@ -1,0 +1,226 @@
+"""What every onnx-to-hip pattern shares: constants, inits, errors, the context."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from xdsl.dialects import arith, func, tensor
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    TensorType,
+    UnregisteredOp,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.rewriter import InsertPoint
+
+from xhip.dialects import onnx
+from xhip.dialects.hip import ContextType
+
+
+class Unsupported(Exception):
+    """A pattern cannot convert its op; the message says why."""
+
+
+def op_name(op: Operation) -> str:
+    """The op's name, also for ops of no registered kind."""
+    if isinstance(op, UnregisteredOp):
+        return op.op_name.data
+    return op.name
+
+
+def describe(op: Operation) -> str:
+    """`onnx.Foo (node 'name')`: how errors name an op."""
+    node = op.attributes.get("onnx_node_name")
+    if isinstance(node, StringAttr):
+        return f"{op_name(op)} (node '{node.data}')"
+    return f"{op_name(op)} (unnamed node)"
+
+
+def enclosing_function(op: Operation) -> func.FuncOp | None:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, func.FuncOp):
+        parent = parent.parent_op()
+    return parent
+
+
+class ConstantFolder:
+    """Uniques constants per function and puts new ones at the entry block's start.
+
+    This is what MLIR's `OperationFolder` does while patterns run: each new
+    constant is inserted at the start of the entry block, so the constants made
+    first end up last (the seed's `%c2, %c1, %c0, %cst`).
+    """
+
+    def __init__(self) -> None:
+        self._known: dict[tuple[int, Attribute, Attribute], SSAValue] = {}
+
+    def get(
+        self,
+        rewriter: PatternRewriter,
+        anchor: Operation,
+        value: IntegerAttr | DenseIntOrFPElementsAttr,
+    ) -> SSAValue:
+        block = self._entry_block(anchor)
+        key = (id(block), value, value.get_type())
+        if key in self._known:
+            return self._known[key]
+        op = arith.ConstantOp(value)
+        if isinstance(value, IntegerAttr) and isinstance(value.type, IndexType):
+            number = value.value.data
+            op.result.name_hint = f"c{number}" if number >= 0 else f"c_{-number}"
+        else:
+            op.result.name_hint = "cst"
+        rewriter.insert(op, InsertPoint.at_start(block))
+        self._known[key] = op.result
+        return op.result
+
+    def index(
+        self, rewriter: PatternRewriter, anchor: Operation, value: int
+    ) -> SSAValue:
+        return self.get(rewriter, anchor, IntegerAttr(value, IndexType()))
+
+    @staticmethod
+    def _entry_block(op: Operation) -> Block:
+        function = enclosing_function(op)
+        if function is not None:
+            return function.body.block
+        block = op.parent_block()
+        assert block is not None
+        return block
+
+
+@dataclass
+class ConversionState:
+    """Shared by the patterns of one pass run."""
+
+    folder: ConstantFolder = field(default_factory=ConstantFolder)
+    failures: dict[int, str] = field(default_factory=dict[int, str])
+    """Why a pattern gave up on an op, by the op's id."""
+
+    def record(self, op: Operation, reason: str) -> None:
+        self.failures[id(op)] = reason
+
+    def message(self, op: Operation, default: str) -> str:
+        """`onnx.Foo (node 'n'): why`, for the final error."""
+        return f"{describe(op)}: {self.failures.get(id(op), default)}"
+
+
+DimSource = tuple[SSAValue, int]
+"""Which operand dimension gives a result dimension at run time."""
+
+
+def ranked(value: SSAValue, what: str) -> TensorType[Attribute]:
+    if not isinstance(value.type, TensorType):
+        raise Unsupported(f"{what} has type {value.type}; a ranked tensor is needed")
+    return value.type
+
+
+def context_of(op: Operation) -> SSAValue:
+    """The `!hip.context` argument of the function holding `op`."""
+    function = enclosing_function(op)
+    args = function.body.block.args if function is not None else ()
+    if not args or not isinstance(args[0].type, ContextType):
+        raise Unsupported(
+            "the enclosing function has no !hip.context argument (run "
+            "hip-add-context-arg first)"
+        )
+    return args[0]
+
+
+def broadcast_sources(
+    operands: Sequence[SSAValue], out_rank: int
+) -> list[DimSource | None]:
+    """For each result dim of a numpy broadcast, the operand dim that sets it.
+
+    The first operand whose (right-aligned) dim is dynamic wins, then the first
+    whose static size is not 1: a size-1 dim is the one being broadcast.
+    """
+    sources: list[DimSource | None] = []
+    for i in range(out_rank):
+        candidates: list[tuple[int, SSAValue, int, int]] = []
+        for value in operands:
+            shape = ranked(value, "an operand").get_shape()
+            j = i - (out_rank - len(shape))
+            if j < 0:
+                continue
+            size = shape[j]
+            rank = 0 if size == DYNAMIC_INDEX else 1 if size != 1 else 2
+            candidates.append((rank, value, j, len(candidates)))
+        if not candidates:
+            sources.append(None)
+            continue
+        _, value, j, _ = min(candidates, key=lambda c: (c[0], c[3]))
+        sources.append((value, j))
+    return sources
+
+
+def build_init(
+    rewriter: PatternRewriter,
+    state: ConversionState,
+    op: Operation,
+    result_type: TensorType[Attribute],
+    sources: Sequence[DimSource | None],
+) -> SSAValue:
+    """`tensor.empty` of `result_type`, each dynamic size a `tensor.dim` of its source."""
+    needed: list[DimSource] = []
+    for i, size in enumerate(result_type.get_shape()):
+        if size != DYNAMIC_INDEX:
+            continue
+        source = sources[i] if i < len(sources) else None
+        if source is None:
+            raise Unsupported(f"cannot tell the size of dynamic result dim {i}")
+        needed.append(source)
+    sizes: list[SSAValue] = []
+    for value, dim in needed:
+        index = state.folder.index(rewriter, op, dim)
+        dim_op = tensor.DimOp(value, index)
+        dim_op.result.name_hint = "dim"
+        rewriter.insert(dim_op)
+        sizes.append(dim_op.result)
+    empty = tensor.EmptyOp(sizes, result_type)
+    rewriter.insert(empty)
+    return empty.tensor
+
+
+def constant_ints(value: SSAValue) -> list[int] | None:
+    """The integers of a constant tensor (`onnx.Constant` or `arith.constant`)."""
+    owner = value.owner
+    attr: Attribute | None = None
+    if isinstance(owner, onnx.ConstantOp):
+        attr = owner.value
+    elif isinstance(owner, arith.ConstantOp):
+        attr = owner.value
+    if isinstance(attr, DenseIntOrFPElementsAttr) and isinstance(
+        attr.get_element_type(), IntegerType | IndexType
+    ):
+        return [int(v) for v in attr.get_values()]  # pyright: ignore
+    return None
+
+
+class OnnxPattern(RewritePattern, ABC):
+    """Converts one ONNX op type; an `Unsupported` becomes a recorded error."""
+
+    op_type: ClassVar[type[Operation]]
+
+    def __init__(self, state: ConversionState) -> None:
+        self.state = state
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, self.op_type) or id(op) in self.state.failures:
+            return
+        try:
+            self.convert(op, rewriter)
+        except Unsupported as error:
+            self.state.record(op, str(error))
+
+    @abstractmethod
+    def convert(self, op: Operation, rewriter: PatternRewriter) -> None: ...
