@@ -159,8 +159,11 @@ class BufferLiveness:
     def allocs(self) -> list[BufferInfo]:
         """The buffers allocated by `memref.alloc` in the block, in program order."""
         return sorted(
-            (info for info in self.buffers.values() if info.alloc is not None
-             and info.alloc.parent_block() is self.block),
+            (
+                info
+                for info in self.buffers.values()
+                if info.alloc is not None and info.alloc.parent_block() is self.block
+            ),
             key=lambda info: info.def_index,
         )
 

@@ -83,7 +83,9 @@ class PoolLayout:
         found: list[str] = []
         for v in self.views:
             if v.offset % alignment:
-                found.append(f"view {v.number} at {v.offset} is not {alignment}-aligned")
+                found.append(
+                    f"view {v.number} at {v.offset} is not {alignment}-aligned"
+                )
             if v.offset < 0 or v.end > self.size:
                 found.append(
                     f"view {v.number} [{v.offset}, {v.end}) is outside the pool "
@@ -91,10 +93,10 @@ class PoolLayout:
                 )
         for i, a in enumerate(self.views):
             for b in self.views[i + 1 :]:
-                live_together = (
-                    a.first_use <= b.last_use and b.first_use <= a.last_use
+                live_together = a.first_use <= b.last_use and b.first_use <= a.last_use
+                share_bytes = (
+                    a.offset < b.end and b.offset < a.end and a.size and b.size
                 )
-                share_bytes = a.offset < b.end and b.offset < a.end and a.size and b.size
                 if live_together and share_bytes:
                     found.append(
                         f"views {a.number} [{a.offset}, {a.end}) ops "
@@ -184,9 +186,11 @@ class _Evaluator:
 
 def _is_pool(value: SSAValue) -> bool:
     owner = value.owner
-    return isinstance(owner, memref.AllocOp | hip.AllocOp) and isinstance(
-        value.type, MemRefType
-    ) and value.type.get_shape() == (DYNAMIC_INDEX,)
+    return (
+        isinstance(owner, memref.AllocOp | hip.AllocOp)
+        and isinstance(value.type, MemRefType)
+        and value.type.get_shape() == (DYNAMIC_INDEX,)
+    )
 
 
 def evaluate_pool(
@@ -199,7 +203,8 @@ def evaluate_pool(
     pools = [
         op.results[0]
         for op in block.ops
-        if op.results and _is_pool(op.results[0])
+        if op.results
+        and _is_pool(op.results[0])
         and any(isinstance(u.operation, memref.ViewOp) for u in op.results[0].uses)
     ]
     if len(pools) != 1:
@@ -207,7 +212,9 @@ def evaluate_pool(
     pool = pools[0]
     size_operand = pool.owner.operands[-1]  # pyright: ignore[reportAttributeAccessIssue]
     layout = PoolLayout(evaluator.int_of(size_operand, "pool size"))
-    views = [op for op in block.ops if isinstance(op, memref.ViewOp) and op.source is pool]
+    views = [
+        op for op in block.ops if isinstance(op, memref.ViewOp) and op.source is pool
+    ]
     for number, view in enumerate(views):
         mtype = view.result.type
         assert isinstance(mtype, MemRefType)

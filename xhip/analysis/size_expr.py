@@ -107,7 +107,11 @@ class Poly:
     @property
     def as_atom(self) -> Atom | None:
         """The atom, if the polynomial is exactly one atom."""
-        if len(self.terms) == 1 and len(self.terms[0][0]) == 1 and self.terms[0][1] == 1:
+        if (
+            len(self.terms) == 1
+            and len(self.terms[0][0]) == 1
+            and self.terms[0][1] == 1
+        ):
             return self.terms[0][0][0]
         return None
 

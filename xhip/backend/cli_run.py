@@ -89,7 +89,9 @@ def load_inputs(entries: list[str]) -> dict[str, np.ndarray]:
         except FileNotFoundError:
             raise _user_error(f"--input {name}: {path}: no such file") from None
         except (OSError, ValueError) as e:
-            raise _user_error(f"--input {name}: {path}: not a .npy file ({e})") from None
+            raise _user_error(
+                f"--input {name}: {path}: not a .npy file ({e})"
+            ) from None
     return arrays
 
 
@@ -143,7 +145,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     for name, value in outputs.items():
         stats = ""
         if value.size and value.dtype.kind == "f":
-            stats = f" mean {value.mean():.6g} min {value.min():.6g} max {value.max():.6g}"
+            stats = (
+                f" mean {value.mean():.6g} min {value.min():.6g} max {value.max():.6g}"
+            )
         print(f"{name}: {value.dtype}{list(value.shape)}{stats}")
         if args.output_dir:
             os.makedirs(args.output_dir, exist_ok=True)
@@ -159,7 +163,9 @@ def check_against_onnxruntime(
     try:
         import onnxruntime as ort
     except ImportError:
-        raise _user_error("--check needs onnxruntime (pip install onnxruntime)") from None
+        raise _user_error(
+            "--check needs onnxruntime (pip install onnxruntime)"
+        ) from None
     session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
     names = [o.name for o in session.get_outputs()]
     expected = dict(zip(names, session.run(names, dict(inputs))))
@@ -167,7 +173,9 @@ def check_against_onnxruntime(
     for name, value in outputs.items():
         want = expected[name]
         if value.shape != want.shape:
-            print(f"check {name}: shape {value.shape} but ONNX Runtime gives {want.shape}")
+            print(
+                f"check {name}: shape {value.shape} but ONNX Runtime gives {want.shape}"
+            )
             failed = True
             continue
         err = float(np.max(np.abs(value - want))) if value.size else 0.0

@@ -719,7 +719,9 @@ class ClobberCheck:
         self.live: list[tuple[DeviceArray, int, int]] = []
         """(value, its root, the last step using it) for values written so far."""
 
-    def wrap(self, fn: OpFn, step: int, op: Operation, slots: dict[SSAValue, int]) -> OpFn:
+    def wrap(
+        self, fn: OpFn, step: int, op: Operation, slots: dict[SSAValue, int]
+    ) -> OpFn:
         position = _written_operand(op)
         if position is None:
             return fn

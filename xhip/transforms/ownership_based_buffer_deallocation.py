@@ -28,6 +28,7 @@ from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import PassFailedException
 
 from xhip.dialects.bufferization import DeallocOp
+from xhip.dialects.memref import ReallocOp
 from xhip.transforms.canonicalization_patterns.bufferization import (
     allocates,
     bool_constant,
@@ -108,7 +109,7 @@ class OwnershipBasedBufferDeallocation:
         if isinstance(op, DeallocOp) or frees(op):
             hint = (
                 "; run expand-realloc first"
-                if isinstance(op, memref.ReallocOp)
+                if isinstance(op, ReallocOp)
                 else ""
             )
             raise _fail(op, f"frees a buffer; the input must not free buffers{hint}")

@@ -21,9 +21,7 @@ def test_seed_stage_14_ranges():
     allocs = live.allocs()
     assert len(allocs) == 7
     ops = list(block.ops)
-    ranges = [
-        tuple(ops[i].name for i in info.live_range) for info in allocs
-    ]
+    ranges = [tuple(ops[i].name for i in info.live_range) for info in allocs]
     assert ranges[0] == ("hip.hipblaslt.matmul", "hip.hipblaslt.matmul")
     assert ranges[5] == ("hip.miopen.mul", "hip.miopen.softmax")
     assert all(len(info.deallocs) == 1 and info.is_local_alloc for info in allocs)

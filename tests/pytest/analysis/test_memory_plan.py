@@ -73,7 +73,10 @@ def test_bump_is_program_order_prefix_sums():
     atom = n.as_atom
     assert atom is not None
     for value in (1, 42, 43, 1000):
-        assert plan.size.evaluate({atom: value}) == 512 * value + -(-6 * value // 256) * 256
+        assert (
+            plan.size.evaluate({atom: value})
+            == 512 * value + -(-6 * value // 256) * 256
+        )
 
 
 def test_reuse_shares_disjoint_equal_symbolic_sizes_only():

@@ -100,9 +100,10 @@ def test_pool_matches_seed_stage_16_and_19(
 def test_pass_16_alone_on_stage_15(ctx: Context):
     module = run(ctx, stage(15), HipPoolAllocsPass())
     for batch, seq in SHAPES:
-        assert layout(module, batch, seq).placements() == layout(
-            stage(16), batch, seq
-        ).placements()
+        assert (
+            layout(module, batch, seq).placements()
+            == layout(stage(16), batch, seq).placements()
+        )
 
 
 def test_buffer_offsets_match_seed(ours: ModuleOp):
@@ -202,7 +203,9 @@ def test_hand_written_models_get_sound_plans(ctx: Context, path: Path, strategy:
                 continue
             for n in (1, 3, 17, 300):
                 shapes = {
-                    i: tuple(n if d == DYNAMIC_INDEX else d for d in arg.type.get_shape())
+                    i: tuple(
+                        n if d == DYNAMIC_INDEX else d for d in arg.type.get_shape()
+                    )
                     for i, arg in enumerate(function.args)
                     if isinstance(arg.type, MemRefType)
                 }

@@ -68,31 +68,13 @@ class ConvertMatMul(OnnxPattern):
         batch_rank = max(len(a_shape), len(b_shape)) - 2
         sources: list[DimSource | None] = []
         if batch_rank > 0:
-            sources = _batch_sources(op.A, op.B, batch_rank)
+            batch = [(op.A, a_shape[:-2]), (op.B, b_shape[:-2])]
+            sources = broadcast_sources(batch, batch_rank)
         if len(a_shape) >= 2:
             sources.append((op.A, len(a_shape) - 2))
         if len(b_shape) >= 2:
             sources.append((op.B, len(b_shape) - 1))
         _emit(self, op, rewriter, hip.MatmulOp, [op.A, op.B], sources)
-
-
-def _batch_sources(a: SSAValue, b: SSAValue, batch_rank: int) -> list[DimSource | None]:
-    """Broadcast of the batch dims of A and B (all but their last two)."""
-    sources: list[DimSource | None] = []
-    for i in range(batch_rank):
-        best: tuple[int, DimSource] | None = None
-        for value in (a, b):
-            shape = ranked(value, "an operand").get_shape()
-            batch = shape[:-2]
-            j = i - (batch_rank - len(batch))
-            if j < 0:
-                continue
-            size = batch[j]
-            rank = 0 if size < 0 else 1 if size != 1 else 2
-            if best is None or rank < best[0]:
-                best = (rank, (value, j))
-        sources.append(best[1] if best is not None else None)
-    return sources
 
 
 class ConvertGemm(OnnxPattern):
@@ -129,7 +111,8 @@ class _ConvertBinary(OnnxPattern):
     def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
         lhs, rhs = op.operands
         out_rank = len(ranked(op.results[0], "the result").get_shape())
-        sources = broadcast_sources([lhs, rhs], out_rank)
+        shapes = [(v, ranked(v, "an operand").get_shape()) for v in (lhs, rhs)]
+        sources = broadcast_sources(shapes, out_rank)
         _emit(self, op, rewriter, self.hip_type, [lhs, rhs], sources)
 
 

@@ -137,29 +137,26 @@ def context_of(op: Operation) -> SSAValue:
 
 
 def broadcast_sources(
-    operands: Sequence[SSAValue], out_rank: int
+    operands: Sequence[tuple[SSAValue, Sequence[int]]], out_rank: int
 ) -> list[DimSource | None]:
-    """For each result dim of a numpy broadcast, the operand dim that sets it.
+    """For each dim of a numpy broadcast of the shapes, the operand dim that sets it.
 
-    The first operand whose (right-aligned) dim is dynamic wins, then the first
+    Each operand comes with the (leading part of its) shape that takes part.
+    The first operand whose right-aligned dim is dynamic wins, then the first
     whose static size is not 1: a size-1 dim is the one being broadcast.
     """
     sources: list[DimSource | None] = []
     for i in range(out_rank):
-        candidates: list[tuple[int, SSAValue, int, int]] = []
-        for value in operands:
-            shape = ranked(value, "an operand").get_shape()
+        best: tuple[int, DimSource] | None = None
+        for value, shape in operands:
             j = i - (out_rank - len(shape))
             if j < 0:
                 continue
             size = shape[j]
             rank = 0 if size == DYNAMIC_INDEX else 1 if size != 1 else 2
-            candidates.append((rank, value, j, len(candidates)))
-        if not candidates:
-            sources.append(None)
-            continue
-        _, value, j, _ = min(candidates, key=lambda c: (c[0], c[3]))
-        sources.append((value, j))
+            if best is None or rank < best[0]:
+                best = (rank, (value, j))
+        sources.append(best[1] if best is not None else None)
     return sources
 
 
