@@ -96,8 +96,9 @@ def _fmt(shape: Sequence[int]) -> str:
 class HipDPSOp(IRDLOperation, ABC):
     """Base of the compute ops: shared syntax and mode checks.
 
-    Subclasses declare `ctx`, their index operands, `inputs`, `outputs` and
-    `res` in that order (see `DPSOperands`).
+    It declares no fields: IRDL orders operands by declaration, and
+    `hip.transpose` needs its index operands between `ctx` and `inputs`, so it
+    declares all of its own; the other ops take them from `HipComputeOp`.
     """
 
     NUM_INDEX_OPERANDS: ClassVar[int] = 0
@@ -271,7 +272,18 @@ class HipDPSOp(IRDLOperation, ABC):
             printer.print_list([r.type for r in self.res], printer.print_attribute)
 
 
-class BinaryElementwiseOp(HipDPSOp, ABC):
+class HipComputeOp(HipDPSOp, ABC):
+    """A compute op whose only operands are the context, `ins` and `outs`."""
+
+    ctx = operand_def(ContextType)
+    inputs = var_operand_def(base(TensorType) | base(MemRefType))
+    outputs = var_operand_def(base(TensorType) | base(MemRefType))
+    res = var_result_def(TensorType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+
+class BinaryElementwiseOp(HipComputeOp, ABC):
     """`out = lhs <op> rhs` with numpy broadcasting."""
 
     NUM_INPUTS: ClassVar[tuple[int, int]] = (2, 2)
@@ -292,7 +304,7 @@ class BinaryElementwiseOp(HipDPSOp, ABC):
             )
 
 
-class UnaryElementwiseOp(HipDPSOp, ABC):
+class UnaryElementwiseOp(HipComputeOp, ABC):
     """`out = f(in)`, same shape in and out."""
 
     NUM_INPUTS: ClassVar[tuple[int, int]] = (1, 1)
@@ -307,17 +319,10 @@ class UnaryElementwiseOp(HipDPSOp, ABC):
 
 
 @irdl_op_definition
-class MatmulOp(HipDPSOp):
+class MatmulOp(HipComputeOp):
     """numpy `matmul`: batched, with broadcasting of the batch dims."""
 
     name = "hip.hipblaslt.matmul"
-
-    ctx = operand_def(ContextType)
-    inputs = var_operand_def(base(TensorType) | base(MemRefType))
-    outputs = var_operand_def(base(TensorType) | base(MemRefType))
-    res = var_result_def(TensorType)
-
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     NUM_INPUTS: ClassVar[tuple[int, int]] = (2, 2)
 
     def verify_shapes(self) -> None:
@@ -349,17 +354,10 @@ class MatmulOp(HipDPSOp):
 
 
 @irdl_op_definition
-class GemmOp(HipDPSOp):
+class GemmOp(HipComputeOp):
     """ONNX Gemm: `out = alpha * op(A) @ op(B) + beta * C`, C optional."""
 
     name = "hip.hipblaslt.gemm"
-
-    ctx = operand_def(ContextType)
-    inputs = var_operand_def(base(TensorType) | base(MemRefType))
-    outputs = var_operand_def(base(TensorType) | base(MemRefType))
-    res = var_result_def(TensorType)
-
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     NUM_INPUTS: ClassVar[tuple[int, int]] = (2, 3)
 
     trans_a = opt_prop_def(UnitAttr)
@@ -389,60 +387,25 @@ class GemmOp(HipDPSOp):
 class AddOp(BinaryElementwiseOp):
     name = "hip.miopen.add"
 
-    ctx = operand_def(ContextType)
-    inputs = var_operand_def(base(TensorType) | base(MemRefType))
-    outputs = var_operand_def(base(TensorType) | base(MemRefType))
-    res = var_result_def(TensorType)
-
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
-
 
 @irdl_op_definition
 class SubOp(BinaryElementwiseOp):
     name = "hip.miopen.sub"
-
-    ctx = operand_def(ContextType)
-    inputs = var_operand_def(base(TensorType) | base(MemRefType))
-    outputs = var_operand_def(base(TensorType) | base(MemRefType))
-    res = var_result_def(TensorType)
-
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
 
 @irdl_op_definition
 class MulOp(BinaryElementwiseOp):
     name = "hip.miopen.mul"
 
-    ctx = operand_def(ContextType)
-    inputs = var_operand_def(base(TensorType) | base(MemRefType))
-    outputs = var_operand_def(base(TensorType) | base(MemRefType))
-    res = var_result_def(TensorType)
-
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
-
 
 @irdl_op_definition
 class DivOp(BinaryElementwiseOp):
     name = "hip.miopen.div"
 
-    ctx = operand_def(ContextType)
-    inputs = var_operand_def(base(TensorType) | base(MemRefType))
-    outputs = var_operand_def(base(TensorType) | base(MemRefType))
-    res = var_result_def(TensorType)
-
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
-
 
 @irdl_op_definition
 class ReluOp(UnaryElementwiseOp):
     name = "hip.miopen.relu"
-
-    ctx = operand_def(ContextType)
-    inputs = var_operand_def(base(TensorType) | base(MemRefType))
-    outputs = var_operand_def(base(TensorType) | base(MemRefType))
-    res = var_result_def(TensorType)
-
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
 
 @irdl_op_definition
@@ -451,26 +414,12 @@ class CopyOp(UnaryElementwiseOp):
 
     name = "hip.copy"
 
-    ctx = operand_def(ContextType)
-    inputs = var_operand_def(base(TensorType) | base(MemRefType))
-    outputs = var_operand_def(base(TensorType) | base(MemRefType))
-    res = var_result_def(TensorType)
-
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
-
 
 @irdl_op_definition
 class SoftmaxOp(UnaryElementwiseOp):
     """Softmax along `axis` (default: the last one)."""
 
     name = "hip.miopen.softmax"
-
-    ctx = operand_def(ContextType)
-    inputs = var_operand_def(base(TensorType) | base(MemRefType))
-    outputs = var_operand_def(base(TensorType) | base(MemRefType))
-    res = var_result_def(TensorType)
-
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     axis = opt_prop_def(IntegerAttr)
 
@@ -539,17 +488,10 @@ class TransposeOp(HipDPSOp):
 
 
 @irdl_op_definition
-class PermuteOp(HipDPSOp):
+class PermuteOp(HipComputeOp):
     """General transpose: `out` dim i is `in` dim `perm[i]`."""
 
     name = "hip.permute"
-
-    ctx = operand_def(ContextType)
-    inputs = var_operand_def(base(TensorType) | base(MemRefType))
-    outputs = var_operand_def(base(TensorType) | base(MemRefType))
-    res = var_result_def(TensorType)
-
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     perm = opt_prop_def(DenseArrayBase)
 
