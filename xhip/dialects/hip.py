@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    I64,
     DenseArrayBase,
     FloatAttr,
     IndexType,
@@ -37,6 +38,9 @@ from xdsl.ir import (
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
+    Operand,
+    VarOperand,
+    VarOpResult,
     base,
     irdl_attr_definition,
     irdl_op_definition,
@@ -104,6 +108,12 @@ class HipDPSOp(IRDLOperation, ABC):
     NUM_INDEX_OPERANDS: ClassVar[int] = 0
     NUM_INPUTS: ClassVar[tuple[int, int]] = (1, 1)
     """Allowed (min, max) number of `ins` operands."""
+
+    if TYPE_CHECKING:  # declared by the subclasses, for IRDL
+        ctx: Operand
+        inputs: VarOperand
+        outputs: VarOperand
+        res: VarOpResult
 
     def __init__(
         self,
@@ -188,7 +198,7 @@ class HipDPSOp(IRDLOperation, ABC):
     @classmethod
     def _parse_typed_list(
         cls, parser: Parser, keyword: str
-    ) -> tuple[list[UnresolvedOperand], list[Attribute]]:
+    ) -> tuple[list[UnresolvedOperand], list[TypeAttribute]]:
         parser.parse_characters(keyword)
         parser.parse_punctuation("(")
         operands = parser.parse_comma_separated_list(
@@ -230,7 +240,7 @@ class HipDPSOp(IRDLOperation, ABC):
         if len(outs) != len(out_types):
             parser.raise_error("outs: number of operands and types differ", pos)
         attrs = parser.parse_optional_attr_dict()
-        result_types: list[Attribute] = []
+        result_types: list[TypeAttribute] = []
         if parser.parse_optional_punctuation("->"):
             parsed = parser.parse_optional_comma_separated_list(
                 Parser.Delimiter.PAREN, parser.parse_type
@@ -328,9 +338,9 @@ class MatmulOp(HipComputeOp):
     def verify_shapes(self) -> None:
         a, b = (_shape(v) for v in self.inputs)
         out = _shape(self.outputs[0])
-        if not a or not b:
+        if len(a) == 0 or len(b) == 0:
             raise VerifyException(f"'{self.name}' ins operands must have rank >= 1")
-        k_b = b[-2] if len(b) >= 2 else b[0]
+        k_b = b[-2] if len(b) >= 2 else b[-1]
         if _static_mismatch(a[-1], k_b):
             raise VerifyException(
                 f"'{self.name}' K mismatch: ins operand 0 ({_fmt(a)}) has K = "
@@ -493,7 +503,7 @@ class PermuteOp(HipComputeOp):
 
     name = "hip.permute"
 
-    perm = opt_prop_def(DenseArrayBase)
+    perm = opt_prop_def(DenseArrayBase[I64])
 
     def permutation(self) -> tuple[int, ...]:
         rank = len(_shape(self.inputs[0]))

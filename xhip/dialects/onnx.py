@@ -20,9 +20,8 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolRefAttr,
     TensorType,
-    TypeAttribute,
 )
-from xdsl.ir import Attribute, Dialect
+from xdsl.ir import Attribute, Dialect, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
     base,
@@ -228,7 +227,12 @@ class TransposeOp(OnnxOp):
 @irdl_op_definition
 class GemmOp(OnnxOp):
     name = "onnx.Gemm"
-    DEFAULTS: ClassVar[dict[str, object]] = {"alpha": 1.0, "beta": 1.0, "transA": 0, "transB": 0}
+    DEFAULTS: ClassVar[dict[str, object]] = {
+        "alpha": 1.0,
+        "beta": 1.0,
+        "transA": 0,
+        "transB": 0,
+    }
 
     A = operand_def(AnyTensor)
     B = operand_def(AnyTensor)
