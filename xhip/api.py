@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 
 if TYPE_CHECKING:
@@ -39,7 +39,9 @@ class CompiledIR:
     """The constants blob the final IR's last argument points into."""
 
     signature: Signature
-    """Input/output names, dtypes and shapes with dim names, from the import."""
+    """Input/output names, dtypes and shapes with dim names, from the import;
+    output dims no input dim binds are formulas from the last stage that
+    returned the outputs (see `Signature.with_result_dims`)."""
 
     imported: ModuleOp
     """The `onnx`-dialect module the pipeline started from."""
@@ -56,20 +58,30 @@ def _import(model: str | os.PathLike[str] | onnx.ModelProto | ModuleOp) -> Modul
     return import_model(model)
 
 
-def _signature(module: ModuleOp) -> Signature:
-    from xhip.backend.session import Signature
-
-    function = next(
+def _main_graph(module: ModuleOp) -> func.FuncOp | None:
+    return next(
         (
             op
-            for op in module.walk()
+            for op in module.ops
             if isinstance(op, func.FuncOp) and op.sym_name.data == "main_graph"
         ),
         None,
     )
+
+
+def _signature(module: ModuleOp) -> Signature:
+    from xhip.backend.session import Signature
+
+    function = _main_graph(module)
     if function is None:
         raise ValueError("the module has no @main_graph function")
     return Signature.from_function(function)
+
+
+def _returns_memrefs(function: func.FuncOp | None) -> bool:
+    """Whether this stage allocates the outputs itself (so its IR sizes them)."""
+    results = function.function_type.outputs.data if function is not None else ()
+    return bool(results) and all(isinstance(t, MemRefType) for t in results)
 
 
 def _passes(
@@ -116,8 +128,12 @@ def compile_to_ir(
     stages: list[tuple[str, ModuleOp]] = []
 
     def keep(prev: ModulePass | None, op: ModuleOp, _next: ModulePass | None) -> None:
+        nonlocal signature
         if prev is not None and keep_stages:
             stages.append((prev.name, op.clone()))
+        function = _main_graph(op)
+        if function is not None and _returns_memrefs(function):
+            signature = signature.with_result_dims(function)
 
     with tempfile.TemporaryDirectory(prefix="xhip-") as scratch:
         directory = os.fspath(externalize_dir) if externalize_dir else scratch
@@ -137,15 +153,18 @@ def compile(
     device: str = "cpu",
     *,
     externalize_min_num_elements: int = 256,
+    debug: bool = False,
 ) -> CompiledModel:
     """Compile `model` for `device`: a callable `{name: array} -> {name: array}`.
 
     `device` is "cpu", "hip", "cuda" or "auto" (see `xhip.backend.runtime_for`);
-    a missing GPU raises `xhip.backend.DeviceUnavailable`.
+    a missing GPU raises `xhip.backend.DeviceUnavailable`. `debug` runs the
+    runtime's debug mode (docs/runtime.md): fresh and freed memory poisoned with
+    NaN, every view and op checked, so a memory-plan bug fails loudly.
     """
     from xhip.backend import runtime_for
     from xhip.backend.session import CompiledModel
 
-    runtime = runtime_for(device)
+    runtime = runtime_for(device, debug=debug)
     ir = compile_to_ir(model, externalize_min_num_elements=externalize_min_num_elements)
     return CompiledModel(ir.module, ir.signature, ir.constants, runtime)

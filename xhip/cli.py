@@ -15,9 +15,10 @@ import os
 import shutil
 import sys
 import tempfile
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import IO, NoReturn
+from typing import IO, NoReturn, TextIO
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -368,6 +369,20 @@ def _run_parser_hook() -> (
     return add_run_parser
 
 
+def show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    """A warning as one `xhip: warning: ...` line: a user needs the message,
+    not the file and line of the Python code that raised it."""
+    text = " ".join(part.strip() for part in str(message).splitlines() if part.strip())
+    print(f"xhip: warning: {text}", file=file or sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     try:
@@ -375,7 +390,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as e:
         return e.code if isinstance(e.code, int) else 1
     try:
-        code = args.func(args)
+        with warnings.catch_warnings():
+            warnings.showwarning = show_warning
+            code = args.func(args)
     except UserError as e:
         if os.environ.get("XHIP_TRACEBACK"):
             raise

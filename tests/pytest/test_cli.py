@@ -335,3 +335,34 @@ def test_run_is_registered_when_the_backend_has_it(capsys):
     assert code == 0 and "run " in stdout
     code, stdout, _ = run(capsys, "run", "--help")
     assert code == 0 and "--device" in stdout
+
+
+@pytest.mark.skipif(
+    not _default_pipeline_available(), reason="onnx-to-hip is not complete yet"
+)
+def test_compile_to_stdout_puts_constants_in_the_current_directory(
+    scratch_cwd: Path, capsys
+):
+    code, stdout, err = run(capsys, "compile", str(ATTENTION_ONNX))
+    assert (code, err) == (0, ""), err
+    assert "hip.hipblaslt.matmul" in stdout
+    assert only_files(scratch_cwd) == {"model.constants.bin"}
+    umask = os.umask(0)
+    os.umask(umask)
+    mode = (scratch_cwd / "model.constants.bin").stat().st_mode & 0o777
+    assert mode == 0o666 & ~umask
+
+
+@pytest.mark.skipif(
+    not _default_pipeline_available(), reason="onnx-to-hip is not complete yet"
+)
+def test_compile_warning_is_one_line(tmp_path: Path, capsys):
+    """A pass's warning reads like the errors: no Python file, line or class."""
+    elided = REPO / "tests" / "filecheck" / "Inputs" / "attention.onnx.mlir"
+    out = tmp_path / "o.mlir"
+    code, _, err = run(capsys, "compile", str(elided), "-o", str(out))
+    assert code == 0
+    assert err == (
+        "xhip: warning: convert-onnx-to-hip: 3 constant(s) have elided data "
+        "(dense_resource without a blob); they were replaced by zeros\n"
+    )

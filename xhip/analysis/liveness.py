@@ -71,6 +71,8 @@ class BufferLiveness:
         self.block = block
         self.index: dict[Operation, int] = {op: i for i, op in enumerate(block.ops)}
         self._root: dict[SSAValue, SSAValue] = {}
+        self._merged: dict[SSAValue, SSAValue] = {}
+        """Buffers merged into another by `merge`, to the buffer that took them."""
         self.buffers: dict[SSAValue, BufferInfo] = {}
         for arg in block.args:
             if is_memref(arg):
@@ -93,7 +95,10 @@ class BufferLiveness:
             info = self._add_root(value, -1)
             self._record_uses(value, info)
             info.uses = sorted(set(info.uses))
-        return self._root[value]
+        root = self._root[value]
+        while root in self._merged:
+            root = self._merged[root]
+        return root
 
     def info(self, value: SSAValue) -> BufferInfo:
         return self.buffers[self.root(value)]
@@ -166,6 +171,24 @@ class BufferLiveness:
             ),
             key=lambda info: info.def_index,
         )
+
+    def merge(
+        self, donor: BufferInfo, taken: BufferInfo, dealloc: memref.DeallocOp
+    ) -> None:
+        """Record that `taken`'s users now use `donor`, freed by `dealloc`.
+
+        Updates the analysis in place of rebuilding it after a rewrite that
+        replaces one buffer by another (`hip-optimize-memrefs`): the donor's uses
+        become the union of both, and `taken`'s aliases now alias the donor.
+        """
+        if donor.uses and taken.uses and donor.uses[-1] >= taken.uses[0]:
+            donor.uses = sorted(set(donor.uses + taken.uses))
+        else:
+            donor.uses.extend(taken.uses)
+        donor.deallocs = [dealloc]
+        donor.escapes = donor.escapes or taken.escapes
+        self._merged[taken.value] = donor.value
+        del self.buffers[taken.value]
 
     def is_dead_before(self, value: SSAValue, op: Operation) -> bool:
         """No use of the buffer at or after `op` (deallocs aside)."""

@@ -118,12 +118,8 @@ def random_inputs(
 
 def _compile(path: str, device: str, debug: bool) -> Any:
     from xhip import api
-    from xhip.backend import runtime_for
-    from xhip.backend.session import CompiledModel
 
-    runtime = runtime_for(device, debug=debug)
-    ir = api.compile_to_ir(path)
-    return CompiledModel(ir.module, ir.signature, ir.constants, runtime)
+    return api.compile(path, device, debug=debug)
 
 
 def cmd_run(args: argparse.Namespace) -> int:

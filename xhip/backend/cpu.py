@@ -7,15 +7,15 @@ split over a small thread pool: numpy releases the GIL inside its loops.
 
 from __future__ import annotations
 
-import ctypes
-import glob
 import math
 import os
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 from xhip.backend.runtime import BinaryKind, Buffer, DeviceArray, Runtime
 
@@ -45,36 +45,34 @@ to a second thread costs more than it saves, and on a loaded machine the
 hand-off can wait a whole scheduler time slice."""
 
 
-class BlasThreads:
-    """Sets the thread count of numpy's bundled OpenBLAS, when it can be found.
+class _OneBlasThread:
+    """Holds BLAS at one thread while any CpuRuntime that ran a GEMM is open.
 
-    threadpoolctl does this in general; it is not a dependency, so this looks
-    up the scipy-openblas entry points next to numpy and is a no-op elsewhere.
+    The limit is process-wide, so it is counted: the first holder sets it
+    (threadpoolctl finds every loaded BLAS) and the last to let go restores the
+    thread counts it found.
     """
 
-    _NAMES = ("scipy_openblas_{}_num_threads64_", "openblas_{}_num_threads")
-
     def __init__(self) -> None:
-        self._set: Any = None
-        self.default = self.current = 0
-        pattern = os.path.join(os.path.dirname(np.__file__) + ".libs", "*openblas*.so*")
-        for path in glob.glob(pattern):
-            try:
-                lib = ctypes.CDLL(path)
-            except OSError:
-                continue
-            for name in self._NAMES:
-                setter = getattr(lib, name.format("set"), None)
-                getter = getattr(lib, name.format("get"), None)
-                if setter is not None and getter is not None:
-                    self._set = setter
-                    self.default = self.current = int(getter())
-                    return
+        self._lock = threading.Lock()
+        self._holders = 0
+        self._limiter: Any = None
 
-    def use(self, threads: int) -> None:
-        if self._set is not None and threads != self.current:
-            self._set(threads)
-            self.current = threads
+    def acquire(self) -> None:
+        with self._lock:
+            if self._holders == 0:
+                self._limiter = ThreadpoolController().limit(limits=1, user_api="blas")
+            self._holders += 1
+
+    def release(self) -> None:
+        with self._lock:
+            self._holders -= 1
+            if self._holders == 0:
+                self._limiter.restore_original_limits()
+                self._limiter = None
+
+
+_ONE_BLAS_THREAD = _OneBlasThread()
 
 
 def _reshape(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
@@ -130,7 +128,7 @@ class CpuRuntime(Runtime):
         self._cache: list[np.ndarray] = []
         """Freed blocks, oldest first, for reuse by later allocations."""
         self._cached_bytes = 0
-        self._blas = BlasThreads()
+        self._holds_blas = False
 
     # Memory.
 
@@ -274,7 +272,9 @@ class CpuRuntime(Runtime):
         OpenBLAS's own threads spin while they wait, which starves our pool on
         a small machine, and it hands small GEMMs to a second thread at a loss.
         """
-        self._blas.use(1)
+        if not self._holds_blas:
+            _ONE_BLAS_THREAD.acquire()
+            self._holds_blas = True
         split = None
         big = o.size * x.shape[-1] >= BLAS_PARALLEL_MIN_MACS
         if big and x.ndim >= 2 and w.ndim >= 2:
@@ -371,7 +371,9 @@ class CpuRuntime(Runtime):
         self._parallel([task(lo, hi) for lo, hi in zip(cuts, cuts[1:]) if hi > lo])
 
     def close(self) -> None:
-        self._blas.use(self._blas.default)
+        if self._holds_blas:
+            _ONE_BLAS_THREAD.release()
+            self._holds_blas = False
         if self._pool is not None:
             self._pool.shutdown()
             self._pool = None

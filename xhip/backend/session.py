@@ -4,12 +4,13 @@ The final IR's arguments carry no names (`@main_graph(%ctx, %inputs...,
 %outputs..., %constants)`), so the compile step hands in a `Signature` taken
 from an earlier stage, where arguments still have `onnx.name` and
 `onnx.dim_params`. The signature also says how big each output is: its dims
-are static or named, and the inputs bind the names.
+are static, named after input dims, or formulas of the input dims read from the
+last stage that still returns the outputs (`Signature.with_result_dims`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -23,7 +24,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, BlockArgument
 
 from xhip.backend.interpreter import (
     BuildEnv,
@@ -34,10 +35,12 @@ from xhip.backend.interpreter import (
     numpy_dtype,
 )
 from xhip.backend.runtime import DeviceArray, Runtime
+from xhip.backend.shapes import DimExpr, result_dims
 from xhip.dialects.hip import ContextType
 
-Dim = int | str | None
-"""A static size, a named dynamic size (`batch`), or an anonymous dynamic one."""
+Dim = int | str | DimExpr | None
+"""A static size, a named dynamic size (`batch`), a formula of input dims (only
+in outputs: `(batch*seq)`), or an anonymous dynamic size."""
 
 
 class InputError(ValueError):
@@ -104,13 +107,78 @@ class Signature:
             ordered.append(_check_input(spec, arrays[spec.name], dims))
         return ordered, {name: size for name, (size, _) in dims.items()}
 
+    def input_dim_names(self) -> set[str]:
+        return {d for spec in self.inputs for d in spec.shape if isinstance(d, str)}
+
+    def with_result_dims(self, function: func.FuncOp) -> Signature:
+        """This signature, with each output dim no input dim binds replaced by
+        the formula `function` sizes it with.
+
+        `function` is a stage that still returns the outputs (as memrefs, after
+        bufferization): it allocates them, so its IR says how big they are.
+        Output dims it does not say stay as they are.
+        """
+        names = {spec.name: i for i, spec in enumerate(self.inputs)}
+        inputs: dict[BlockArgument, tuple[int, tuple[str, ...]]] = {}
+        arg_attrs = _attr_dicts(function.arg_attrs, len(function.args))
+        for arg, attrs in zip(function.args, arg_attrs):
+            name = attrs.get("onnx.name")
+            if isinstance(name, StringAttr) and name.data in names:
+                number = names[name.data]
+                spec = self.inputs[number]
+                labels = tuple(
+                    d if isinstance(d, str) else f"{spec.name}.shape[{i}]"
+                    for i, d in enumerate(spec.shape)
+                )
+                inputs[arg] = (number, labels)
+        formulas = result_dims(function, inputs)
+        if len(formulas) != len(self.outputs):
+            return self
+        bound = self.input_dim_names()
+        outputs: list[TensorSpec] = []
+        for spec, row in zip(self.outputs, formulas):
+            shape: list[Dim] = list(spec.shape)
+            if len(row) == len(shape):
+                for i, (d, formula) in enumerate(zip(spec.shape, row)):
+                    if isinstance(formula, DimExpr) and not (
+                        isinstance(d, int) or (isinstance(d, str) and d in bound)
+                    ):
+                        shape[i] = formula
+            outputs.append(TensorSpec(spec.name, spec.dtype, tuple(shape)))
+        return Signature(self.inputs, tuple(outputs))
+
+    def unsized_output_dim(self) -> str | None:
+        """Why some output cannot be allocated before the call, or None."""
+        bound = self.input_dim_names()
+        for spec in self.outputs:
+            for i, d in enumerate(spec.shape):
+                if d is None or (isinstance(d, str) and d not in bound):
+                    return (
+                        f"output {spec.name!r} dim {i} ({d or 'anonymous'}) is not "
+                        "bound by any input dim, and no stage that allocates the "
+                        "outputs gave a formula for it (Signature.with_result_dims)"
+                    )
+        return None
+
     def output_shape(
-        self, spec: TensorSpec, dims: Mapping[str, int]
+        self,
+        spec: TensorSpec,
+        dims: Mapping[str, int],
+        shapes: Sequence[tuple[int, ...]],
     ) -> tuple[int, ...]:
+        """`spec`'s shape for inputs of these `shapes` (binding these `dims`)."""
         shape: list[int] = []
         for i, d in enumerate(spec.shape):
             if isinstance(d, int):
                 shape.append(d)
+            elif isinstance(d, DimExpr):
+                size = d.evaluate(shapes)
+                if size < 0:
+                    raise InputError(
+                        f"output {spec.name!r} dim {i} ({d}) would be {size} for "
+                        f"inputs of shapes {', '.join(map(str, shapes))}"
+                    )
+                shape.append(size)
             elif d is not None and d in dims:
                 shape.append(dims[d])
             else:
@@ -231,12 +299,9 @@ class CompiledModel:
                 f"signature accounts for {len(types) - extra}"
             )
         self._takes_blob = extra == 1
-        for spec in self.signature.outputs:
-            if any(d is None for d in spec.shape):
-                raise InputError(
-                    f"output {spec.name!r} has an anonymous dynamic dim: give it a "
-                    "name in the signature (onnx.dim_params)"
-                )
+        unsized = self.signature.unsized_output_dim() if self._out_params else None
+        if unsized is not None:
+            raise InputError(unsized)
 
     def __call__(self, inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
         arrays, dims = self.signature.bind(inputs)
@@ -246,8 +311,9 @@ class CompiledModel:
         host: list[np.ndarray] = []
         device: list[DeviceArray] = []
         if self._out_params:
+            shapes = [a.shape for a in arrays]
             for spec in self.signature.outputs:
-                shape = self.signature.output_shape(spec, dims)
+                shape = self.signature.output_shape(spec, dims, shapes)
                 device.append(runtime.empty(shape, spec.dtype))
             args += device
         if self._takes_blob:

@@ -53,7 +53,6 @@ class DeallocOp(IRDLOperation):
     traits = traits_def(_DeallocCanonicalization())
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
-
     def __init__(
         self,
         memrefs: Sequence[SSAValue | Operation],
@@ -74,9 +73,8 @@ class DeallocOp(IRDLOperation):
             memrefs = _parse_typed_operands(parser)
             parser.parse_keyword("if")
             conditions = parser.parse_comma_separated_list(
-                parser.Delimiter.PAREN, lambda: parser.resolve_operand(
-                    parser.parse_unresolved_operand(), i1
-                )
+                parser.Delimiter.PAREN,
+                lambda: parser.resolve_operand(parser.parse_unresolved_operand(), i1),
             )
         if parser.parse_optional_keyword("retain") is not None:
             parser.parse_punctuation("(")

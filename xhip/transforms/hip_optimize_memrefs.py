@@ -5,24 +5,40 @@ and the same size operands is no longer used, the op writes into that one
 instead: the fresh alloc and its dealloc go, and the reused buffer keeps the
 later of the two deallocs. A buffer is only taken when its last use is before
 the op, so no op ever reads and writes the same buffer.
+
+One forward walk per block, in linear time: the liveness is computed once and
+updated at each reuse, and dead buffers wait in free lists keyed by type and
+size operands, entering them once the walk has passed their last use.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, func, memref
-from xdsl.ir import Block, Operation
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from xhip.analysis.liveness import BufferInfo, BufferLiveness
 from xhip.dialects.hip import HipDPSOp
 
+_ShapeKey = tuple[Attribute, tuple[SSAValue, ...], tuple[SSAValue, ...]]
+"""What two buffers must share to be interchangeable, alignment aside."""
+
 
 def _alignment(alloc: memref.AllocOp) -> int:
     return 0 if alloc.alignment is None else alloc.alignment.value.data
+
+
+def _shape_key(alloc: memref.AllocOp) -> _ShapeKey:
+    return (
+        alloc.memref.type,
+        tuple(alloc.dynamic_sizes),
+        tuple(alloc.symbol_operands),
+    )
 
 
 def _reusable(info: BufferInfo) -> bool:
@@ -30,85 +46,104 @@ def _reusable(info: BufferInfo) -> bool:
     return info.is_local_alloc and len(info.deallocs) == 1
 
 
-def _same_buffer_shape(donor: memref.AllocOp, fresh: memref.AllocOp) -> bool:
-    return (
-        donor.memref.type == fresh.memref.type
-        and tuple(donor.dynamic_sizes) == tuple(fresh.dynamic_sizes)
-        and tuple(donor.symbol_operands) == tuple(fresh.symbol_operands)
-        and _alignment(donor) >= _alignment(fresh)
-    )
+def _alloc(info: BufferInfo) -> memref.AllocOp:
+    assert info.alloc is not None
+    return info.alloc
 
 
 class BufferReuse:
-    """Finds, for a fresh output buffer of an op, a dead buffer to take over."""
+    """The state of the forward walk over one block.
+
+    A reusable buffer is *dead* before every op after its last use (or after
+    its alloc, if unused). Dead buffers sit in `free`, in the order they died;
+    `dying` holds the others by the position after which they are dead. Taking
+    a buffer makes it live again until the taker's last use.
+    """
 
     def __init__(self, block: Block):
         self.liveness = BufferLiveness(block)
+        self.free: defaultdict[_ShapeKey, list[BufferInfo]] = defaultdict(list)
+        self.dying: defaultdict[int, list[BufferInfo]] = defaultdict(list)
+        for info in self.liveness.allocs():
+            if _reusable(info):
+                self.dying[info.live_range[1]].append(info)
 
-    def fresh_outputs(self, op: HipDPSOp) -> list[BufferInfo]:
-        """Outputs of `op` that are allocs first used (written) by `op`."""
+    def release(self, position: int) -> None:
+        """Free the buffers whose last use is at `position`."""
+        dead = [
+            info
+            for info in self.dying.pop(position, ())
+            if self.liveness.buffers.get(info.value) is info
+        ]
+        # Of buffers that died together, the first allocated is taken first.
+        for info in sorted(dead, key=lambda i: i.def_index, reverse=True):
+            self.free[_shape_key(_alloc(info))].append(info)
+
+    def fresh_output(
+        self, value: SSAValue, position: int, inputs: set[SSAValue]
+    ) -> BufferInfo | None:
+        """The buffer of `value` if it is an alloc first used (written) here."""
+        info = self.liveness.info(value)
+        if (
+            value is info.value
+            and _reusable(info)
+            and info.first_use == position
+            and info.value not in inputs
+        ):
+            return info
+        return None
+
+    def take_donor(self, fresh: BufferInfo) -> BufferInfo | None:
+        """Remove from the free lists the dead buffer that died last and fits."""
+        alloc = _alloc(fresh)
+        candidates = self.free.get(_shape_key(alloc), [])
+        for i in range(len(candidates) - 1, -1, -1):
+            if _alignment(_alloc(candidates[i])) >= _alignment(alloc):
+                return candidates.pop(i)
+        return None
+
+    def merge(self, donor: BufferInfo, fresh: BufferInfo) -> None:
+        """Make `fresh`'s users use `donor`; it is dead again after their last use.
+
+        The donor's dealloc stays where it is if that is after `fresh`'s last
+        use; otherwise `fresh`'s dealloc frees the donor instead.
+        """
+        assert fresh.last_use is not None
+        donor_dealloc, fresh_dealloc = donor.deallocs[0], fresh.deallocs[0]
+        if self.liveness.index[donor_dealloc] > fresh.last_use:
+            kept, erased = donor_dealloc, fresh_dealloc
+        else:
+            kept, erased = fresh_dealloc, donor_dealloc
+        Rewriter.erase_op(erased)
+        fresh.value.replace_all_uses_with(donor.value)
+        Rewriter.erase_op(_alloc(fresh))
+        self.liveness.merge(donor, fresh, kept)
+        self.dying[donor.live_range[1]].append(donor)
+
+    def visit(self, op: HipDPSOp) -> None:
+        """Give each fresh output of `op` a dead buffer, if one fits."""
         position = self.liveness.index[op]
         inputs = {self.liveness.root(v) for v in op.inputs}
-        fresh: list[BufferInfo] = []
-        for value in op.outputs:
-            info = self.liveness.info(value)
-            if (
-                value is info.value
-                and _reusable(info)
-                and info.first_use == position
-                and info.value not in inputs
-            ):
-                fresh.append(info)
-        return fresh
-
-    def donor_for(self, op: HipDPSOp, fresh: BufferInfo) -> BufferInfo | None:
-        """The dead buffer that died last among those that fit `fresh`."""
-        assert fresh.alloc is not None
-        candidates = [
-            info
-            for info in self.liveness.allocs()
-            if info is not fresh
-            and _reusable(info)
-            and self.liveness.is_dead_before(info.value, op)
-            and _same_buffer_shape(info.alloc, fresh.alloc)  # pyright: ignore
-        ]
-        return max(candidates, key=lambda i: i.live_range[1], default=None)
+        for k in range(len(op.outputs)):
+            # A donor never used before becomes fresh here in turn.
+            while fresh := self.fresh_output(op.outputs[k], position, inputs):
+                if (donor := self.take_donor(fresh)) is None:
+                    break
+                self.merge(donor, fresh)
 
 
-def _merge(donor: BufferInfo, fresh: BufferInfo, liveness: BufferLiveness) -> None:
-    """Make `fresh`'s users use `donor`.
-
-    The donor's dealloc stays where it is if that is after `fresh`'s last use;
-    otherwise `fresh`'s dealloc frees the donor instead.
-    """
-    assert fresh.alloc is not None and fresh.last_use is not None
-    donor_dealloc, fresh_dealloc = donor.deallocs[0], fresh.deallocs[0]
-    if liveness.index[donor_dealloc] > fresh.last_use:
-        Rewriter.erase_op(fresh_dealloc)
-    else:
-        Rewriter.erase_op(donor_dealloc)
-    fresh.value.replace_all_uses_with(donor.value)
-    Rewriter.erase_op(fresh.alloc)
-
-
-def reuse_one_buffer(block: Block) -> bool:
-    """Apply the first possible reuse in `block`; False if there is none."""
+def optimize_block(block: Block) -> None:
+    """Reuse dead buffers for the hip ops of `block`, in program order."""
     reuse = BufferReuse(block)
-    for op in block.ops:
-        if not isinstance(op, HipDPSOp) or op.is_tensor_mode:
-            continue
-        for fresh in reuse.fresh_outputs(op):
-            donor = reuse.donor_for(op, fresh)
-            if donor is not None:
-                _merge(donor, fresh, reuse.liveness)
-                return True
-    return False
+    for position, op in enumerate(list(block.ops)):
+        reuse.release(position - 1)
+        if isinstance(op, HipDPSOp) and not op.is_tensor_mode:
+            reuse.visit(op)
 
 
 def optimize_function(function: func.FuncOp) -> None:
     for block in function.body.blocks:
-        while reuse_one_buffer(block):
-            pass
+        optimize_block(block)
 
 
 @dataclass(frozen=True)

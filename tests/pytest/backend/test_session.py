@@ -64,13 +64,64 @@ def test_dims_sharing_a_name_must_agree(
         sig.bind(arrays)
 
 
-def test_output_dims_must_be_named(final_module: ModuleOp) -> None:
+def test_output_dims_must_be_bound(final_module: ModuleOp) -> None:
+    """An out-param dim neither an input nor the IR sizes: refused up front."""
     sig = Signature(
         (TensorSpec("X", F32, ("batch", "seq", 64)),),
         (TensorSpec("out", F32, (None, "seq", 64)),),
     )
-    with pytest.raises(InputError, match="anonymous dynamic dim"):
+    with pytest.raises(InputError, match=r"'out' dim 0 \(anonymous\) is not bound"):
         CompiledModel(final_module, sig, b"")
+
+
+BUFFERIZED = """
+func.func @main_graph(
+    %x: memref<?x?x8xf32> {onnx.name = "x", onnx.dim_params = "0:batch"},
+    %k: memref<?xf32> {onnx.name = "k"}
+) -> (memref<?x?xf32>, memref<?x2xf32>, memref<?x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %b = memref.dim %x, %c0 : memref<?x?x8xf32>
+  %s = memref.dim %x, %c1 : memref<?x?x8xf32>
+  %n = memref.dim %k, %c0 : memref<?xf32>
+  %rows = arith.muli %b, %s : index
+  %half = arith.ceildivui %n, %c2 : index
+  %a = memref.alloc(%rows, %half) : memref<?x?xf32>
+  %flat = memref.collapse_shape %x [[0, 1], [2]] : memref<?x?x8xf32> into memref<?x8xf32>
+  %pairs = arith.divui %n, %c2 : index
+  %e = memref.expand_shape %k [[0, 1]] output_shape [%pairs, 2] : memref<?xf32> into memref<?x2xf32>
+  return %a, %e, %flat : memref<?x?xf32>, memref<?x2xf32>, memref<?x8xf32>
+}
+"""
+
+
+def test_result_dims_are_read_from_the_ir() -> None:
+    """Sizes the function allocates its results with, as formulas of the inputs;
+    named input dims print by name, others as `input.shape[i]`."""
+    from xdsl.dialects import func
+
+    from xhip.testing import parse_module
+
+    (function,) = parse_module(BUFFERIZED).ops
+    assert isinstance(function, func.FuncOp)
+    plain = Signature.from_function(function)
+    assert plain.outputs[0].shape == (None, None)
+    sig = plain.with_result_dims(function)
+    assert [o.describe() for o in sig.outputs] == [
+        "result0: float32[(batch*x.shape[1]), ceildiv(k.shape[0], 2)]",
+        "result1: float32[(k.shape[0]/2), 2]",
+        "result2: float32[(batch*x.shape[1]), 8]",
+    ]
+    arrays, dims = sig.bind(
+        {"x": np.zeros((3, 5, 8), np.float32), "k": np.zeros(8, np.float32)}
+    )
+    shapes = [a.shape for a in arrays]
+    assert [sig.output_shape(o, dims, shapes) for o in sig.outputs] == [
+        (15, 4),
+        (4, 2),
+        (15, 8),
+    ]
 
 
 def test_argument_count_mismatch(final_module: ModuleOp) -> None:

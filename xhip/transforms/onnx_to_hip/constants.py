@@ -31,7 +31,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
-from xdsl.traits import SymbolTable
+from xdsl.traits import SymbolOpInterface
 
 from xhip.dialects import onnx
 from xhip.dialects.memref import GlobalOp
@@ -159,6 +159,9 @@ class ConstantPolicy:
     output: ConstantsFile | None
     elided: ElidedConstants = field(default_factory=ElidedConstants)
     next_index: int = 0
+    taken_names: set[str] | None = None
+    """The module's symbol names, collected once: looking each new name up in
+    the module would make the pass quadratic in the number of constants."""
 
     def externalizes(self, tensor_type: TensorType[Attribute]) -> bool:
         return (
@@ -166,6 +169,27 @@ class ConstantPolicy:
             and self.output is not None
             and math.prod(tensor_type.get_shape()) >= self.min_num_elements
         )
+
+    def fresh_global_name(self, module: builtin.ModuleOp) -> str:
+        """`hip_ext_constant_N` for the next N no symbol of `module` has, taken."""
+        if self.taken_names is None:
+            self.taken_names = symbol_names(module)
+        while True:
+            name = f"{GLOBAL_PREFIX}{self.next_index}"
+            self.next_index += 1
+            if name not in self.taken_names:
+                self.taken_names.add(name)
+                return name
+
+
+def symbol_names(table: Operation) -> set[str]:
+    """The names of the symbols defined directly in a symbol table op."""
+    names: set[str] = set()
+    for op in table.regions[0].block.ops:
+        symbol = op.get_trait(SymbolOpInterface)
+        if symbol is not None and (name := symbol.get_sym_attr_name(op)) is not None:
+            names.add(name.data)
+    return names
 
 
 def _read_at_compile_time(op: onnx.ConstantOp) -> bool:
@@ -220,7 +244,7 @@ class ConvertConstant(OnnxPattern):
         assert self.policy.output is not None
         module = op.get_toplevel_object()
         assert isinstance(module, builtin.ModuleOp)
-        name = self._fresh_name(module)
+        name = self.policy.fresh_global_name(module)
         offset = self.policy.output.append(data)
         memref_type = MemRefType(
             tensor_type.get_element_type(), tensor_type.get_shape()
@@ -246,10 +270,3 @@ class ConvertConstant(OnnxPattern):
         get_global = xmemref.GetGlobalOp(name, memref_type)
         to_tensor = bufferization.ToTensorOp(get_global, restrict=True)
         return [get_global, to_tensor]
-
-    def _fresh_name(self, module: builtin.ModuleOp) -> str:
-        while True:
-            name = f"{GLOBAL_PREFIX}{self.policy.next_index}"
-            self.policy.next_index += 1
-            if SymbolTable.lookup_symbol(module, name) is None:
-                return name
