@@ -6,7 +6,10 @@ imported on first use, so `import xhip` stays light.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from xhip.api import compile, compile_to_ir
 
 __all__ = ["compile", "compile_to_ir"]
 

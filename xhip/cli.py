@@ -171,7 +171,8 @@ def build_pipeline(
     `options` fill in pass options the spec leaves out, for the passes that
     have them (the constants directory, for `onnx-to-hip`).
     """
-    from xdsl.utils.arg_spec import ArgSpecParseError, parse_pipeline
+    from xdsl.utils.arg_spec import parse_pipeline
+    from xdsl.utils.exceptions import ArgSpecParseError
 
     passes = available_passes()
     try:

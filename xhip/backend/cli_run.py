@@ -164,7 +164,10 @@ def check_against_onnxruntime(
         ) from None
     session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
     names = [o.name for o in session.get_outputs()]
-    expected = dict(zip(names, session.run(names, dict(inputs))))
+    expected = {
+        name: np.asarray(value)
+        for name, value in zip(names, session.run(names, dict(inputs)))
+    }
     failed = False
     for name, value in outputs.items():
         want = expected[name]

@@ -203,14 +203,14 @@ class CpuRuntime(Runtime):
 
     # Threads.
 
-    def _parallel(self, tasks: Sequence[Callable[[], None]]) -> None:
+    def _parallel(self, tasks: Sequence[Callable[[], object]]) -> None:
         """Runs the tasks, the first one on this thread."""
         if len(tasks) == 1:
             tasks[0]()
             return
         if self._pool is None:
             self._pool = ThreadPoolExecutor(self.threads, "xhip-cpu")
-        futures: list[Future[None]] = [self._pool.submit(t) for t in tasks[1:]]
+        futures: list[Future[object]] = [self._pool.submit(t) for t in tasks[1:]]
         tasks[0]()
         for future in futures:
             future.result()
@@ -293,7 +293,7 @@ class CpuRuntime(Runtime):
                 return v
             return v[(slice(None),) * own + (slice(lo, hi),)]
 
-        def task(lo: int, hi: int) -> Callable[[], None]:
+        def task(lo: int, hi: int) -> Callable[[], object]:
             return lambda: np.matmul(
                 piece(x, lo, hi, True),
                 piece(w, lo, hi, False),

@@ -184,9 +184,14 @@ class KernelRuntime(Runtime):
         n = out.size
         if n == 0:
             return
-        args: list[KernelArg] = [("i32", code), ("ptr", self._address(out))]
-        args += [("ptr", self._address(s)) for s in srcs]
-        args += [("i32", len(out.shape)), ("ptr", self._device_meta(meta)), ("i64", n)]
+        args: list[KernelArg] = [
+            ("i32", code),
+            ("ptr", self._address(out)),
+            *(("ptr", self._address(s)) for s in srcs),
+            ("i32", len(out.shape)),
+            ("ptr", self._device_meta(meta)),
+            ("i64", n),
+        ]
         self._launch(kernel, self._grid(n), BLOCK, 0, args)
 
     def binary(

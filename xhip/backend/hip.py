@@ -7,6 +7,7 @@ relies on are shared with, and exercised by, the CUDA and CPU paths.
 from __future__ import annotations
 
 import ctypes
+import importlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -39,7 +40,10 @@ def _check(result: Any) -> Any:
 
 def _import_hip() -> tuple[Any, Any, Any]:
     try:
-        from hip import hip, hipblas, hiprtc  # pyright: ignore[reportMissingImports]
+        hip, hipblas, hiprtc = (
+            importlib.import_module(f"hip.{name}")
+            for name in ("hip", "hipblas", "hiprtc")
+        )
     except ImportError as e:
         raise DeviceUnavailable(
             f"--device hip: hip-python is not installed ({e}); pip install 'xhip[hip]'"

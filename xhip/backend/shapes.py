@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects import arith, bufferization, func, memref, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, MemRefType, TensorType
-from xdsl.ir import BlockArgument, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 
 
 class UnknownDim(Exception):
@@ -158,6 +158,7 @@ class _Reader:
             number, labels = self.labels[value]
             return InputDim(number, index, labels[index])
         op = value.owner
+        assert isinstance(op, Operation)
         if isinstance(op, memref.AllocOp | memref.AllocaOp):
             return self.index(
                 op.dynamic_sizes[_dynamic_position(typ.get_shape(), index)]
@@ -190,7 +191,10 @@ class _Reader:
 
     def index(self, value: SSAValue) -> DimExpr:
         """The value of an `index` SSA value, as a formula."""
+        if isinstance(value, BlockArgument):
+            raise UnknownDim("an index computed by an argument")
         op = value.owner
+        assert isinstance(op, Operation)
         if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
             return Const(op.value.value.data)
         if isinstance(op, memref.DimOp | tensor.DimOp):
@@ -206,10 +210,7 @@ class _Reader:
                 if isinstance(lhs, Const) and isinstance(rhs, Const):
                     return Const(fn(lhs.value, rhs.value))
                 return Binary(symbol, fn, lhs, rhs)
-        where = (
-            f"'{op.name}'" if not isinstance(value, BlockArgument) else "an argument"
-        )
-        raise UnknownDim(f"an index computed by {where}")
+        raise UnknownDim(f"an index computed by '{op.name}'")
 
 
 def _dynamic_position(sizes: Sequence[int], index: int) -> int:

@@ -30,7 +30,7 @@ def parse_dims(text: str) -> dict[str, int]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m xhip.explore", description=__doc__.splitlines()[0]
+        prog="python -m xhip.explore", description=(__doc__ or "").splitlines()[0]
     )
     parser.add_argument("model", help="an .onnx file")
     parser.add_argument(

@@ -22,7 +22,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from xhip.analysis.size_expr import (
     Atom,
@@ -262,7 +262,7 @@ class FormulaReader:
             name = self._atom_names.get(atom, "?") if isinstance(atom, Atom) else "?"
             if isinstance(atom, ValueAtom) and atom in self._opaque:
                 op = atom.value.owner
-                what = op.name if hasattr(op, "name") else "an argument"
+                what = op.name if isinstance(op, Operation) else "an argument"
                 raise FormulaError(f"{name} ({what}) has no formula") from None
             given = ", ".join(sorted(dims)) or "none"
             raise FormulaError(f"no value for dim {name!r} (given: {given})") from None

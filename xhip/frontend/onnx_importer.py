@@ -420,7 +420,9 @@ class _Importer:
                 f"{what}: has {len(raw)} bytes of data, its type "
                 f"{dtype_name(tensor.data_type)}{shape} needs {numel * size}"
             )
-        return DenseIntOrFPElementsAttr(TensorType(elem, shape), BytesAttr(raw))
+        return DenseIntOrFPElementsAttr(
+            TensorType(cast(Float32Type, elem), shape), BytesAttr(raw)
+        )
 
     def constant_node_value(self, node: NodeProto) -> DenseIntOrFPElementsAttr:
         """A Constant node's value, whichever of its attributes carries it."""
