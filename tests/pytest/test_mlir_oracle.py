@@ -65,7 +65,9 @@ def hip_ops_as_calls(module: ModuleOp) -> ModuleOp:
             [o.type for o in op.operands], [r.type for r in op.results]
         )
         key = (op.name, signature)
-        callee = declared.setdefault(key, f"{op.name.replace('.', '_')}_{len(declared)}")
+        callee = declared.setdefault(
+            key, f"{op.name.replace('.', '_')}_{len(declared)}"
+        )
         call = func.CallOp(callee, list(op.operands), [r.type for r in op.results])
         call.attributes.update(op.attributes)
         assert op.parent is not None

@@ -120,16 +120,23 @@ class BufferReuse:
         self.liveness.merge(donor, fresh, kept)
         self.dying[donor.live_range[1]].append(donor)
 
+    def reuse_for(self, value: SSAValue, position: int, inputs: set[SSAValue]) -> bool:
+        """Give `value` a dead buffer if it is fresh and one fits."""
+        fresh = self.fresh_output(value, position, inputs)
+        donor = None if fresh is None else self.take_donor(fresh)
+        if fresh is None or donor is None:
+            return False
+        self.merge(donor, fresh)
+        return True
+
     def visit(self, op: HipDPSOp) -> None:
         """Give each fresh output of `op` a dead buffer, if one fits."""
         position = self.liveness.index[op]
         inputs = {self.liveness.root(v) for v in op.inputs}
         for k in range(len(op.outputs)):
-            # A donor never used before becomes fresh here in turn.
-            while fresh := self.fresh_output(op.outputs[k], position, inputs):
-                if (donor := self.take_donor(fresh)) is None:
-                    break
-                self.merge(donor, fresh)
+            # A donor that was never used is fresh here in turn: it may take another.
+            while self.reuse_for(op.outputs[k], position, inputs):
+                pass
 
 
 def optimize_block(block: Block) -> None:

@@ -60,3 +60,31 @@ func.func @f(%ctx: !hip.context, %x: memref<4x8xf32>, %n: index) -> memref<4x8xf
     assert [ops[i].name for i in r.uses] == ["scf.for"]
     assert r.escapes and not r.is_local_alloc
     assert live.value_uses(ops[3].results[0]) == [a.uses[-1]]
+
+
+def test_merge_updates_uses_and_aliases_in_place():
+    """What `hip-optimize-memrefs` relies on instead of rebuilding the analysis."""
+    f = function(
+        """
+func.func @f(%ctx: !hip.context, %x: memref<4x8xf32>, %y: memref<?x8xf32>) {
+  %a = memref.alloc() : memref<4x8xf32>
+  hip.miopen.relu(%ctx) ins(%x : memref<4x8xf32>) outs(%a : memref<4x8xf32>)
+  memref.dealloc %a : memref<4x8xf32>
+  %b = memref.alloc() : memref<4x8xf32>
+  %cast = memref.cast %b : memref<4x8xf32> to memref<?x8xf32>
+  hip.miopen.relu(%ctx) ins(%x : memref<4x8xf32>) outs(%b : memref<4x8xf32>)
+  hip.miopen.relu(%ctx) ins(%cast : memref<?x8xf32>) outs(%y : memref<?x8xf32>)
+  memref.dealloc %b : memref<4x8xf32>
+  func.return
+}
+"""
+    )
+    block = f.body.blocks[0]
+    live = BufferLiveness(block)
+    a, b = live.allocs()
+    cast = list(block.ops)[4].results[0]
+    (b_dealloc,) = b.deallocs
+    live.merge(a, b, b_dealloc)
+    assert live.root(cast) is a.value and live.info(b.value) is a
+    assert a.uses == [1, 4, 5, 6] and a.deallocs == [b_dealloc]
+    assert live.allocs() == [a]
