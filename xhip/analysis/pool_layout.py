@@ -175,7 +175,8 @@ class _Evaluator:
         if len(dynamic) != len(sizes) or any(s is None for s in sizes):
             return
         for i, s in zip(dynamic, sizes):
-            shape[i] = s  # pyright: ignore[reportArgumentType]
+            assert s is not None
+            shape[i] = s
         self.shapes[result] = tuple(shape)
 
     def int_of(self, value: SSAValue, what: str) -> int:

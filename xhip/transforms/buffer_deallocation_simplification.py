@@ -163,9 +163,7 @@ class RemoveRetainedMemrefsGuaranteedToNotAlias(_DeallocPattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: DeallocOp, rewriter: PatternRewriter) -> None:
-        kept = [
-            r for r in op.retained if self.analysis.may_alias_any(op.memrefs, r)
-        ]
+        kept = [r for r in op.retained if self.analysis.may_alias_any(op.memrefs, r)]
         if len(kept) == len(op.retained):
             return
         new_op = DeallocOp(op.memrefs, op.conditions, kept)
@@ -216,7 +214,7 @@ class SplitDeallocWhenNotAliasingAnyOther(_DeallocPattern):
             return
         rest = DeallocOp(memrefs, conditions, op.retained)
         new_ops: list[Operation] = [*split, rest]
-        replacements = list(rest.updated_conditions)
+        replacements: list[SSAValue] = list(rest.updated_conditions)
         for other in split:
             for i, result in enumerate(other.updated_conditions):
                 disjunction = arith.OrIOp(replacements[i], result)

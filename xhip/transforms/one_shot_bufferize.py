@@ -88,7 +88,7 @@ def _buffers(values: tuple[SSAValue, ...] | list[SSAValue]) -> list[SSAValue] | 
     return [b for b in buffers if b is not None]
 
 
-def _wrap(buffer: SSAValue) -> bufferization.ToTensorOp:
+def _wrap(buffer: SSAValue | Operation) -> bufferization.ToTensorOp:
     return bufferization.ToTensorOp(buffer)
 
 

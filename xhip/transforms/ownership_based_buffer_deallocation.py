@@ -70,7 +70,9 @@ class BlockOwnership:
 
 
 def _fail(op: Operation, why: str) -> PassFailedException:
-    return PassFailedException(f"ownership-based-buffer-deallocation: '{op.name}' {why}")
+    return PassFailedException(
+        f"ownership-based-buffer-deallocation: '{op.name}' {why}"
+    )
 
 
 class OwnershipBasedBufferDeallocation:
@@ -85,7 +87,7 @@ class OwnershipBasedBufferDeallocation:
                 f"@{function.sym_name.data} has more than one block; "
                 "unstructured control flow is not supported",
             )
-        self.deallocate(function.body.blocks.first, is_function_entry=True)
+        self.deallocate(function.body.block, is_function_entry=True)
 
     def deallocate(self, block: Block, is_function_entry: bool) -> None:
         state = BlockOwnership(block)
@@ -107,11 +109,7 @@ class OwnershipBasedBufferDeallocation:
 
     def visit(self, op: Operation, state: BlockOwnership) -> None:
         if isinstance(op, DeallocOp) or frees(op):
-            hint = (
-                "; run expand-realloc first"
-                if isinstance(op, ReallocOp)
-                else ""
-            )
+            hint = "; run expand-realloc first" if isinstance(op, ReallocOp) else ""
             raise _fail(op, f"frees a buffer; the input must not free buffers{hint}")
         if op.regions:
             self.visit_region_op(op)
@@ -202,4 +200,3 @@ class OwnershipBasedBufferDeallocationPass(ModulePass):
         functions = [f for f in op.walk() if isinstance(f, func.FuncOp)]
         for function in functions:
             OwnershipBasedBufferDeallocation().run(function)
-

@@ -63,7 +63,10 @@ def view_source(value: SSAValue) -> SSAValue | None:
     owner = value.owner
     if isinstance(owner, VIEW_LIKE_OPS):
         return owner.operands[0]
-    if isinstance(owner, memref.ExtractStridedMetaDataOp) and value is owner.base_buffer:
+    if (
+        isinstance(owner, memref.ExtractStridedMetaDataOp)
+        and value is owner.base_buffer
+    ):
         return owner.source
     return None
 

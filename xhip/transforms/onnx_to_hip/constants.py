@@ -12,12 +12,13 @@ import os
 import tempfile
 import warnings
 from dataclasses import dataclass, field
-from typing import BinaryIO
+from typing import IO, cast
 
 from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
 from xdsl.dialects import bufferization, builtin
 from xdsl.dialects import memref as xmemref
 from xdsl.dialects.builtin import (
+    AnyDenseElement,
     BytesAttr,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
@@ -112,18 +113,19 @@ class ConstantsFile:
 
     directory: str
     offset: int = 0
-    _file: BinaryIO | None = field(default=None, init=False)
+    _file: IO[bytes] | None = field(default=None, init=False)
 
     def append(self, data: bytes) -> int:
         """Write `data` at the next aligned offset and return that offset."""
         if self._file is None:
             os.makedirs(self.directory, exist_ok=True)
-            self._file = tempfile.NamedTemporaryFile(
+            self._file = tempfile.NamedTemporaryFile(  # noqa: SIM115 (closed by commit/discard)
                 dir=self.directory, prefix=".model.constants.", delete=False
             )
+        out = self._file
         start = -(-self.offset // ALIGNMENT) * ALIGNMENT
-        self._file.write(bytes(start - self.offset))
-        self._file.write(data)
+        out.write(bytes(start - self.offset))
+        out.write(data)
         self.offset = start + len(data)
         return start
 
@@ -230,7 +232,9 @@ class ConvertConstant(OnnxPattern):
             return
         value = op.value
         if not isinstance(value, DenseIntOrFPElementsAttr):
-            value = DenseIntOrFPElementsAttr(tensor_type, BytesAttr(data))
+            value = DenseIntOrFPElementsAttr(
+                cast(TensorType[AnyDenseElement], tensor_type), BytesAttr(data)
+            )
         cst = self.state.folder.get(rewriter, op, value)
         rewriter.replace(op, [], [cst])
 
