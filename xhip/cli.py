@@ -111,6 +111,8 @@ def atomic_output(path: str | None) -> Iterator[IO[str]]:
     directory = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(directory):
         raise UserError(f"{path}: directory {directory} does not exist")
+    if os.path.isdir(path):
+        raise UserError(f"{path}: is a directory; give a file name")
     try:
         fd, tmp = tempfile.mkstemp(
             dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp"
@@ -122,9 +124,11 @@ def atomic_output(path: str | None) -> Iterator[IO[str]]:
             yield stream
         os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(e, OSError):
+            raise UserError(f"{path}: cannot write: {e.strerror}") from None
         raise
 
 
@@ -140,8 +144,10 @@ def print_module(module: ModuleOp, stream: IO[str]) -> None:
     stream.write("\n")
 
 
-def _writable_dir(path: str) -> str:
+def writable_dir(path: str) -> str:
     """`path`, created if missing, or a UserError saying why it cannot be."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise UserError(f"{path}: exists and is not a directory")
     try:
         os.makedirs(path, exist_ok=True)
     except OSError as e:
@@ -258,7 +264,7 @@ def cmd_compile(args: argparse.Namespace) -> int:
         final_dir = os.path.dirname(os.path.abspath(args.output))
     else:
         final_dir = os.getcwd()
-    _writable_dir(final_dir)
+    writable_dir(final_dir)
     module = load_module(args.model, ctx)
 
     staging = tempfile.mkdtemp(prefix=".xhip-constants.", dir=final_dir)
@@ -269,10 +275,10 @@ def cmd_compile(args: argparse.Namespace) -> int:
         passes = build_pipeline(args.pipeline or DEFAULT_PIPELINE, options)
         if args.print_ir_after_all:
             passes = expand(passes)
-        run_pipeline(
-            module, ctx, passes, sys.stderr if args.print_ir_after_all else None
-        )
         with atomic_output(args.output) as stream:
+            run_pipeline(
+                module, ctx, passes, sys.stderr if args.print_ir_after_all else None
+            )
             print_module(module, stream)
             for name in os.listdir(staging):
                 staged = os.path.join(staging, name)

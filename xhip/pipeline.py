@@ -4,11 +4,13 @@
 stage. `onnx-to-hip` (alias `onnx-to-hip-pipeline`) is one pass made of them.
 
 A composite pass hides its stages from `xdsl-opt --print-between-passes` and
-`--time-passes`, which only see the passes of the `PassPipeline` they run. So
-importing this module teaches `PassPipeline.apply` to replace every
-`CompositePass` by its parts before it runs: the pipeline's callback, and with it
-printing, timing and verification, then runs between every stage. xdsl-opt imports
-this module when it looks up `onnx-to-hip`, before it applies the pipeline.
+`--time-passes`, which only see the passes of the `PassPipeline` xdsl-opt runs,
+and xDSL has no hook to expand a pass into several. So importing this module
+teaches xdsl-opt's `apply_passes` to replace every `CompositePass` of its pipeline
+by its parts before it runs them: the pipeline's callback, and with it printing,
+timing and verification, then runs between every stage. xdsl-opt imports this
+module when it looks a composite pass up, after it has parsed the pipeline and
+before it applies it. Our own tools expand with `expand_composite_passes`.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from xdsl.dialects import builtin
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.universe import Universe
 from xdsl.utils.arg_spec import ArgSpec
+from xdsl.xdsl_opt_main import xDSLOptMain
 
 
 @cache
@@ -54,21 +57,21 @@ def expand_composite_passes(passes: Iterable[ModulePass]) -> Iterator[ModulePass
             yield p
 
 
-def _install_composite_expansion() -> None:
-    apply = PassPipeline.apply
-    if getattr(apply, "expands_composite_passes", False):
+def _expand_composite_passes_in_xdsl_opt() -> None:
+    apply_passes = xDSLOptMain.apply_passes
+    if getattr(apply_passes, "expands_composite_passes", False):
         return
 
-    def apply_expanded(self: PassPipeline, ctx: Context, op: builtin.ModuleOp) -> None:
-        if any(isinstance(p, CompositePass) for p in self.passes):
-            self = replace(self, passes=tuple(expand_composite_passes(self.passes)))
-        apply(self, ctx, op)
+    def apply_passes_expanded(self: xDSLOptMain, prog: builtin.ModuleOp) -> None:
+        passes = tuple(expand_composite_passes(self.pipeline.passes))
+        self.pipeline = replace(self.pipeline, passes=passes)
+        apply_passes(self, prog)
 
-    apply_expanded.expands_composite_passes = True  # pyright: ignore
-    PassPipeline.apply = apply_expanded
+    apply_passes_expanded.expands_composite_passes = True  # pyright: ignore
+    xDSLOptMain.apply_passes = apply_passes_expanded
 
 
-_install_composite_expansion()
+_expand_composite_passes_in_xdsl_opt()
 
 
 def onnx_to_hip_passes(
@@ -91,15 +94,8 @@ def onnx_to_hip_passes(
         by_name("buffer-results-to-out-params")(),
         by_name("expand-realloc")(),
         by_name("canonicalize")(),
-        # 7-14: the buffer deallocation pipeline, stage by stage.
-        by_name("ownership-based-buffer-deallocation")(),
-        by_name("canonicalize")(),
-        by_name("buffer-deallocation-simplification")(),
-        by_name("bufferization-lower-deallocations")(),
-        by_name("cse")(),
-        by_name("canonicalize")(),
-        by_name("cse")(),
-        by_name("canonicalize")(),
+        # 7-14, stage by stage.
+        *expand_composite_passes([by_name("buffer-deallocation-pipeline")()]),
         by_name("hip-optimize-memrefs")(),
         by_name("hip-pool-allocs")(),
         by_name("convert-bufferization-to-memref")(),

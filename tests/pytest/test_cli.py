@@ -366,3 +366,51 @@ def test_compile_warning_is_one_line(tmp_path: Path, capsys):
         "xhip: warning: convert-onnx-to-hip: 3 constant(s) have elided data "
         "(dense_resource without a blob); they were replaced by zeros\n"
     )
+
+
+@pytest.mark.parametrize("command", ["import", "compile"])
+def test_output_that_is_a_directory(tmp_path: Path, capsys, command: str):
+    (tmp_path / "out").mkdir()
+    code, _, err = run(
+        capsys, command, str(ATTENTION_ONNX), "-o", str(tmp_path / "out")
+    )
+    assert_user_error(code, err, str(tmp_path / "out"), "is a directory")
+    assert only_files(tmp_path) == {"out"}
+    assert only_files(tmp_path / "out") == set()
+
+
+def test_compile_constants_dir_that_is_a_file(tmp_path: Path, capsys):
+    (tmp_path / "a_file").write_text("")
+    code, _, err = run(
+        capsys,
+        "compile",
+        str(ATTENTION_ONNX),
+        "--externalize-output-dir",
+        str(tmp_path / "a_file"),
+    )
+    assert_user_error(code, err, "a_file: exists and is not a directory")
+
+
+# run: bad inputs, as `xhip run` users make them
+
+
+@pytest.mark.parametrize(
+    ("extra", "needles"),
+    [
+        (["--dims", "btach=3"], ("--dims", "no dim 'btach'", "batch, seq")),
+        (["--input", "X=empty.npy"], ("--input X", "empty.npy: not a .npy file")),
+        (["--input", "X=text.npy"], ("text.npy: not a .npy file",)),
+        (["--output-dir", "a_file"], ("a_file: exists and is not a directory",)),
+    ],
+    ids=["unknown-dim", "empty-npy", "text-npy", "output-dir-is-a-file"],
+)
+def test_run_bad_input(scratch_cwd: Path, capsys, extra: list[str], needles):
+    pytest.importorskip("xhip.backend.cli_run")
+    (scratch_cwd / "empty.npy").write_bytes(b"")
+    (scratch_cwd / "text.npy").write_text("1 2 3\n")
+    (scratch_cwd / "a_file").write_text("")
+    code, stdout, err = run(capsys, "run", str(ATTENTION_ONNX), *extra)
+    assert_user_error(code, err, *needles)
+    assert "pickle" not in err
+    assert stdout == ""
+    assert only_files(scratch_cwd) == {"empty.npy", "text.npy", "a_file"}

@@ -88,9 +88,11 @@ def load_inputs(entries: list[str]) -> dict[str, np.ndarray]:
             arrays[name] = np.load(path, allow_pickle=False)
         except FileNotFoundError:
             raise _user_error(f"--input {name}: {path}: no such file") from None
-        except (OSError, ValueError) as e:
+        except (OSError, ValueError, EOFError) as e:
+            # numpy calls anything without the .npy header "pickled data".
+            reason = "" if "pickle" in str(e) else f" ({e})"
             raise _user_error(
-                f"--input {name}: {path}: not a .npy file ({e})"
+                f"--input {name}: {path}: not a .npy file{reason}"
             ) from None
     return arrays
 
@@ -99,6 +101,12 @@ def random_inputs(
     signature: Any, given: Mapping[str, np.ndarray], dims: Mapping[str, int], seed: int
 ) -> dict[str, np.ndarray]:
     """The given inputs plus random ones for the rest, named dims from `dims`."""
+    named = {d for spec in signature.inputs for d in spec.shape if isinstance(d, str)}
+    if unknown := sorted(set(dims) - named):
+        raise _user_error(
+            f"--dims: the model has no dim {', '.join(map(repr, unknown))}; "
+            f"its named dims are: {', '.join(sorted(named)) or 'none'}"
+        )
     rng = np.random.default_rng(seed)
     inputs = dict(given)
     for spec in signature.inputs:
@@ -126,10 +134,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     from xhip.backend.interpreter import UnsupportedOpError
     from xhip.backend.runtime import DeviceUnavailable
     from xhip.backend.session import InputError
+    from xhip.cli import writable_dir
     from xhip.frontend import OnnxImportError
 
     if not os.path.exists(args.model):
         raise _user_error(f"{args.model}: no such file")
+    if args.output_dir:
+        writable_dir(args.output_dir)
     try:
         model = _compile(args.model, args.device, args.debug)
         inputs = random_inputs(
@@ -146,7 +157,6 @@ def cmd_run(args: argparse.Namespace) -> int:
             )
         print(f"{name}: {value.dtype}{list(value.shape)}{stats}")
         if args.output_dir:
-            os.makedirs(args.output_dir, exist_ok=True)
             np.save(os.path.join(args.output_dir, f"{name}.npy"), value)
     if args.check:
         return check_against_onnxruntime(args.model, inputs, outputs)

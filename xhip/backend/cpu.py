@@ -19,11 +19,22 @@ from threadpoolctl import ThreadpoolController
 
 from xhip.backend.runtime import BinaryKind, Buffer, DeviceArray, Runtime
 
-_UFUNCS: dict[str, np.ufunc] = {
+
+def _divide(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
+    """ONNX Div: integers round toward zero (C's `/`); numpy's `//` rounds down."""
+    if out.dtype.kind not in "iu":
+        np.divide(a, b, out=out)
+        return
+    quotient = np.floor_divide(a, b)
+    quotient += (np.remainder(a, b) != 0) & ((a < 0) != (b < 0))
+    np.copyto(out, quotient)
+
+
+_BINARY: dict[str, Callable[..., Any]] = {
     "add": np.add,
     "sub": np.subtract,
     "mul": np.multiply,
-    "div": np.divide,
+    "div": _divide,
 }
 
 PARALLEL_MIN_ELEMENTS = 1 << 16
@@ -331,7 +342,7 @@ class CpuRuntime(Runtime):
     def binary(
         self, kind: BinaryKind, a: DeviceArray, b: DeviceArray, out: DeviceArray
     ) -> None:
-        self._elementwise(_UFUNCS[kind], self.array(out), self.array(a), self.array(b))
+        self._elementwise(_BINARY[kind], self.array(out), self.array(a), self.array(b))
 
     def relu(self, src: DeviceArray, out: DeviceArray) -> None:
         o = self.array(out)

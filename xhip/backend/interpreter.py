@@ -33,6 +33,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     ModuleOp,
+    Signedness,
 )
 from xdsl.interpreter import (
     Interpreter,
@@ -130,7 +131,8 @@ def numpy_dtype(element_type: Attribute) -> np.dtype[Any]:
         if width == 1:
             return np.dtype(np.bool_)
         if width in (8, 16, 32, 64):
-            return np.dtype(f"int{width}")
+            unsigned = element_type.signedness.data == Signedness.UNSIGNED
+            return np.dtype(f"{'u' if unsigned else ''}int{width}")
     raise UnsupportedOpError(f"the xhip backend has no element type {element_type}")
 
 

@@ -67,10 +67,16 @@ class _DimCanonicalization(HasCanonicalizationPatternsTrait):
         from xhip.transforms.canonicalization_patterns.memref import (
             FoldDimOfAllocLike,
             FoldDimOfCast,
+            FoldDimOfCollapseShape,
             FoldDimOfStaticDim,
         )
 
-        return (FoldDimOfStaticDim(), FoldDimOfAllocLike(), FoldDimOfCast())
+        return (
+            FoldDimOfStaticDim(),
+            FoldDimOfAllocLike(),
+            FoldDimOfCast(),
+            FoldDimOfCollapseShape(),
+        )
 
 
 def _print_untyped_dense(printer: Printer, value: DenseIntOrFPElementsAttr) -> None:
@@ -182,7 +188,7 @@ class CastOp(xmemref.CastOp):
 
 @irdl_op_definition
 class DimOp(xmemref.DimOp):
-    """`memref.dim`, with the folds `canonicalize` needs for allocs and views."""
+    """`memref.dim`, with the folds `canonicalize` needs for allocs, views and reshapes."""
 
     name = "memref.dim"
 

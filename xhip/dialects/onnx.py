@@ -10,6 +10,7 @@ property means "the spec's default" and `default_of` says what that is.
 from __future__ import annotations
 
 from abc import ABC
+from collections.abc import Mapping
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -39,6 +40,23 @@ from xdsl.traits import NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 AnyTensor = base(TensorType)
+
+DIM_PARAMS = "onnx.dim_params"
+"""The argument and result attribute that names dynamic dims: `"0:batch,1:seq"`."""
+
+
+def format_dim_params(names: Mapping[int, str]) -> str:
+    """`{0: "batch", 1: "seq"}` as onnx-mlir writes it: `"0:batch,1:seq"`."""
+    return ",".join(f"{dim}:{name}" for dim, name in sorted(names.items()))
+
+
+def parse_dim_params(text: str) -> dict[int, str]:
+    """`"0:batch,1:seq"` -> `{0: "batch", 1: "seq"}`."""
+    names: dict[int, str] = {}
+    for entry in filter(None, text.split(",")):
+        dim, _, name = entry.partition(":")
+        names[int(dim)] = name.strip()
+    return names
 
 
 class OnnxOp(IRDLOperation, ABC):

@@ -10,7 +10,8 @@ memory plan. Used by the notebooks in `notebooks/`.
 
 from xhip.explore.diff import Diff
 from xhip.explore.formula import FormulaError, FormulaReader, dim_names
-from xhip.explore.memory import MemoryPlan, PlacedPlan, human_bytes
+from xhip.explore.memory import MemoryPlan
+from xhip.explore.placed import PlacedPlan, human_bytes
 from xhip.explore.stages import (
     PASS_NOTES,
     PipelineFailure,

@@ -33,6 +33,7 @@ from xhip.analysis.size_expr import (
     ValueAtom,
 )
 from xhip.dialects import hip
+from xhip.dialects.onnx import DIM_PARAMS, parse_dim_params
 
 DimNames = Mapping[int, Mapping[int, str]]
 """Argument index -> dim index -> name, e.g. `{1: {0: "batch", 1: "seq"}}`."""
@@ -55,11 +56,9 @@ def dim_names(function: func.FuncOp) -> dict[int, dict[int, str]]:
     """Dim names from each argument's `onnx.dim_params` (`"0:batch,1:seq"`)."""
     names: dict[int, dict[int, str]] = {}
     for index, attrs in enumerate(arg_attrs(function)):
-        params = attrs.get("onnx.dim_params")
+        params = attrs.get(DIM_PARAMS)
         if isinstance(params, StringAttr) and params.data:
-            for entry in params.data.split(","):
-                dim, _, name = entry.partition(":")
-                names.setdefault(index, {})[int(dim)] = name.strip()
+            names[index] = parse_dim_params(params.data)
     return names
 
 

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from xdsl.dialects.builtin import ModuleOp
 
 from xhip.explore.formula import FormulaError
-from xhip.explore.memory import ALLOC_OPS, FREE_OPS, MemoryPlan, human_bytes
+from xhip.explore.memory import ALLOC_OPS, FREE_OPS, MemoryPlan
+from xhip.explore.placed import human_bytes
 from xhip.explore.stages import Stage
 
 

@@ -6,8 +6,8 @@ target and the symbol postfix, `func.func @main_graph` with `onnx.name` and
 as `onnx.Constant`, one op per node with `onnx_node_name` and every attribute
 the operator spec gives a default for, and an `onnx.EntryPoint`.
 
-Result types come from `onnx.shape_inference` (static where known, `?` where
-not), refined by what we know of our own ops. Weights go from the protobuf's
+Result types come from `xhip.frontend.value_info`: the model's declarations,
+`onnx.shape_inference`, then our own rules. Weights go from the protobuf's
 `raw_data` straight into a `DenseIntOrFPElementsAttr`'s bytes: one copy, no
 Python floats, so a model with 100 MB of weights imports in well under a second.
 
@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
 from typing import cast
 
@@ -32,19 +31,15 @@ from onnx import (
     ModelProto,
     NodeProto,
     TensorProto,
-    TypeProto,
     numpy_helper,
 )
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
     ArrayAttr,
     BytesAttr,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
-    Float16Type,
     Float32Type,
-    Float64Type,
     FloatAttr,
     IntegerAttr,
     IntegerType,
@@ -59,6 +54,15 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.irdl import OptOperandDef, VarOperandDef
 
 from xhip.dialects import onnx as onnx_dialect
+from xhip.frontend.value_info import (
+    ELEMENT_TYPES,
+    InferenceFailure,
+    ValueInfo,
+    dtype_name,
+    first_line,
+    infer_value_infos,
+    value_info,
+)
 
 MIN_OPSET = 13
 """The oldest default-domain opset we import: the one the dialect's ops follow."""
@@ -70,44 +74,9 @@ DATA_LAYOUT = (
 )
 TARGET_TRIPLE = "x86_64-unknown-linux-gnu"
 
-_SHAPE_INFERENCE_KEEP = 1 << 16
-"""Initializers up to this many elements keep their data for shape inference
-(shapes, axes); larger ones (weights) are passed to it as typed inputs only."""
-
 
 class OnnxImportError(Exception):
     """A model we cannot import, for a reason its author can fix: one line."""
-
-
-def _element_types() -> dict[int, Attribute]:
-    u = Signedness.UNSIGNED
-    return {
-        TensorProto.FLOAT: Float32Type(),
-        TensorProto.DOUBLE: Float64Type(),
-        TensorProto.FLOAT16: Float16Type(),
-        TensorProto.BOOL: IntegerType(1),
-        TensorProto.INT8: IntegerType(8),
-        TensorProto.INT16: IntegerType(16),
-        TensorProto.INT32: IntegerType(32),
-        TensorProto.INT64: IntegerType(64),
-        TensorProto.UINT8: IntegerType(8, u),
-        TensorProto.UINT16: IntegerType(16, u),
-        TensorProto.UINT32: IntegerType(32, u),
-        TensorProto.UINT64: IntegerType(64, u),
-    }
-
-
-ELEMENT_TYPES: dict[int, Attribute] = _element_types()
-"""ONNX element types we import, and their MLIR types as onnx-mlir spells them
-(signed ONNX integers are signless, unsigned ones `ui`)."""
-
-
-def dtype_name(elem_type: int) -> str:
-    """`FLOAT`, `BFLOAT16`, ... or the number when ONNX does not know it either."""
-    try:
-        return TensorProto.DataType.Name(elem_type)
-    except ValueError:
-        return str(elem_type)
 
 
 def supported_ops() -> dict[str, type[onnx_dialect.OnnxOp]]:
@@ -117,108 +86,6 @@ def supported_ops() -> dict[str, type[onnx_dialect.OnnxOp]]:
         if issubclass(op, onnx_dialect.OnnxOp) and op is not onnx_dialect.EntryPointOp:
             ops[op.name.removeprefix("onnx.")] = op
     return ops
-
-
-@dataclass
-class _Info:
-    """What we know of one value: element type (0: unknown) and dims.
-
-    `shape` is None when even the rank is unknown; a dim is `DYNAMIC_INDEX` when
-    unknown, and `params[i]` its symbolic name when the model gives one.
-    """
-
-    elem: int = 0
-    shape: list[int] | None = None
-    params: list[str | None] = field(default_factory=lambda: [])
-
-
-def _is_named(param: str | None) -> bool:
-    """Whether a dim_param is a model's name, not one onnx made up (`unk__3`)."""
-    return bool(param) and not cast(str, param).startswith("unk__")
-
-
-def _info_of(tp: TypeProto) -> _Info | None:
-    if tp.WhichOneof("value") != "tensor_type":
-        return None
-    tt = tp.tensor_type
-    info = _Info(elem=tt.elem_type)
-    if tt.HasField("shape"):
-        info.shape = []
-        for dim in tt.shape.dim:
-            if dim.HasField("dim_value"):
-                info.shape.append(dim.dim_value)
-                info.params.append(None)
-            else:
-                info.shape.append(DYNAMIC_INDEX)
-                info.params.append(dim.dim_param if dim.HasField("dim_param") else None)
-    return info
-
-
-def _merge(a: _Info | None, b: _Info | None) -> _Info | None:
-    """The most we know from two descriptions of one value: static dims win."""
-    if a is None or b is None:
-        return a or b
-    elem = a.elem or b.elem
-    if a.shape is None or b.shape is None or len(a.shape) != len(b.shape):
-        base = a if a.shape is not None else b
-        return _Info(elem, base.shape, base.params)
-    shape: list[int] = []
-    params: list[str | None] = []
-    for da, db, pa, pb in zip(a.shape, b.shape, a.params, b.params, strict=True):
-        shape.append(da if da != DYNAMIC_INDEX else db)
-        params.append(pa if _is_named(pa) else pb if _is_named(pb) else None)
-    return _Info(elem, shape, params)
-
-
-def _broadcast(shapes: Sequence[list[int]]) -> list[int]:
-    rank = max(len(s) for s in shapes)
-    out: list[int] = []
-    for i in range(rank):
-        dims = [s[i - rank + len(s)] for s in shapes if i - rank + len(s) >= 0]
-        known = {d for d in dims if d not in (1, DYNAMIC_INDEX)}
-        if known:
-            out.append(known.pop())
-        elif DYNAMIC_INDEX in dims:
-            out.append(DYNAMIC_INDEX)
-        else:
-            out.append(1)
-    return out
-
-
-def _own_shape(node: NodeProto, ins: Sequence[_Info | None]) -> _Info | None:
-    """Our own shape rule for the result of `node`, for what onnx leaves open."""
-    if not ins or any(i is None or i.shape is None for i in ins):
-        return None
-    infos = cast(list[_Info], list(ins))
-    shapes = [cast(list[int], i.shape) for i in infos]
-    elem = infos[0].elem
-    op = node.op_type
-    if op in {"Relu", "Sigmoid", "Tanh", "Exp", "Sqrt", "Neg", "Identity", "Softmax"}:
-        return _Info(elem, shapes[0], [None] * len(shapes[0]))
-    if op in {"Add", "Sub", "Mul", "Div", "Pow"}:
-        out = _broadcast(shapes)
-        return _Info(elem, out, [None] * len(out))
-    if op == "MatMul" and len(shapes[0]) >= 2 and len(shapes[1]) >= 2:
-        batch = (
-            _broadcast([shapes[0][:-2], shapes[1][:-2]])
-            if (len(shapes[0]) > 2 or len(shapes[1]) > 2)
-            else []
-        )
-        out = [*batch, shapes[0][-2], shapes[1][-1]]
-        return _Info(elem, out, [None] * len(out))
-    if op == "Transpose":
-        perm = _node_ints(node, "perm") or list(reversed(range(len(shapes[0]))))
-        if sorted(perm) == list(range(len(shapes[0]))):
-            out = [shapes[0][p] for p in perm]
-            return _Info(elem, out, [None] * len(out))
-    return None
-
-
-def _node_ints(node: NodeProto, name: str) -> list[int] | None:
-    for attr in node.attribute:
-        if attr.name == name and attr.type == AttributeProto.INTS:
-            return list(attr.ints)
-    return None
 
 
 class _Importer:
@@ -233,7 +100,7 @@ class _Importer:
         self.opset = self._opset()
         self.initializers = {t.name: t for t in self.graph.initializer}
         self.values: dict[str, SSAValue] = {}
-        self.infos: dict[str, _Info] = {}
+        self.infos: dict[str, ValueInfo] = {}
 
     def fail(self, message: str) -> OnnxImportError:
         return OnnxImportError(f"{self.source}: {message}")
@@ -288,7 +155,7 @@ class _Importer:
         for value in self.graph.input:
             if value.name in self.initializers:
                 continue
-            info = _info_of(value.type)
+            info = value_info(value.type)
             if info is None:
                 raise self.fail(f"input '{value.name}' is not a tensor")
             self._check_elem(info.elem, f"input '{value.name}'")
@@ -298,7 +165,7 @@ class _Importer:
                     f"names such as 'batch')"
                 )
         for value in self.graph.output:
-            info = _info_of(value.type)
+            info = value_info(value.type)
             if info is None and value.type.WhichOneof("value") is not None:
                 raise self.fail(f"output '{value.name}' is not a tensor")
             if info is not None and info.elem:
@@ -311,71 +178,10 @@ class _Importer:
     # Types.
 
     def infer(self) -> None:
-        """Types of every value: the model's, onnx's inference, then our own."""
-        skeleton = self._skeleton()
         try:
-            onnx.checker.check_model(skeleton)
-        except onnx.checker.ValidationError as e:
-            raise self.fail(f"invalid ONNX model: {_first_line(str(e))}") from None
-        try:
-            inferred = onnx.shape_inference.infer_shapes(
-                skeleton, check_type=True, strict_mode=True, data_prop=True
-            )
-        except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError) as e:
-            reason = _first_line(str(e))
-            for noise in (
-                "[ShapeInferenceError] ",
-                "[TypeInferenceError] ",
-                "Inference error(s): ",
-            ):
-                reason = reason.replace(noise, "")
-            raise self.fail(f"shape inference failed: {reason}") from None
-        g = inferred.graph
-        for value in [*g.input, *g.value_info, *g.output]:
-            info = _info_of(value.type)
-            merged = _merge(self.infos.get(value.name), info)
-            if merged is not None:
-                self.infos[value.name] = merged
-        for tensor in self.graph.initializer:
-            self.infos[tensor.name] = _Info(
-                tensor.data_type, list(tensor.dims), [None] * len(tensor.dims)
-            )
-        for node in self.graph.node:
-            if not node.output:
-                continue
-            ins = [self.infos.get(name) for name in node.input if name]
-            merged = _merge(self.infos.get(node.output[0]), _own_shape(node, ins))
-            if merged is not None:
-                self.infos[node.output[0]] = merged
-
-    def _skeleton(self) -> ModelProto:
-        """The model without its weights' data, for the checker and inference.
-
-        Large initializers become typed graph inputs, so neither tool copies
-        their bytes; small ones (shapes, axes) keep their data for inference.
-        """
-        m = ModelProto()
-        m.ir_version = self.model.ir_version
-        m.opset_import.extend(self.model.opset_import)
-        m.functions.extend(self.model.functions)
-        g = m.graph
-        g.name = self.graph.name
-        g.node.extend(self.graph.node)
-        g.input.extend(self.graph.input)
-        g.output.extend(self.graph.output)
-        g.value_info.extend(self.graph.value_info)
-        declared = {v.name for v in self.graph.input}
-        for tensor in self.graph.initializer:
-            numel = int(np.prod(tensor.dims, dtype=np.int64))
-            if numel <= _SHAPE_INFERENCE_KEEP:
-                g.initializer.append(tensor)
-            elif tensor.name not in declared:
-                g.input.append(
-                    onnx.helper.make_tensor_value_info(
-                        tensor.name, tensor.data_type, list(tensor.dims)
-                    )
-                )
-        return m
+            self.infos = infer_value_infos(self.model)
+        except InferenceFailure as e:
+            raise self.fail(str(e)) from None
 
     def tensor_type(self, name: str, what: str) -> TensorType[Attribute]:
         info = self.infos.get(name)
@@ -389,10 +195,10 @@ class _Importer:
     def arg_attrs(self, name: str) -> DictionaryAttr:
         attrs: dict[str, Attribute] = {}
         info = self.infos.get(name)
-        if info is not None:
-            params = [f"{i}:{p}" for i, p in enumerate(info.params) if _is_named(p)]
-            if params:
-                attrs["onnx.dim_params"] = StringAttr(",".join(params))
+        if info is not None and (named := info.named_dims()):
+            attrs[onnx_dialect.DIM_PARAMS] = StringAttr(
+                onnx_dialect.format_dim_params(named)
+            )
         attrs["onnx.name"] = StringAttr(name)
         return DictionaryAttr(attrs)
 
@@ -606,11 +412,6 @@ class _Importer:
         return module
 
 
-def _first_line(message: str) -> str:
-    lines = [line.strip() for line in message.strip().splitlines() if line.strip()]
-    return lines[0] if lines else "(no message)"
-
-
 def symbol_postfix(name: str) -> str:
     """The graph's name as a symbol suffix, as onnx-mlir writes it."""
     return re.sub(r"[^A-Za-z0-9_]", "_", name) or "model"
@@ -627,11 +428,11 @@ def load_model(path: str | os.PathLike[str]) -> ModelProto:
         model = onnx.load(source)
     except DecodeError as e:
         raise OnnxImportError(
-            f"{source}: not an ONNX model (protobuf parse failed: {_first_line(str(e))}; "
+            f"{source}: not an ONNX model (protobuf parse failed: {first_line(str(e))}; "
             f"is the file truncated or corrupt?)"
         ) from None
     except (OSError, onnx.checker.ValidationError, ValueError) as e:
-        raise OnnxImportError(f"{source}: cannot read: {_first_line(str(e))}") from None
+        raise OnnxImportError(f"{source}: cannot read: {first_line(str(e))}") from None
     if not model.HasField("graph") or not model.ir_version:
         raise OnnxImportError(
             f"{source}: not an ONNX model (no graph or IR version in the file)"

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.context import Context
-from xdsl.dialects import builtin
 from xdsl.passes import ModulePass
 from xdsl.transforms.canonicalize import CanonicalizePass
 from xdsl.transforms.common_subexpression_elimination import (
     CommonSubexpressionElimination,
 )
 
+from xhip.pipeline import CompositePass
 from xhip.transforms.buffer_deallocation_simplification import (
     BufferDeallocationSimplificationPass,
 )
@@ -22,24 +21,21 @@ from xhip.transforms.ownership_based_buffer_deallocation import (
     OwnershipBasedBufferDeallocationPass,
 )
 
-PASSES: tuple[ModulePass, ...] = (
-    OwnershipBasedBufferDeallocationPass(),
-    CanonicalizePass(),
-    BufferDeallocationSimplificationPass(),
-    BufferizationLowerDeallocationsPass(),
-    CommonSubexpressionElimination(),
-    CanonicalizePass(),
-    CommonSubexpressionElimination(),
-    CanonicalizePass(),
-)
-
 
 @dataclass(frozen=True)
-class BufferDeallocationPipelinePass(ModulePass):
+class BufferDeallocationPipelinePass(CompositePass):
     """Insert, simplify and lower deallocations, then clean up with cse/canonicalize."""
 
     name = "buffer-deallocation-pipeline"
 
-    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        for p in PASSES:
-            p.apply(ctx, op)
+    def parts(self) -> tuple[ModulePass, ...]:
+        return (
+            OwnershipBasedBufferDeallocationPass(),
+            CanonicalizePass(),
+            BufferDeallocationSimplificationPass(),
+            BufferizationLowerDeallocationsPass(),
+            CommonSubexpressionElimination(),
+            CanonicalizePass(),
+            CommonSubexpressionElimination(),
+            CanonicalizePass(),
+        )

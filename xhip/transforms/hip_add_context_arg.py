@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import builtin, func
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FunctionType
+from xdsl.ir import BlockArgument, Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -31,6 +32,21 @@ def takes_context(op: func.FuncOp) -> bool:
     """Whether `op`'s first argument is a `!hip.context`."""
     inputs = op.function_type.inputs.data
     return bool(inputs) and isinstance(inputs[0], ContextType)
+
+
+def enclosing_function(op: Operation) -> func.FuncOp | None:
+    """The function whose body holds `op`, at any depth."""
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, func.FuncOp):
+        parent = parent.parent_op()
+    return parent
+
+
+def context_arg(function: func.FuncOp) -> BlockArgument | None:
+    """The context later passes hand to hip ops: argument 0, where this pass puts it."""
+    if function.is_declaration or not takes_context(function):
+        return None
+    return function.body.block.args[0]
 
 
 def _renumber_arg_names(op: func.FuncOp) -> None:
@@ -64,19 +80,15 @@ class PassContextToCallee(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: func.CallOp, rewriter: PatternRewriter) -> None:
         callee = SymbolTable.lookup_symbol(op, op.callee)
-        caller = op.parent_op()
-        while caller is not None and not isinstance(caller, func.FuncOp):
-            caller = caller.parent_op()
+        caller = enclosing_function(op)
+        ctx = context_arg(caller) if caller is not None else None
         if (
-            not isinstance(callee, func.FuncOp)
+            ctx is None
+            or not isinstance(callee, func.FuncOp)
             or not takes_context(callee)
-            or caller is None
-            or not takes_context(caller)
+            or (op.arguments and isinstance(op.arguments[0].type, ContextType))
         ):
             return
-        if op.arguments and isinstance(op.arguments[0].type, ContextType):
-            return
-        ctx = caller.body.block.args[0]
         rewriter.replace(
             op, func.CallOp(op.callee, [ctx, *op.arguments], op.result_types)
         )

@@ -34,7 +34,9 @@ def context_of(op: Operation) -> SSAValue:
     while function is not None and not isinstance(function, func.FuncOp):
         function = function.parent_op()
     if function is None:
-        raise PassFailedException(f"'{op.name}' is not inside a func.func")
+        raise PassFailedException(
+            f"hip-lower-allocs: '{op.name}' is not inside a func.func"
+        )
     for arg in function.args:
         if isinstance(arg.type, hip.ContextType):
             return arg

@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import is_side_effect_free
 from xdsl.utils.exceptions import PassFailedException
 
 from xhip.analysis.liveness import BufferInfo, BufferLiveness
@@ -162,11 +163,80 @@ def _available_at(value: SSAValue, position: int, liveness: BufferLiveness) -> b
     return top is None or liveness.index[top] < position
 
 
+def _is_size_arithmetic(op: Operation, block: Block) -> bool:
+    """An op of `block` that computes indices and nothing else, so it can move."""
+    return (
+        op.parent_block() is block
+        and not op.regions
+        and all(isinstance(r.type, IndexType) for r in op.results)
+        and is_side_effect_free(op)
+    )
+
+
+class SizeHoister:
+    """Moves the index arithmetic that sizes the allocs before the first of them.
+
+    A size computed after the first alloc (say from the dims of a reshaped
+    buffer, once canonicalize has folded them to products and quotients of the
+    arguments' dims) would keep its alloc out of the pool, which is created
+    there. Side-effect-free index ops only read their operands, so moving them
+    up, operands first, changes nothing else.
+    """
+
+    def __init__(self, liveness: BufferLiveness, first: Operation):
+        self.liveness = liveness
+        self.first = first
+        self.position = liveness.index[first]
+        self.moved: set[Operation] = set()
+
+    def _ops_to_move(self, value: SSAValue, ops: list[Operation]) -> bool:
+        """Append to `ops` what must move for `value` to be defined before `first`."""
+        if _available_at(value, self.position, self.liveness):
+            return True
+        op = value.owner
+        assert isinstance(op, Operation)
+        if op in self.moved or op in ops:
+            return True
+        if not _is_size_arithmetic(op, self.liveness.block):
+            return False
+        if not all(self._ops_to_move(o, ops) for o in op.operands):
+            return False
+        ops.append(op)
+        return True
+
+    def hoist(self, sizes: Iterable[SSAValue]) -> None:
+        """Define `sizes` before `first` if they can be; else leave the IR as is."""
+        ops: list[Operation] = []
+        if all(self._ops_to_move(v, ops) for v in sizes):
+            for op in ops:
+                op.detach()
+                Rewriter.insert_op(op, InsertPoint.before(self.first))
+            self.moved.update(ops)
+
+
+def _poolable_allocs(liveness: BufferLiveness, alignment: int) -> list[BufferInfo]:
+    return [i for i in liveness.allocs() if _poolable(i, alignment)]
+
+
+def hoist_sizes(liveness: BufferLiveness, alignment: int) -> bool:
+    """Hoist what sizes the poolable allocs before the first; True if IR moved."""
+    infos = _poolable_allocs(liveness, alignment)
+    if not infos:
+        return False
+    first = infos[0].alloc
+    assert first is not None
+    hoister = SizeHoister(liveness, first)
+    for info in infos:
+        assert info.alloc is not None
+        hoister.hoist(info.alloc.dynamic_sizes)
+    return bool(hoister.moved)
+
+
 def collect_buffers(
     block: Block, liveness: BufferLiveness, table: AtomTable, alignment: int
 ) -> list[PoolBuffer]:
     """The allocs of `block` that can live in a pool created at the first one."""
-    infos = [i for i in liveness.allocs() if _poolable(i, alignment)]
+    infos = _poolable_allocs(liveness, alignment)
     if not infos:
         return []
     position = infos[0].def_index
@@ -240,6 +310,8 @@ def pool_function(function: func.FuncOp, strategy: str, alignment: int) -> None:
         return
     block = function.body.blocks[0]
     liveness = BufferLiveness(block)
+    if hoist_sizes(liveness, alignment):
+        liveness = BufferLiveness(block)
     table = AtomTable()
     buffers = collect_buffers(block, liveness, table, alignment)
     if not buffers:

@@ -27,6 +27,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import PassFailedException
 
+from xhip.analysis.liveness import is_memref
 from xhip.dialects.bufferization import DeallocOp
 from xhip.dialects.memref import ReallocOp
 from xhip.transforms.canonicalization_patterns.bufferization import (
@@ -34,7 +35,6 @@ from xhip.transforms.canonicalization_patterns.bufferization import (
     bool_constant,
     constant_bool,
     frees,
-    is_memref,
 )
 
 

@@ -30,7 +30,7 @@ from xdsl.utils.exceptions import PassFailedException
 from tests.pytest.conftest import REPO, STAGES
 from xhip.context import make_context
 from xhip.dialects.hip import ContextType
-from xhip.testing import parse_module
+from xhip.testing import count_calls, parse_module
 from xhip.transforms.buffer_results_to_out_params import BufferResultsToOutParamsPass
 from xhip.transforms.convert_onnx_to_hip import ConvertOnnxToHipPass
 from xhip.transforms.hip_add_context_arg import HipAddContextArgPass
@@ -212,6 +212,37 @@ def test_abi_after_pass_4(model: Path, tmp_path: Path) -> None:
     source = parse_module(model.read_text())
     (original,) = [op for op in source.ops if isinstance(op, func.FuncOp)]
     assert len(outs) == len(original.function_type.outputs.data)
+
+
+def _same_typed_constants(count: int) -> str:
+    types = ", ".join(["tensor<2xf32>"] * count)
+    lines = [
+        f"  %c{i} = arith.constant dense<[{i}.0, 1.0]> : tensor<2xf32>"
+        for i in range(count)
+    ]
+    names = ", ".join(f"%c{i}" for i in range(count))
+    return "\n".join(
+        [
+            f"func.func @f() -> ({types}) {{",
+            *lines,
+            f"  func.return {names} : {types}",
+            "}",
+        ]
+    )
+
+
+def _bufferize_calls(count: int) -> int:
+    module = parse_module(_same_typed_constants(count))
+    ctx = make_context()
+    return count_calls(lambda: OneShotBufferizePass().apply(ctx, module))
+
+
+def test_bufferize_names_constants_in_linear_time() -> None:
+    """Constants of one type get `_0`, `_1`, ...: 4x the constants must cost about
+    4x the work, not 16x or 64x (a name search from `_0` each time)."""
+    _bufferize_calls(2)
+    small, large = _bufferize_calls(25), _bufferize_calls(100)
+    assert large < 5 * small, (small, large)
 
 
 def test_reassociate_tracks_dynamic_dims() -> None:

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 from xdsl.dialects import arith, memref
 from xdsl.dialects import bufferization as xbufferization
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, UnrankedMemRefType, i1
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.dialects.builtin import IntegerAttr, i1
+from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
@@ -19,6 +19,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.traits import MemoryEffectKind, has_effects
 
+from xhip.analysis.liveness import is_memref
 from xhip.dialects.bufferization import DeallocOp
 
 VIEW_LIKE_OPS = (
@@ -30,14 +31,6 @@ VIEW_LIKE_OPS = (
     memref.CollapseShapeOp,
     memref.MemorySpaceCastOp,
 )
-
-
-def is_memref(value: SSAValue) -> bool:
-    return isinstance(value.type, MemRefType | UnrankedMemRefType)
-
-
-def is_memref_type(type: Attribute) -> bool:
-    return isinstance(type, MemRefType | UnrankedMemRefType)
 
 
 def allocates(op: Operation) -> bool:

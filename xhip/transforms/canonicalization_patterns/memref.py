@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from xdsl.dialects import arith, memref
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, MemRefType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, MemRefType
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -21,13 +21,16 @@ def constant_index(value: SSAValue) -> int | None:
 
 
 def dynamic_size_operand(op: Operation, dim: int) -> SSAValue | None:
-    """The size operand that gives dim `dim` of what an alloc-like op returns."""
+    """The size operand that gives dim `dim` of what an op made with its dynamic
+    sizes (an alloc, a view, an `expand_shape`) returns."""
     from xhip.dialects import hip
 
     if isinstance(op, memref.AllocOp | memref.AllocaOp | hip.AllocOp):
         sizes, result = op.dynamic_sizes, op.results[0]
     elif isinstance(op, memref.ViewOp):
         sizes, result = op.sizes, op.result
+    elif isinstance(op, memref.ExpandShapeOp):
+        sizes, result = op.output_shape, op.result
     else:
         return None
     assert isinstance(result.type, MemRefType)
@@ -72,7 +75,8 @@ class FoldDimOfStaticDim(RewritePattern):
 
 
 class FoldDimOfAllocLike(RewritePattern):
-    """`memref.dim` of an alloc or view is the size operand it was made with."""
+    """`memref.dim` of an alloc, view or `expand_shape` is the size operand it was
+    made with."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: memref.DimOp, rewriter: PatternRewriter) -> None:
@@ -92,3 +96,33 @@ class FoldDimOfCast(RewritePattern):
         cast = op.source.owner
         if isinstance(cast, memref.CastOp) and isinstance(cast.source.type, MemRefType):
             rewriter.replace(op, type(op)(cast.source, op.index))
+
+
+class FoldDimOfCollapseShape(RewritePattern):
+    """`memref.dim` of a `collapse_shape` is the product of its group's source dims.
+
+    Those dims fold in turn, so a size read from a reshaped buffer becomes one
+    computed from the sizes the buffer was made with.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.DimOp, rewriter: PatternRewriter) -> None:
+        collapse = op.source.owner
+        index = constant_index(op.index)
+        if not isinstance(collapse, memref.CollapseShapeOp) or index is None:
+            return
+        groups = collapse.reassociation.data
+        if not 0 <= index < len(groups) or not groups[index].data:
+            return
+        product: SSAValue | None = None
+        for source_dim in groups[index]:
+            position = rewriter.insert(
+                arith.ConstantOp.from_int_and_width(source_dim.value.data, IndexType())
+            )
+            dim = rewriter.insert(type(op)(collapse.src, position.result)).result
+            product = (
+                dim
+                if product is None
+                else rewriter.insert(arith.MuliOp(product, dim)).result
+            )
+        rewriter.replace(op, [], [product])

@@ -129,10 +129,6 @@ class ConstantsFile:
         self.offset = start + len(data)
         return start
 
-    @property
-    def used(self) -> bool:
-        return self._file is not None
-
     def commit(self) -> str | None:
         if self._file is None:
             return None
@@ -207,7 +203,7 @@ class ConvertConstant(OnnxPattern):
     """`onnx.Constant` -> inline `arith.constant`, or an external `memref.global`.
 
     Shape and axes constants are left for their users, which read them, and
-    erased with them.
+    erased with them; the pattern applier erases unused ones before they get here.
     """
 
     op_type = onnx.ConstantOp
@@ -218,9 +214,6 @@ class ConvertConstant(OnnxPattern):
 
     def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
         assert isinstance(op, onnx.ConstantOp)
-        if not op.output.uses:
-            rewriter.erase(op)
-            return
         if _read_at_compile_time(op):
             return
         tensor_type = op.output.type

@@ -70,17 +70,21 @@ def input_dims(shape: Sequence[int]) -> list[Dim]:
     return [Dim(1, (i,)) if s == DYNAMIC_INDEX else Dim(s) for i, s in enumerate(shape)]
 
 
+def _symbols_left(whole: Dim, part: Dim) -> Counter[int] | None:
+    """The run-time dims of `whole` that `part` lacks; None if `part` has others."""
+    left = Counter(whole.symbols)
+    left.subtract(part.symbols)
+    return None if any(n < 0 for n in left.values()) else +left
+
+
 def _sizes_match(a: Dim, b: Dim) -> bool:
     if a.rest and b.rest:
         return True
     if not a.rest and not b.rest:
         return a == b
     wild, known = (a, b) if a.rest else (b, a)
-    left = Counter(known.symbols)
-    left.subtract(wild.symbols)
-    if any(n < 0 for n in left.values()):
-        return False
-    return any(left.values()) or known.static % wild.static == 0
+    left = _symbols_left(known, wild)
+    return left is not None and (bool(left) or known.static % wild.static == 0)
 
 
 def reassociate(small: Sequence[Dim], big: Sequence[Dim]) -> list[list[int]] | None:
@@ -239,14 +243,17 @@ def _replace_with_view(
     rewriter.replace(op, [], [value])
 
 
-def _axes(value: SSAValue | None, rank: int, what: str) -> list[int] | None:
-    if value is None:
-        return None
+def _constant_axes(value: SSAValue) -> list[int]:
     axes = constant_ints(value)
     if axes is None:
-        raise Unsupported(f"{what} must be a constant")
+        raise Unsupported("the axes operand must be a constant")
+    return axes
+
+
+def _normalized(axes: list[int], rank: int) -> list[int]:
+    """`axes` counted from the front, sorted."""
     if any(not -rank <= a < rank for a in axes):
-        raise Unsupported(f"{what} {axes} out of range for rank {rank}")
+        raise Unsupported(f"axes {axes} out of range for rank {rank}")
     return sorted(a % rank for a in axes)
 
 
@@ -281,9 +288,8 @@ def _resolve_rest(source: list[Dim], target: list[Dim]) -> list[Dim]:
     """The `-1` as a product of input sizes where it is one."""
     total = Dim.product(source)
     known = Dim.product([d for d in target if not d.rest])
-    left = Counter(total.symbols)
-    left.subtract(known.symbols)
-    if any(n < 0 for n in left.values()) or total.static % known.static:
+    left = _symbols_left(total, known)
+    if left is None or total.static % known.static:
         return target
     rest = Dim(total.static // known.static, tuple(sorted(left.elements())))
     return [rest if d.rest else d for d in target]
@@ -313,9 +319,10 @@ class ConvertSqueeze(OnnxPattern):
     def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
         assert isinstance(op, onnx.SqueezeOp)
         shape = ranked(op.data, "the input").get_shape()
-        axes = _axes(op.axes, len(shape), "axes")
-        if axes is None:
+        if op.axes is None:
             axes = [i for i, s in enumerate(shape) if s == 1]
+        else:
+            axes = _normalized(_constant_axes(op.axes), len(shape))
         if any(shape[a] not in (1, DYNAMIC_INDEX) for a in axes):
             raise Unsupported(f"cannot squeeze axes {axes} of shape {list(shape)}")
         # A dynamic dim named in `axes` is 1 by the model's word.
@@ -332,13 +339,11 @@ class ConvertUnsqueeze(OnnxPattern):
     def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
         assert isinstance(op, onnx.UnsqueezeOp)
         source = input_dims(ranked(op.data, "the input").get_shape())
-        count = len(constant_ints(op.axes) or [])
-        axes = _axes(op.axes, len(source) + count, "axes")
-        assert axes is not None
+        given = _constant_axes(op.axes)
+        rank = len(source) + len(given)
+        axes = _normalized(given, rank)
         if len(set(axes)) != len(axes):
             raise Unsupported(f"repeated axes {axes}")
         rest = iter(source)
-        target = [
-            Dim(1) if i in axes else next(rest) for i in range(len(source) + count)
-        ]
+        target = [Dim(1) if i in axes else next(rest) for i in range(rank)]
         _replace_with_view(self, op, rewriter, op.data, source, target)

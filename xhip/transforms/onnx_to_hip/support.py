@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from xdsl.dialects import arith, func, tensor
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
@@ -23,7 +23,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
 from xhip.dialects import onnx
-from xhip.dialects.hip import ContextType
+from xhip.transforms.hip_add_context_arg import context_arg, enclosing_function
 
 
 class Unsupported(Exception):
@@ -43,13 +43,6 @@ def describe(op: Operation) -> str:
     if isinstance(node, StringAttr):
         return f"{op_name(op)} (node '{node.data}')"
     return f"{op_name(op)} (unnamed node)"
-
-
-def enclosing_function(op: Operation) -> func.FuncOp | None:
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, func.FuncOp):
-        parent = parent.parent_op()
-    return parent
 
 
 class ConstantFolder:
@@ -127,13 +120,13 @@ def ranked(value: SSAValue, what: str) -> TensorType[Attribute]:
 def context_of(op: Operation) -> SSAValue:
     """The `!hip.context` argument of the function holding `op`."""
     function = enclosing_function(op)
-    args = function.body.block.args if function is not None else ()
-    if not args or not isinstance(args[0].type, ContextType):
+    ctx = context_arg(function) if function is not None else None
+    if ctx is None:
         raise Unsupported(
             "the enclosing function has no !hip.context argument (run "
             "hip-add-context-arg first)"
         )
-    return args[0]
+    return ctx
 
 
 def broadcast_sources(
@@ -191,11 +184,9 @@ def build_init(
 def constant_ints(value: SSAValue) -> list[int] | None:
     """The integers of a constant tensor (`onnx.Constant` or `arith.constant`)."""
     owner = value.owner
-    attr: Attribute | None = None
-    if isinstance(owner, onnx.ConstantOp):
-        attr = owner.value
-    elif isinstance(owner, arith.ConstantOp):
-        attr = owner.value
+    if not isinstance(owner, onnx.ConstantOp | arith.ConstantOp):
+        return None
+    attr = owner.value
     if isinstance(attr, DenseIntOrFPElementsAttr) and isinstance(
         attr.get_element_type(), IntegerType | IndexType
     ):
@@ -212,7 +203,7 @@ class OnnxPattern(RewritePattern, ABC):
         self.state = state
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, self.op_type) or id(op) in self.state.failures:
+        if not isinstance(op, self.op_type):
             return
         try:
             self.convert(op, rewriter)

@@ -29,3 +29,30 @@ func.func @casts(%x: memref<4xf32>) -> memref<4xf32> {
 }
 // CHECK-LABEL: func.func @casts(%x: memref<4xf32>) -> memref<4xf32> {
 // CHECK-NEXT:    func.return %x : memref<4xf32>
+
+// A dim of an expand_shape is its output_shape operand (or constant); a dim of
+// a collapse_shape is the product of its group's source dims, which fold too.
+func.func @reshape_dims(%n: index, %m: index, %k: index) -> (index, index, index, index, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %a = memref.alloc(%n, %m, %k) : memref<?x?x4x?xf32>
+  %e = memref.expand_shape %a [[0], [1, 2], [3], [4]] output_shape [%n, %m, 2, 2, %k] : memref<?x?x4x?xf32> into memref<?x?x2x2x?xf32>
+  %d0 = memref.dim %e, %c1 : memref<?x?x2x2x?xf32>
+  %d1 = memref.dim %e, %c2 : memref<?x?x2x2x?xf32>
+  %c = memref.collapse_shape %a [[0, 1], [2, 3]] : memref<?x?x4x?xf32> into memref<?x?xf32>
+  %d2 = memref.dim %c, %c0 : memref<?x?xf32>
+  %d3 = memref.dim %c, %c1 : memref<?x?xf32>
+  %one = memref.collapse_shape %a [[0], [1], [2, 3]] : memref<?x?x4x?xf32> into memref<?x?x?xf32>
+  %d4 = memref.dim %one, %c1 : memref<?x?x?xf32>
+  "test.use"(%e, %c, %one) : (memref<?x?x2x2x?xf32>, memref<?x?xf32>, memref<?x?x?xf32>) -> ()
+  func.return %d0, %d1, %d2, %d3, %d4 : index, index, index, index, index
+}
+// CHECK-LABEL: func.func @reshape_dims
+// CHECK-NOT:     memref.dim
+// CHECK-DAG:     [[C2:%.*]] = arith.constant 2 : index
+// CHECK-DAG:     [[C4:%.*]] = arith.constant 4 : index
+// CHECK-DAG:     [[NM:%.*]] = arith.muli %n, %m : index
+// CHECK-DAG:     [[K4:%.*]] = arith.muli %k, [[C4]] : index
+// CHECK-NOT:     memref.dim
+// CHECK:         func.return %m, [[C2]], [[NM]], [[K4]], %m : index, index, index, index, index
