@@ -36,7 +36,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     i64,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -47,8 +47,8 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
-from xhip.dialects import hip
 from xhip.dialects.memref import CastOp
+from xhip.transforms.one_shot_bufferize import copy_op
 
 RESULT_ATTR = "bufferize.result"
 
@@ -96,14 +96,8 @@ def _write_into(
             rewriter.replace(alloc, cast)
             cast.results[0].name_hint = "cast"
             return
-    if _write_through_view(value, out, function, rewriter):
-        return
-    args = function.body.block.args
-    if args and isinstance(args[0].type, hip.ContextType):
-        copy: Operation = hip.CopyOp(args[0], [value], [out])
-    else:
-        copy = xmemref.CopyOp(value, out)
-    rewriter.insert(copy)
+    if not _write_through_view(value, out, function, rewriter):
+        rewriter.insert(copy_op(function, value, out))
 
 
 def _write_through_view(
@@ -145,11 +139,8 @@ def _write_through_view(
     return True
 
 
-@dataclass
-class OutParams:
-    """What was moved, per function name: (result index, type) pairs."""
-
-    moved: dict[str, list[tuple[int, MemRefType]]]
+OutParams = dict[str, list[tuple[int, MemRefType]]]
+"""The results moved to arguments, per function name: (result index, type)."""
 
 
 class ResultsToOutParams(RewritePattern):
@@ -164,7 +155,7 @@ class ResultsToOutParams(RewritePattern):
         moved = [(i, t) for i, t in enumerate(outputs) if isinstance(t, MemRefType)]
         if not moved:
             return
-        self.out_params.moved[op.sym_name.data] = moved
+        self.out_params[op.sym_name.data] = moved
         inputs = list(op.function_type.inputs.data)
         res_attrs = (
             [d.data for d in op.res_attrs.data]
@@ -204,12 +195,12 @@ class ResultsToOutParams(RewritePattern):
             arg = rewriter.insert_block_argument(block, len(block.args), memref_type)
             arg.name_hint = f"arg{len(block.args) - 1}"
             outs.append(arg)
+        moved_indices = {i for i, _ in moved}
         returns = [o for o in op.walk() if isinstance(o, func.ReturnOp)]
         for ret in returns:
             rewriter.insertion_point = InsertPoint.before(ret)
             for (index, _), out in zip(moved, outs):
                 _write_into(ret.arguments[index], out, op, rewriter)
-            moved_indices = {i for i, _ in moved}
             kept = [v for i, v in enumerate(ret.arguments) if i not in moved_indices]
             rewriter.replace(ret, func.ReturnOp(*kept))
 
@@ -222,7 +213,7 @@ class AllocateOutParamsAtCall(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: func.CallOp, rewriter: PatternRewriter) -> None:
-        moved = self.out_params.moved.get(op.callee.string_value())
+        moved = self.out_params.get(op.callee.string_value())
         if not moved:
             return
         allocs: list[xmemref.AllocOp] = []
@@ -236,16 +227,13 @@ class AllocateOutParamsAtCall(RewritePattern):
                     "static shapes with the identity layout can be allocated"
                 )
             allocs.append(xmemref.AllocOp([], [], memref_type))
-        moved_indices = {i for i, _ in moved}
-        kept = [r for i, r in enumerate(op.results) if i not in moved_indices]
-        call = func.CallOp(op.callee, [*op.arguments, *allocs], [r.type for r in kept])
-        new_results: list[SSAValue] = []
-        kept_iter = iter(call.results)
-        allocs_iter = iter(allocs)
-        for i in range(len(op.results)):
-            new_results.append(
-                next(allocs_iter).memref if i in moved_indices else next(kept_iter)
-            )
+        outs = {i: alloc.memref for (i, _), alloc in zip(moved, allocs)}
+        kept = [r.type for i, r in enumerate(op.results) if i not in outs]
+        call = func.CallOp(op.callee, [*op.arguments, *allocs], kept)
+        results = iter(call.results)
+        new_results = [
+            outs[i] if i in outs else next(results) for i in range(len(op.results))
+        ]
         rewriter.replace(op, [*allocs, call], new_results)
 
 
@@ -254,7 +242,7 @@ class BufferResultsToOutParamsPass(ModulePass):
     name = "buffer-results-to-out-params"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        out_params = OutParams({})
+        out_params: OutParams = {}
         PatternRewriteWalker(
             ResultsToOutParams(out_params), apply_recursively=False
         ).rewrite_module(op)

@@ -18,7 +18,10 @@ Any op that still touches a tensor afterwards is reported by name.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain, count
+from typing import TypeGuard
 
 from xdsl.context import Context
 from xdsl.dialects import arith, bufferization, builtin, func, tensor
@@ -49,11 +52,12 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
-from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import PassFailedException
 
 from xhip.dialects import hip
 from xhip.dialects.memref import CastOp, DimOp, GlobalOp
+from xhip.transforms.hip_add_context_arg import context_arg, enclosing_function
+from xhip.transforms.onnx_to_hip.constants import symbol_names
 
 ALIGNMENT = 64
 """`alignment` of allocations and constant globals, as upstream's default."""
@@ -81,7 +85,7 @@ def buffer_of(value: SSAValue) -> SSAValue | None:
     return None
 
 
-def _buffers(values: tuple[SSAValue, ...] | list[SSAValue]) -> list[SSAValue] | None:
+def _buffers(values: Sequence[SSAValue]) -> list[SSAValue] | None:
     buffers = [buffer_of(v) if isinstance(v.type, TensorType) else v for v in values]
     if any(b is None for b in buffers):
         return None
@@ -131,7 +135,7 @@ class BufferizeReturn(RewritePattern):
             return
         if not isinstance(function, func.FuncOp):
             return
-        buffers = _buffers(list(op.arguments))
+        buffers = _buffers(op.arguments)
         if buffers is None:
             return
         results: list[SSAValue] = []
@@ -142,7 +146,7 @@ class BufferizeReturn(RewritePattern):
             assert isinstance(buffer.type, MemRefType)
             if not isinstance(buffer.type.layout, NoneAttr):
                 copy = _fresh_buffer_like(buffer, rewriter)
-                rewriter.insert(_copy(function, buffer, copy))
+                rewriter.insert(copy_op(function, buffer, copy))
                 buffer = copy
             boundary = fully_dynamic_type(value.type)
             if buffer.type != boundary:
@@ -156,11 +160,11 @@ class BufferizeReturn(RewritePattern):
         )
 
 
-def _copy(function: func.FuncOp, source: SSAValue, target: SSAValue) -> Operation:
+def copy_op(function: func.FuncOp, source: SSAValue, target: SSAValue) -> Operation:
     """`hip.copy` where the function has a context, else `memref.copy`."""
-    args = function.body.block.args
-    if args and isinstance(args[0].type, hip.ContextType):
-        return hip.CopyOp(args[0], [source], [target])
+    ctx = context_arg(function)
+    if ctx is not None:
+        return hip.CopyOp(ctx, [source], [target])
     return xmemref.CopyOp(source, target)
 
 
@@ -198,41 +202,66 @@ def _constant_global_name(tensor_type: TensorType[Attribute]) -> str:
     return f"__constant_{shape}x{tensor_type.get_element_type()}"
 
 
-def _global_for(
-    module: builtin.ModuleOp,
-    value: DenseIntOrFPElementsAttr,
-    rewriter: PatternRewriter,
-) -> GlobalOp:
-    """The constant global holding `value`: an existing one, else a new one."""
-    for op in module.ops:
-        if (
-            isinstance(op, GlobalOp)
-            and op.constant is not None
-            and op.initial_value == value
-            and op.alignment == IntegerAttr(ALIGNMENT, i64)
-        ):
-            return op
-    assert isinstance(value.type, TensorType)
-    base = _constant_global_name(value.type)
-    name, counter = base, 0
-    while SymbolTable.lookup_symbol(module, name) is not None:
-        name, counter = f"{base}_{counter}", counter + 1
-    global_op = GlobalOp.create(
-        properties={
-            "sym_name": StringAttr(name),
-            "sym_visibility": StringAttr("private"),
-            "type": identity_type(value.type),
-            "initial_value": value,
-            "constant": UnitAttr(),
-            "alignment": IntegerAttr(ALIGNMENT, i64),
-        }
+def _is_constant_global(op: Operation) -> TypeGuard[GlobalOp]:
+    return (
+        isinstance(op, GlobalOp)
+        and op.constant is not None
+        and op.alignment == IntegerAttr(ALIGNMENT, i64)
     )
-    rewriter.insert(global_op, InsertPoint.at_start(module.body.block))
-    return global_op
+
+
+class ConstantGlobals:
+    """A module's constant globals by value, and the symbol names it has.
+
+    Both are collected once: searching the module for each constant would make
+    the pass quadratic, and trying `_0`, `_1`, ... from the start each time cubic.
+    """
+
+    def __init__(self, module: builtin.ModuleOp) -> None:
+        self.module = module
+        self._by_value: dict[Attribute | None, GlobalOp] = {}
+        for op in reversed(list(module.ops)):
+            if _is_constant_global(op):
+                self._by_value[op.initial_value] = op
+        self._taken = symbol_names(module)
+        self._candidates: dict[str, Iterator[str]] = {}
+
+    def get(
+        self, value: DenseIntOrFPElementsAttr, rewriter: PatternRewriter
+    ) -> GlobalOp:
+        """The constant global holding `value`: an existing one, else a new one."""
+        if value in self._by_value:
+            return self._by_value[value]
+        assert isinstance(value.type, TensorType)
+        global_op = GlobalOp.create(
+            properties={
+                "sym_name": StringAttr(self._fresh_name(value.type)),
+                "sym_visibility": StringAttr("private"),
+                "type": identity_type(value.type),
+                "initial_value": value,
+                "constant": UnitAttr(),
+                "alignment": IntegerAttr(ALIGNMENT, i64),
+            }
+        )
+        rewriter.insert(global_op, InsertPoint.at_start(self.module.body.block))
+        self._by_value[value] = global_op
+        return global_op
+
+    def _fresh_name(self, tensor_type: TensorType[Attribute]) -> str:
+        """MLIR's name, else the first of `_0`, `_1`, ... no symbol has."""
+        base = _constant_global_name(tensor_type)
+        if base not in self._candidates:
+            self._candidates[base] = chain([base], (f"{base}_{n}" for n in count()))
+        name = next(n for n in self._candidates[base] if n not in self._taken)
+        self._taken.add(name)
+        return name
 
 
 class BufferizeTensorConstant(RewritePattern):
     """A tensor `arith.constant` -> a `memref.global` constant + `get_global`."""
+
+    def __init__(self, globals_: ConstantGlobals) -> None:
+        self.globals = globals_
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
@@ -243,36 +272,47 @@ class BufferizeTensorConstant(RewritePattern):
             value.type, TensorType
         ):
             return
-        module = op.get_toplevel_object()
-        if not isinstance(module, builtin.ModuleOp):
-            return
-        global_op = _global_for(module, value, rewriter)
+        global_op = self.globals.get(value, rewriter)
         get = xmemref.GetGlobalOp(global_op.sym_name.data, global_op.type)
         rewriter.replace(op, [get, _wrap(get)])
         get.memref.name_hint = None  # MLIR does not name globals' results
 
 
+_VIEWS = (xmemref.CollapseShapeOp, xmemref.ExpandShapeOp, xmemref.CastOp)
+"""The ops this pass makes that alias their source buffer."""
+
+
+def _writable_in_place(init: SSAValue, buffer: SSAValue) -> bool:
+    """Whether an op may overwrite `init`'s buffer: an allocation that nothing
+    else reads later, neither as this tensor nor through a view made earlier."""
+    return (
+        init.has_one_use()
+        and isinstance(buffer.owner, xmemref.AllocOp)
+        and not any(isinstance(use.operation, _VIEWS) for use in buffer.uses)
+    )
+
+
 class BufferizeHipOp(RewritePattern):
     """A hip op in tensor mode -> memref mode, writing its init's buffer.
 
-    The init's buffer is reused only if it is a fresh allocation nobody else
-    reads; otherwise the op gets a new allocation of the same sizes.
+    The init's buffer is reused only if it is an allocation nobody else reads;
+    otherwise the op gets a new allocation of the same sizes.
     """
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, hip.HipDPSOp) or not op.is_tensor_mode:
             return
-        inputs = _buffers(list(op.inputs))
-        outputs = _buffers(list(op.outputs))
+        inputs = _buffers(op.inputs)
+        outputs = _buffers(op.outputs)
         if inputs is None or outputs is None:
             return
-        new_outputs: list[SSAValue] = []
-        for init, buffer in zip(op.outputs, outputs):
-            if init.has_one_use() and isinstance(buffer.owner, xmemref.AllocOp):
-                new_outputs.append(buffer)
-            else:
-                new_outputs.append(_fresh_buffer_like(buffer, rewriter))
-        properties = {
+        new_outputs = [
+            buffer
+            if _writable_in_place(init, buffer)
+            else _fresh_buffer_like(buffer, rewriter)
+            for init, buffer in zip(op.outputs, outputs)
+        ]
+        properties: dict[str, Attribute | None] = {
             k: v for k, v in op.properties.items() if k != "operandSegmentSizes"
         }
         new_op = type(op)(
@@ -280,7 +320,7 @@ class BufferizeHipOp(RewritePattern):
             inputs,
             new_outputs,
             index_operands=list(op.index_operands),
-            properties=dict(properties),
+            properties=properties,
             attributes=dict(op.attributes),
         )
         wrappers = [_wrap(b) for b in new_outputs]
@@ -458,10 +498,8 @@ _KNOWN_OPS = (
 
 
 def _describe(op: Operation) -> str:
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, func.FuncOp):
-        parent = parent.parent_op()
-    where = f" in @{parent.sym_name.data}" if parent is not None else ""
+    function = enclosing_function(op)
+    where = f" in @{function.sym_name.data}" if function is not None else ""
     return f"{op.name}{where}"
 
 
@@ -481,7 +519,7 @@ class OneShotBufferizePass(ModulePass):
             GreedyRewritePatternApplier(
                 [
                     BufferizeFunctionArguments(),
-                    BufferizeTensorConstant(),
+                    BufferizeTensorConstant(ConstantGlobals(op)),
                     BufferizeEmptyTensor(),
                     BufferizeDim(),
                     BufferizeHipOp(),

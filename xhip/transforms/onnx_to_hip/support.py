@@ -167,7 +167,7 @@ def build_init(
             continue
         source = sources[i] if i < len(sources) else None
         if source is None:
-            raise Unsupported(f"cannot tell the size of dynamic result dim {i}")
+            raise Unsupported(f"no operand dim gives the size of result dim {i}")
         needed.append(source)
     sizes: list[SSAValue] = []
     for value, dim in needed:
