@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
-from xhip.backend.runtime import BinaryKind, Buffer, DeviceArray, Runtime
+from xhip.backend.runtime import BinaryKind, Buffer, DeviceArray, Runtime, UnaryKind
 
 
 def _divide(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
@@ -35,6 +35,30 @@ _BINARY: dict[str, Callable[..., Any]] = {
     "sub": np.subtract,
     "mul": np.multiply,
     "div": _divide,
+    "pow": np.power,
+}
+
+
+def _relu(x: np.ndarray, out: np.ndarray) -> None:
+    np.maximum(x, np.zeros((), out.dtype), out=out)  # keeps NaN
+
+
+def _sigmoid(x: np.ndarray, out: np.ndarray) -> None:
+    """`1 / (1 + exp(-x))`: for large |x| exp over- or underflows, which gives
+    the right 0 or 1, so those are no errors."""
+    with np.errstate(over="ignore", under="ignore"):
+        np.exp(np.negative(x, out=out), out=out)
+    np.add(out, 1, out=out)
+    np.reciprocal(out, out=out)
+
+
+_UNARY: dict[str, Callable[..., Any]] = {
+    "relu": _relu,
+    "exp": np.exp,
+    "neg": np.negative,
+    "sigmoid": _sigmoid,
+    "sqrt": np.sqrt,
+    "tanh": np.tanh,
 }
 
 PARALLEL_MIN_ELEMENTS = 1 << 16
@@ -215,9 +239,10 @@ class CpuRuntime(Runtime):
     # Threads.
 
     def _parallel(self, tasks: Sequence[Callable[[], object]]) -> None:
-        """Runs the tasks, the first one on this thread."""
-        if len(tasks) == 1:
-            tasks[0]()
+        """Runs the tasks, the first one on this thread (none for an empty array)."""
+        if len(tasks) <= 1:
+            for task in tasks:
+                task()
             return
         if self._pool is None:
             self._pool = ThreadPoolExecutor(self.threads, "xhip-cpu")
@@ -344,15 +369,16 @@ class CpuRuntime(Runtime):
     ) -> None:
         self._elementwise(_BINARY[kind], self.array(out), self.array(a), self.array(b))
 
-    def relu(self, src: DeviceArray, out: DeviceArray) -> None:
-        o = self.array(out)
-        self._elementwise(np.maximum, o, self.array(src), np.zeros((), o.dtype))
+    def unary(self, kind: UnaryKind, src: DeviceArray, out: DeviceArray) -> None:
+        self._elementwise(_UNARY[kind], self.array(out), self.array(src))
 
     def copy(self, src: DeviceArray, out: DeviceArray) -> None:
         self._elementwise(_copyto, self.array(out), self.array(src))
 
     def softmax(self, src: DeviceArray, out: DeviceArray, axis: int = -1) -> None:
         x, o = self.array(src), self.array(out)
+        if o.size == 0:
+            return  # numpy's max has no identity for an empty row
         if x.ndim == 0:
             o[...] = 1.0
             return

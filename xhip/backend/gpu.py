@@ -17,14 +17,23 @@ from typing import Any, Literal
 
 import numpy as np
 
-from xhip.backend.runtime import BinaryKind, DeviceArray, Runtime
+from xhip.backend.runtime import BinaryKind, DeviceArray, Runtime, UnaryKind
 
 BLOCK = 256
 """Threads per block: a power of two (the softmax reduction needs one)."""
 MAX_GRID = 1 << 16
 
-_BINARY_CODES: dict[str, int] = {"add": 0, "sub": 1, "mul": 2, "div": 3}
-_COPY, _RELU = 0, 1
+_BINARY_CODES: dict[str, int] = {"add": 0, "sub": 1, "mul": 2, "div": 3, "pow": 4}
+_COPY = 0
+_UNARY_CODES: dict[str, int] = {
+    "relu": 1,
+    "exp": 2,
+    "neg": 3,
+    "sigmoid": 4,
+    "sqrt": 5,
+    "tanh": 6,
+}
+"""The `op` codes of `xhip_binary_f32` and `xhip_unary_f32` (kernels/xhip_kernels.h)."""
 
 KernelArg = tuple[Literal["ptr", "i32", "i64"], int]
 
@@ -201,9 +210,10 @@ class KernelRuntime(Runtime):
         meta = strided_meta(out, a, b)
         self._strided("xhip_binary_f32", _BINARY_CODES[kind], out, meta, a, b)
 
-    def relu(self, src: DeviceArray, out: DeviceArray) -> None:
+    def unary(self, kind: UnaryKind, src: DeviceArray, out: DeviceArray) -> None:
         self._require_f32(src, out)
-        self._strided("xhip_unary_f32", _RELU, out, strided_meta(out, src), src)
+        meta = strided_meta(out, src)
+        self._strided("xhip_unary_f32", _UNARY_CODES[kind], out, meta, src)
 
     def copy(self, src: DeviceArray, out: DeviceArray) -> None:
         self._require_f32(src, out)

@@ -202,6 +202,8 @@ class HipRuntime(KernelRuntime):
         alpha: float,
         beta: float,
     ) -> None:
+        if out.size == 0:
+            return  # nothing to write; BLAS may refuse a zero batch count
         scratch: list[DeviceArray] = []
         call = plan_gemm(a, b, out)
         if call is None:

@@ -53,6 +53,7 @@ from xhip.backend.runtime import (
     DeviceArray,
     MemoryPlanError,
     Runtime,
+    UnaryKind,
     broadcast_shapes,
     check_call,
     check_view,
@@ -514,6 +515,7 @@ _BINARY_KINDS: dict[type[Operation], BinaryKind] = {
     hip.SubOp: "sub",
     hip.MulOp: "mul",
     hip.DivOp: "div",
+    hip.PowOp: "pow",
 }
 
 
@@ -532,9 +534,25 @@ def _same_shape(value: DeviceArray) -> tuple[int, ...]:
     return value.shape
 
 
-@builds(hip.ReluOp)
-def _build_relu(op: hip.ReluOp, env: BuildEnv) -> OpFn:
-    return _dps(op, env, env.runtime.relu, _same_shape, inplace_ok=True)
+_UNARY_KINDS: dict[type[Operation], UnaryKind] = {
+    hip.ReluOp: "relu",
+    hip.ExpOp: "exp",
+    hip.NegOp: "neg",
+    hip.SigmoidOp: "sigmoid",
+    hip.SqrtOp: "sqrt",
+    hip.TanhOp: "tanh",
+}
+
+
+@builds(*_UNARY_KINDS)
+def _build_unary(op: hip.UnaryElementwiseOp, env: BuildEnv) -> OpFn:
+    runtime = env.runtime
+    kind = _UNARY_KINDS[type(op)]
+
+    def unary(src: DeviceArray, out: DeviceArray) -> None:
+        runtime.unary(kind, src, out)
+
+    return _dps(op, env, unary, _same_shape, inplace_ok=True)
 
 
 @builds(hip.CopyOp)

@@ -21,8 +21,9 @@ from typing import Any, ClassVar, Literal
 
 import numpy as np
 
-BinaryKind = Literal["add", "sub", "mul", "div"]
-BINARY_KINDS: tuple[BinaryKind, ...] = ("add", "sub", "mul", "div")
+BinaryKind = Literal["add", "sub", "mul", "div", "pow"]
+BINARY_KINDS: tuple[BinaryKind, ...] = ("add", "sub", "mul", "div", "pow")
+UnaryKind = Literal["relu", "exp", "neg", "sigmoid", "sqrt", "tanh"]
 
 
 class DeviceUnavailable(RuntimeError):
@@ -387,7 +388,7 @@ class Runtime(ABC):
     def binary(
         self, kind: BinaryKind, a: DeviceArray, b: DeviceArray, out: DeviceArray
     ) -> None:
-        """Elementwise add/sub/mul/div with numpy broadcasting."""
+        """Elementwise add/sub/mul/div/pow with numpy broadcasting."""
 
     def add(self, a: DeviceArray, b: DeviceArray, out: DeviceArray) -> None:
         self.binary("add", a, b, out)
@@ -402,7 +403,11 @@ class Runtime(ABC):
         self.binary("div", a, b, out)
 
     @abstractmethod
-    def relu(self, src: DeviceArray, out: DeviceArray) -> None: ...
+    def unary(self, kind: UnaryKind, src: DeviceArray, out: DeviceArray) -> None:
+        """An elementwise function (relu, exp, ...) between same-shaped views."""
+
+    def relu(self, src: DeviceArray, out: DeviceArray) -> None:
+        self.unary("relu", src, out)
 
     @abstractmethod
     def softmax(self, src: DeviceArray, out: DeviceArray, axis: int = -1) -> None: ...

@@ -13,7 +13,7 @@ buffers they write (`outs`). They work in two modes, like `linalg`:
 from __future__ import annotations
 
 from abc import ABC
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from typing import TYPE_CHECKING, ClassVar
 
 from xdsl.dialects.builtin import (
@@ -53,7 +53,13 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
-from xdsl.traits import MemoryAllocEffect, MemoryFreeEffect
+from xdsl.traits import (
+    EffectInstance,
+    MemoryAllocEffect,
+    MemoryEffect,
+    MemoryEffectKind,
+    MemoryFreeEffect,
+)
 from xdsl.utils.exceptions import VerifyException
 
 ShapedType = TensorType[Attribute] | MemRefType[Attribute]
@@ -97,6 +103,25 @@ def _fmt(shape: Sequence[int]) -> str:
     return "x".join("?" if d == DYNAMIC_INDEX else str(d) for d in shape) or "scalar"
 
 
+class DestinationStyleEffects(MemoryEffect):
+    """A compute op's effects depend on its mode, as for `linalg` ops.
+
+    Tensor mode has none (values in, values out), so an unused op can be erased
+    and equal ones merged; memref mode reads its `ins` and writes its `outs`, so
+    it stays and is never merged with another.
+    """
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> Set[EffectInstance]:
+        assert isinstance(op, HipDPSOp)
+        if op.is_tensor_mode:
+            return frozenset()
+        return frozenset(
+            [EffectInstance(MemoryEffectKind.READ, v) for v in op.inputs]
+            + [EffectInstance(MemoryEffectKind.WRITE, v) for v in op.outputs]
+        )
+
+
 class HipDPSOp(IRDLOperation, ABC):
     """Base of the compute ops: shared syntax and mode checks.
 
@@ -108,6 +133,8 @@ class HipDPSOp(IRDLOperation, ABC):
     NUM_INDEX_OPERANDS: ClassVar[int] = 0
     NUM_INPUTS: ClassVar[tuple[int, int]] = (1, 1)
     """Allowed (min, max) number of `ins` operands."""
+
+    traits = traits_def(DestinationStyleEffects())
 
     if TYPE_CHECKING:  # declared by the subclasses, for IRDL
         ctx: Operand
@@ -414,8 +441,40 @@ class DivOp(BinaryElementwiseOp):
 
 
 @irdl_op_definition
+class PowOp(BinaryElementwiseOp):
+    name = "hip.miopen.pow"
+
+
+@irdl_op_definition
 class ReluOp(UnaryElementwiseOp):
     name = "hip.miopen.relu"
+
+
+@irdl_op_definition
+class ExpOp(UnaryElementwiseOp):
+    name = "hip.miopen.exp"
+
+
+@irdl_op_definition
+class NegOp(UnaryElementwiseOp):
+    name = "hip.miopen.neg"
+
+
+@irdl_op_definition
+class SigmoidOp(UnaryElementwiseOp):
+    """`1 / (1 + exp(-x))`."""
+
+    name = "hip.miopen.sigmoid"
+
+
+@irdl_op_definition
+class SqrtOp(UnaryElementwiseOp):
+    name = "hip.miopen.sqrt"
+
+
+@irdl_op_definition
+class TanhOp(UnaryElementwiseOp):
+    name = "hip.miopen.tanh"
 
 
 @irdl_op_definition
@@ -582,7 +641,13 @@ COMPUTE_OPS: tuple[type[HipDPSOp], ...] = (
     SubOp,
     MulOp,
     DivOp,
+    PowOp,
     ReluOp,
+    ExpOp,
+    NegOp,
+    SigmoidOp,
+    SqrtOp,
+    TanhOp,
     CopyOp,
     SoftmaxOp,
     TransposeOp,

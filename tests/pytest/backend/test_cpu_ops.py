@@ -114,6 +114,7 @@ BINARY = {
     "sub": np.subtract,
     "mul": np.multiply,
     "div": np.divide,
+    "pow": np.power,
 }
 BROADCASTS = [
     ((3, 4), (3, 4)),
@@ -135,6 +136,8 @@ def test_binary(
     a, b = rand(*a_shape), rand(*b_shape, seed=1)
     if kind == "div":
         b = np.where(np.abs(b) < 0.1, np.float32(0.5), b)
+    if kind == "pow":
+        a = np.abs(a) + np.float32(0.5)  # a real power of every base
     want = BINARY[kind](a.astype(np.float64), b.astype(np.float64))
     out = rt.empty(want.shape, np.dtype(np.float32))
     rt.binary(kind, rt.upload(a), rt.upload(b), out)  # type: ignore[arg-type]
@@ -154,6 +157,47 @@ def test_relu(rt: CpuRuntime, shape: tuple[int, ...]) -> None:
     close(run(rt, rt.relu, shape, x), np.maximum(x.astype(np.float64), 0))
 
 
+UNARY: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "relu": lambda x: np.maximum(x, 0),
+    "exp": np.exp,
+    "neg": np.negative,
+    "sigmoid": lambda x: 1 / (1 + np.exp(-x)),
+    "sqrt": lambda x: np.sqrt(np.abs(x)),
+    "tanh": np.tanh,
+}
+
+
+@pytest.mark.parametrize("kind", list(UNARY))
+@pytest.mark.parametrize("shape", [(7,), (3, 5), (200, 400)])
+def test_unary(rt: CpuRuntime, kind: str, shape: tuple[int, ...]) -> None:
+    x = rand(*shape) * 4
+    if kind == "sqrt":
+        x = np.abs(x)
+    want = UNARY[kind](x.astype(np.float64))
+    got = run(rt, lambda s, o: rt.unary(kind, s, o), shape, x)  # type: ignore[arg-type]
+    close(got, want)
+
+
+def test_unary_in_place_and_strided(rt: CpuRuntime) -> None:
+    x = rand(300, 400)
+    value = rt.upload(x.copy())
+    rt.unary("tanh", value, value)
+    close(rt.download(value), np.tanh(x.astype(np.float64)))
+    src = rt.upload(x)
+    view = DeviceArray(src.buffer, 0, (400, 300), (1, 400), src.dtype)  # x.T
+    out = rt.empty((400, 300), np.dtype(np.float32))
+    rt.unary("exp", view, out)
+    close(rt.download(out), np.exp(x.astype(np.float64)).T)
+
+
+def test_sigmoid_saturates_without_overflow(rt: CpuRuntime) -> None:
+    x = np.array([-1e4, -100.0, 0.0, 100.0, 1e4, np.nan], np.float32)
+    out = rt.empty(x.shape, np.dtype(np.float32))
+    with np.errstate(all="raise"):
+        rt.unary("sigmoid", rt.upload(x), out)
+    np.testing.assert_array_equal(rt.download(out), [0, 0, 0.5, 1, 1, np.nan])
+
+
 def softmax64(x: np.ndarray, axis: int) -> np.ndarray:
     x = x.astype(np.float64)
     e = np.exp(x - x.max(axis=axis, keepdims=True))
@@ -169,6 +213,16 @@ def test_softmax(rt: CpuRuntime, shape: tuple[int, ...], axis: int) -> None:
     out = rt.empty(shape, np.dtype(np.float32))
     rt.softmax(rt.upload(x), out, axis)
     close(rt.download(out), softmax64(x, axis))
+
+
+@pytest.mark.parametrize(
+    "shape,axis", [((0, 7), -1), ((3, 0), -1), ((3, 0), 0), ((0, 300, 256), 1)]
+)
+def test_softmax_empty(rt: CpuRuntime, shape: tuple[int, ...], axis: int) -> None:
+    """A zero-size array (a batch of 0) has nothing to compute, and must not fail."""
+    out = rt.empty(shape, np.dtype(np.float32))
+    rt.softmax(rt.upload(np.zeros(shape, np.float32)), out, axis)
+    assert rt.download(out).shape == shape
 
 
 @pytest.mark.parametrize("offset", [200.0, -200.0, 1e4])

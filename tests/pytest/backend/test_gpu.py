@@ -238,3 +238,32 @@ def test_cuda_permute_relu_copy_gemm(cuda: Runtime) -> None:
     cuda.gemm(cuda.upload(a), cuda.upload(b), cuda.upload(c), g, True, True, 0.5, 2.0)
     want = 0.5 * (a.T.astype(np.float64) @ b.T) + 2.0 * c
     np.testing.assert_allclose(cuda.download(g), want, rtol=1e-3, atol=1e-3)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("kind", ["relu", "exp", "neg", "sigmoid", "sqrt", "tanh"])
+def test_cuda_unary(cuda: Runtime, kind: str) -> None:
+    x = _rand(3, 4, 5) * 4
+    if kind == "sqrt":
+        x = np.abs(x)
+    x64 = x.astype(np.float64)
+    want = {
+        "relu": lambda: np.maximum(x64, 0),
+        "exp": lambda: np.exp(x64),
+        "neg": lambda: -x64,
+        "sigmoid": lambda: 1 / (1 + np.exp(-x64)),
+        "sqrt": lambda: np.sqrt(x64),
+        "tanh": lambda: np.tanh(x64),
+    }[kind]()
+    out = cuda.empty(x.shape, F32)
+    cuda.unary(kind, cuda.upload(x), out)  # type: ignore[arg-type]
+    np.testing.assert_allclose(cuda.download(out), want, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.gpu
+def test_cuda_pow_broadcasts(cuda: Runtime) -> None:
+    a, b = np.abs(_rand(2, 3, 4)) + np.float32(0.5), _rand(3, 1)
+    out = cuda.empty(a.shape, F32)
+    cuda.binary("pow", cuda.upload(a), cuda.upload(b), out)
+    want = np.power(a.astype(np.float64), b.astype(np.float64))
+    np.testing.assert_allclose(cuda.download(out), want, rtol=1e-5)

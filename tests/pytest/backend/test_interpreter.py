@@ -184,3 +184,37 @@ def test_cast_module_runs(final_module: ModuleOp) -> None:
     env = BuildEnv(rt)
     assert make_interpreter(module, env).call_op("g", (value,)) == (3,)
     assert Plan(find_function(module, "g"), env)(value) == (3,)
+
+
+def test_elementwise_functions_run_on_both_engines() -> None:
+    """pow, exp, neg, sigmoid, sqrt and tanh, chained in place and out of it."""
+    text = """
+    builtin.module {
+      func.func @f(%ctx: !hip.context, %x: memref<2x3xf32>, %p: memref<f32>, %y: memref<2x3xf32>) {
+        %t = memref.alloc() : memref<2x3xf32>
+        hip.miopen.pow(%ctx) ins(%x, %p : memref<2x3xf32>, memref<f32>) outs(%t : memref<2x3xf32>)
+        hip.miopen.sqrt(%ctx) ins(%t : memref<2x3xf32>) outs(%t : memref<2x3xf32>)
+        hip.miopen.neg(%ctx) ins(%t : memref<2x3xf32>) outs(%y : memref<2x3xf32>)
+        hip.miopen.exp(%ctx) ins(%y : memref<2x3xf32>) outs(%t : memref<2x3xf32>)
+        hip.miopen.sigmoid(%ctx) ins(%t : memref<2x3xf32>) outs(%y : memref<2x3xf32>)
+        hip.miopen.tanh(%ctx) ins(%y : memref<2x3xf32>) outs(%y : memref<2x3xf32>)
+        memref.dealloc %t : memref<2x3xf32>
+        func.return
+      }
+    }
+    """
+    module = Parser(make_context(), text).parse_module()
+    x = np.arange(1, 7, dtype=np.float32).reshape(2, 3)
+    t = np.exp(-np.sqrt(x.astype(np.float64) ** 3))
+    want = np.tanh(1 / (1 + np.exp(-t)))
+    env = BuildEnv(CpuRuntime(debug=True))
+    runs = {
+        "interpreter": lambda *a: make_interpreter(module, env).call_op("f", a),
+        "plan": Plan(find_function(module, "f"), env),
+    }
+    for name, run in runs.items():
+        rt = env.runtime
+        p = rt.upload(np.array(3, np.float32))
+        y = rt.empty((2, 3), np.dtype(np.float32))
+        run(None, rt.upload(x), p, y)
+        np.testing.assert_allclose(rt.download(y), want, rtol=1e-6, err_msg=name)

@@ -85,6 +85,32 @@ def test_engines_in_debug_mode(
         assert relative_error(out, weights.reference(x)) <= 1e-5
 
 
+@pytest.mark.parametrize("engine", ["plan", "interpreter"])
+@pytest.mark.parametrize("batch,seq", [(0, 4), (2, 0)])
+def test_empty_dims_match_onnxruntime(
+    final_module: ModuleOp,
+    signature: Signature,
+    weights: AttentionWeights,
+    onnxruntime_session: ort.InferenceSession,
+    engine: str,
+    batch: int,
+    seq: int,
+) -> None:
+    """A zero-size dim runs every op on empty arrays, with every check on."""
+    model = CompiledModel(
+        final_module,
+        signature,
+        weights.constants_blob(),
+        CpuRuntime(debug=True),
+        engine=engine,  # type: ignore[arg-type]
+    )
+    x = inputs(batch, seq)
+    (want,) = onnxruntime_session.run(None, {"X": x})
+    got = model({"X": x})["out"]
+    assert got.shape == want.shape == (batch, seq, 64)
+    np.testing.assert_array_equal(got, want)
+
+
 def test_non_contiguous_input(
     plan_model: CompiledModel, weights: AttentionWeights
 ) -> None:

@@ -1,7 +1,8 @@
 // xhip device kernels: one source for hiprtc (AMD) and NVRTC (NVIDIA).
 //
 // Only what no library call covers: strided elementwise ops with numpy
-// broadcasting, strided copies (transpose / permute), and row softmax.
+// broadcasting, elementwise functions (relu, exp, ...), strided copies
+// (transpose / permute), and row softmax.
 // Plain C++ that both compilers accept: no warp-size assumption (reductions
 // go through shared memory with __syncthreads), no intrinsics, no headers.
 //
@@ -25,7 +26,7 @@ __device__ inline xhip_index xhip_offset(xhip_index linear, int rank,
   return offset;
 }
 
-// op: 0 add, 1 sub, 2 mul, 3 div
+// op: 0 add, 1 sub, 2 mul, 3 div, 4 pow
 extern "C" __global__ void xhip_binary_f32(int op, float* out, const float* a,
                                            const float* b, int rank,
                                            const xhip_index* meta,
@@ -41,13 +42,15 @@ extern "C" __global__ void xhip_binary_f32(int op, float* out, const float* a,
       case 0: r = x + y; break;
       case 1: r = x - y; break;
       case 2: r = x * y; break;
-      default: r = x / y; break;
+      case 3: r = x / y; break;
+      default: r = powf(x, y); break;
     }
     out[xhip_offset(i, rank, shape, meta + rank)] = r;
   }
 }
 
-// op: 0 copy (also transpose / permute: src strides come permuted), 1 relu
+// op: 0 copy (also transpose / permute: src strides come permuted), 1 relu,
+//     2 exp, 3 neg, 4 sigmoid, 5 sqrt, 6 tanh
 extern "C" __global__ void xhip_unary_f32(int op, float* out, const float* src,
                                           int rank, const xhip_index* meta,
                                           xhip_index n) {
@@ -56,8 +59,17 @@ extern "C" __global__ void xhip_unary_f32(int op, float* out, const float* src,
   for (xhip_index i = (xhip_index)blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += step) {
     float x = src[xhip_offset(i, rank, shape, meta + 2 * rank)];
-    if (op == 1 && !(x > 0.0f)) x = (x != x) ? x : 0.0f;  // keep NaN, like numpy
-    out[xhip_offset(i, rank, shape, meta + rank)] = x;
+    float r;
+    switch (op) {
+      case 1: r = (x > 0.0f || x != x) ? x : 0.0f; break;  // keep NaN, like numpy
+      case 2: r = expf(x); break;
+      case 3: r = -x; break;
+      case 4: r = 1.0f / (1.0f + expf(-x)); break;
+      case 5: r = sqrtf(x); break;
+      case 6: r = tanhf(x); break;
+      default: r = x; break;
+    }
+    out[xhip_offset(i, rank, shape, meta + rank)] = r;
   }
 }
 

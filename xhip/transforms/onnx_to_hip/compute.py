@@ -110,8 +110,17 @@ class _ConvertBinary(OnnxPattern):
 
     def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
         lhs, rhs = op.operands
-        out_rank = len(ranked(op.results[0], "the result").get_shape())
+        result = ranked(op.results[0], "the result")
+        out_rank = len(result.get_shape())
         shapes = [(v, ranked(v, "an operand").get_shape()) for v in (lhs, rhs)]
+        for value in (lhs, rhs):
+            element = ranked(value, "an operand").get_element_type()
+            if element != result.get_element_type():
+                # Pow's exponent may have its own type; the hip ops have one.
+                raise Unsupported(
+                    f"operand type {value.type} differs from the result's "
+                    f"element type {result.get_element_type()}"
+                )
         sources = broadcast_sources(shapes, out_rank)
         _emit(self, op, rewriter, self.hip_type, [lhs, rhs], sources)
 
@@ -144,18 +153,67 @@ class ConvertDiv(_ConvertBinary):
     hip_type = hip.DivOp
 
 
+class ConvertPow(_ConvertBinary):
+    """`onnx.Pow` -> `hip.miopen.pow`, when the exponent has the base's type."""
+
+    op_type = onnx.PowOp
+    hip_type = hip.PowOp
+
+
 def _same_shape_sources(value: SSAValue) -> list[DimSource | None]:
     return [(value, i) for i in range(len(ranked(value, "the input").get_shape()))]
 
 
-class ConvertRelu(OnnxPattern):
+class _ConvertUnary(OnnxPattern):
+    """An elementwise function of one operand, same shape in and out."""
+
+    hip_type: ClassVar[type[hip.HipDPSOp]]
+
+    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
+        (x,) = op.operands
+        _emit(self, op, rewriter, self.hip_type, [x], _same_shape_sources(x))
+
+
+class ConvertRelu(_ConvertUnary):
     """`onnx.Relu` -> `hip.miopen.relu`."""
 
     op_type = onnx.ReluOp
+    hip_type = hip.ReluOp
 
-    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
-        assert isinstance(op, onnx.ReluOp)
-        _emit(self, op, rewriter, hip.ReluOp, [op.X], _same_shape_sources(op.X))
+
+class ConvertExp(_ConvertUnary):
+    """`onnx.Exp` -> `hip.miopen.exp`."""
+
+    op_type = onnx.ExpOp
+    hip_type = hip.ExpOp
+
+
+class ConvertNeg(_ConvertUnary):
+    """`onnx.Neg` -> `hip.miopen.neg`."""
+
+    op_type = onnx.NegOp
+    hip_type = hip.NegOp
+
+
+class ConvertSigmoid(_ConvertUnary):
+    """`onnx.Sigmoid` -> `hip.miopen.sigmoid`."""
+
+    op_type = onnx.SigmoidOp
+    hip_type = hip.SigmoidOp
+
+
+class ConvertSqrt(_ConvertUnary):
+    """`onnx.Sqrt` -> `hip.miopen.sqrt`."""
+
+    op_type = onnx.SqrtOp
+    hip_type = hip.SqrtOp
+
+
+class ConvertTanh(_ConvertUnary):
+    """`onnx.Tanh` -> `hip.miopen.tanh`."""
+
+    op_type = onnx.TanhOp
+    hip_type = hip.TanhOp
 
 
 class ConvertSoftmax(OnnxPattern):

@@ -306,7 +306,8 @@ class ConvertFlatten(OnnxPattern):
         axis = op.get_int("axis")
         if not -len(source) <= axis <= len(source):
             raise Unsupported(f"axis {axis} out of range for rank {len(source)}")
-        axis %= len(source) + 1
+        if axis < 0:
+            axis += len(source)
         target = [Dim.product(source[:axis]), Dim.product(source[axis:])]
         _replace_with_view(self, op, rewriter, op.input, source, target)
 

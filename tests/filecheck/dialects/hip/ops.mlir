@@ -31,3 +31,22 @@ func.func @others(%ctx: !hip.context, %x: memref<?x?x?xf32>, %s: memref<f32>, %y
 // CHECK-NEXT: hip.permute(%ctx) ins(%x : memref<?x?x?xf32>) outs(%t : memref<?x?x?xf32>) {perm = array<i64: 2, 0, 1>}
 // CHECK-NEXT: %p = hip.alloc(%ctx, %n) : memref<?xi8>
 // CHECK-NEXT: hip.free(%ctx, %p) : memref<?xi8>
+
+// The elementwise functions: pow broadcasts like the binary ops, the unary ones
+// keep the shape.
+func.func @elementwise(%ctx: !hip.context, %x: memref<?x4xf32>, %e: memref<f32>, %y: memref<?x4xf32>) {
+  hip.miopen.pow(%ctx) ins(%x, %e : memref<?x4xf32>, memref<f32>) outs(%y : memref<?x4xf32>)
+  hip.miopen.exp(%ctx) ins(%y : memref<?x4xf32>) outs(%x : memref<?x4xf32>)
+  hip.miopen.neg(%ctx) ins(%x : memref<?x4xf32>) outs(%y : memref<?x4xf32>)
+  hip.miopen.sigmoid(%ctx) ins(%y : memref<?x4xf32>) outs(%x : memref<?x4xf32>)
+  hip.miopen.sqrt(%ctx) ins(%x : memref<?x4xf32>) outs(%y : memref<?x4xf32>)
+  hip.miopen.tanh(%ctx) ins(%y : memref<?x4xf32>) outs(%x : memref<?x4xf32>)
+  func.return
+}
+// CHECK-LABEL: func.func @elementwise
+// CHECK:      hip.miopen.pow(%ctx) ins(%x, %e : memref<?x4xf32>, memref<f32>) outs(%y : memref<?x4xf32>)
+// CHECK-NEXT: hip.miopen.exp(%ctx) ins(%y : memref<?x4xf32>) outs(%x : memref<?x4xf32>)
+// CHECK-NEXT: hip.miopen.neg(%ctx) ins(%x : memref<?x4xf32>) outs(%y : memref<?x4xf32>)
+// CHECK-NEXT: hip.miopen.sigmoid(%ctx) ins(%y : memref<?x4xf32>) outs(%x : memref<?x4xf32>)
+// CHECK-NEXT: hip.miopen.sqrt(%ctx) ins(%x : memref<?x4xf32>) outs(%y : memref<?x4xf32>)
+// CHECK-NEXT: hip.miopen.tanh(%ctx) ins(%y : memref<?x4xf32>) outs(%x : memref<?x4xf32>)

@@ -24,3 +24,29 @@ func.func @binary(%ctx: !hip.context, %a: tensor<?x1xf32>, %b: tensor<1x?xf32>, 
 // CHECK:         %5 = hip.miopen.mul(%ctx) ins(%3, %3 : tensor<?x?xf32>, tensor<?x?xf32>)
 // CHECK:         %7 = hip.miopen.div(%ctx) ins(%5, %s : tensor<?x?xf32>, tensor<f32>)
 // CHECK-NEXT:    func.return %7 : tensor<?x?xf32>
+
+// The unary functions keep the shape: dynamic sizes come from the input. Pow
+// broadcasts like the binary ops; an exponent of another element type stays
+// unconverted (see errors.mlir).
+func.func @functions(%ctx: !hip.context, %x: tensor<?x4xf32>, %p: tensor<f32>) -> tensor<?x4xf32> {
+  %0 = "onnx.Exp"(%x) {onnx_node_name = "exp"} : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %1 = "onnx.Neg"(%0) {onnx_node_name = "neg"} : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %2 = "onnx.Sigmoid"(%1) {onnx_node_name = "sigmoid"} : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %3 = "onnx.Sqrt"(%2) {onnx_node_name = "sqrt"} : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %4 = "onnx.Tanh"(%3) {onnx_node_name = "tanh"} : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %5 = "onnx.Pow"(%4, %p) {onnx_node_name = "pow"} : (tensor<?x4xf32>, tensor<f32>) -> tensor<?x4xf32>
+  func.return %5 : tensor<?x4xf32>
+}
+// CHECK-LABEL: func.func @functions
+// CHECK-NEXT:    %c0 = arith.constant 0 : index
+// CHECK-NEXT:    %dim = tensor.dim %x, %c0 : tensor<?x4xf32>
+// CHECK-NEXT:    %0 = tensor.empty(%dim) : tensor<?x4xf32>
+// CHECK-NEXT:    %1 = hip.miopen.exp(%ctx) ins(%x : tensor<?x4xf32>) outs(%0 : tensor<?x4xf32>) -> tensor<?x4xf32>
+// CHECK:         %3 = hip.miopen.neg(%ctx) ins(%1 : tensor<?x4xf32>) outs(%2 : tensor<?x4xf32>) -> tensor<?x4xf32>
+// CHECK:         %5 = hip.miopen.sigmoid(%ctx) ins(%3 : tensor<?x4xf32>) outs(%4 : tensor<?x4xf32>) -> tensor<?x4xf32>
+// CHECK:         %7 = hip.miopen.sqrt(%ctx) ins(%5 : tensor<?x4xf32>) outs(%6 : tensor<?x4xf32>) -> tensor<?x4xf32>
+// CHECK:         %9 = hip.miopen.tanh(%ctx) ins(%7 : tensor<?x4xf32>) outs(%8 : tensor<?x4xf32>) -> tensor<?x4xf32>
+// CHECK-NEXT:    %dim_5 = tensor.dim %9, %c0 : tensor<?x4xf32>
+// CHECK-NEXT:    %10 = tensor.empty(%dim_5) : tensor<?x4xf32>
+// CHECK-NEXT:    %11 = hip.miopen.pow(%ctx) ins(%9, %p : tensor<?x4xf32>, tensor<f32>) outs(%10 : tensor<?x4xf32>) -> tensor<?x4xf32>
+// CHECK-NEXT:    func.return %11 : tensor<?x4xf32>

@@ -4,18 +4,20 @@
 // Every op that cannot be converted is reported, with its node name and why,
 // in program order, in one error; and no constants file is left behind.
 
-func.func @f(%ctx: !hip.context, %x: tensor<?x4xf32>, %s: tensor<2xi64>) -> (tensor<?x4xf32>, tensor<?x?xf32>) {
+func.func @f(%ctx: !hip.context, %x: tensor<?x4xf32>, %s: tensor<2xi64>, %e: tensor<i64>) -> (tensor<?x4xf32>, tensor<?x?xf32>, tensor<?x4xf32>) {
   %w = "onnx.Constant"() {value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
   %0 = "onnx.Add"(%x, %w) {onnx_node_name = "bias"} : (tensor<?x4xf32>, tensor<4xf32>) -> tensor<?x4xf32>
-  %1 = "onnx.Tanh"(%0) {onnx_node_name = "tanh_1"} : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %1 = "onnx.Cast"(%0) <{saturate = 1 : si64, to = f32}> {onnx_node_name = "cast_1"} : (tensor<?x4xf32>) -> tensor<?x4xf32>
   %2 = "onnx.Reshape"(%1, %s) {onnx_node_name = "reshape_dyn"} : (tensor<?x4xf32>, tensor<2xi64>) -> tensor<?x?xf32>
   %3 = "onnx.LayerNormalization"(%1) {onnx_node_name = "ln"} : (tensor<?x4xf32>) -> tensor<?x4xf32>
-  func.return %3, %2 : tensor<?x4xf32>, tensor<?x?xf32>
+  %4 = "onnx.Pow"(%x, %e) {onnx_node_name = "pow_i64"} : (tensor<?x4xf32>, tensor<i64>) -> tensor<?x4xf32>
+  func.return %3, %2, %4 : tensor<?x4xf32>, tensor<?x?xf32>, tensor<?x4xf32>
 }
 
-// CHECK:      convert-onnx-to-hip: 3 op(s) cannot be converted:
-// CHECK-NEXT:   onnx.Tanh (node 'tanh_1'): no conversion to hip for this op
+// CHECK:      convert-onnx-to-hip: 4 op(s) cannot be converted:
+// CHECK-NEXT:   onnx.Cast (node 'cast_1'): no conversion to hip for this op
 // CHECK-NEXT:   onnx.Reshape (node 'reshape_dyn'): the shape operand must be a constant
 // CHECK-NEXT:   onnx.LayerNormalization (node 'ln'): no conversion to hip for this op
+// CHECK-NEXT:   onnx.Pow (node 'pow_i64'): operand type tensor<i64> differs from the result's element type f32
 
 // EMPTY: 0

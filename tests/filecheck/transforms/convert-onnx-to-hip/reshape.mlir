@@ -64,6 +64,17 @@ func.func @flatten(%ctx: !hip.context, %x: tensor<?x3x4x5xf32>) -> (tensor<?x60x
 // CHECK-NEXT:    %2 = arith.muli %dim, %c60 : index
 // CHECK-NEXT:    %3 = tensor.expand_shape %1 {{\[\[}}0 : i64, 1 : i64]] output_shape [1, %2] : tensor<?xf32> into tensor<1x?xf32>
 
+// A negative axis counts from the end: -1 keeps all dims but the last.
+func.func @flatten_negative(%ctx: !hip.context, %x: tensor<?x3x4x5xf32>) -> (tensor<?x5xf32>, tensor<?x60xf32>) {
+  %0 = "onnx.Flatten"(%x) <{axis = -1 : si64}> {onnx_node_name = "f1"} : (tensor<?x3x4x5xf32>) -> tensor<?x5xf32>
+  %1 = "onnx.Flatten"(%x) <{axis = -3 : si64}> {onnx_node_name = "f3"} : (tensor<?x3x4x5xf32>) -> tensor<?x60xf32>
+  func.return %0, %1 : tensor<?x5xf32>, tensor<?x60xf32>
+}
+// CHECK-LABEL: func.func @flatten_negative
+// CHECK-NEXT:    %0 = tensor.collapse_shape %x {{\[\[}}0 : i64, 1 : i64, 2 : i64], [3 : i64]] : tensor<?x3x4x5xf32> into tensor<?x5xf32>
+// CHECK-NEXT:    %1 = tensor.collapse_shape %x {{\[\[}}0 : i64], [1 : i64, 2 : i64, 3 : i64]] : tensor<?x3x4x5xf32> into tensor<?x60xf32>
+// CHECK-NEXT:    func.return %0, %1
+
 // Squeeze and Unsqueeze drop and insert size-1 dims; axes may be negative.
 func.func @squeeze(%ctx: !hip.context, %x: tensor<1x?x1x8xf32>) -> (tensor<?x8xf32>, tensor<?x1x8xf32>, tensor<1x?x1x8x1xf32>) {
   %a = "onnx.Constant"() {value = dense<[0, -2]> : tensor<2xi64>} : () -> tensor<2xi64>
