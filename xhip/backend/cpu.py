@@ -256,7 +256,13 @@ class CpuRuntime(Runtime):
 
         None when the array is too small to be worth it.
         """
-        if self.threads == 1 or math.prod(shape) < PARALLEL_MIN_ELEMENTS:
+        if math.prod(shape) < PARALLEL_MIN_ELEMENTS:
+            return None
+        return self._cut(shape)
+
+    def _cut(self, shape: tuple[int, ...]) -> tuple[int, list[int]] | None:
+        """The first axis of `shape` with a piece for every thread, and its cuts."""
+        if self.threads == 1:
             return None
         for axis, size in enumerate(shape):
             if size >= self.threads:
@@ -314,7 +320,8 @@ class CpuRuntime(Runtime):
         split = None
         big = o.size * x.shape[-1] >= BLAS_PARALLEL_MIN_MACS
         if big and x.ndim >= 2 and w.ndim >= 2:
-            split = self._split(o.shape[:-1])
+            # `big` already weighed the work: cut the rows however few they are.
+            split = self._cut(o.shape[:-1])
         if split is None:
             np.matmul(x, w, out=o)
             return
