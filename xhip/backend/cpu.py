@@ -122,6 +122,13 @@ def _copyto(src: np.ndarray, out: np.ndarray) -> None:
     np.copyto(out, src)
 
 
+def _same_view(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether `a` and `b` are the same elements in the same order."""
+    return (
+        a.ctypes.data == b.ctypes.data and a.shape == b.shape and a.strides == b.strides
+    )
+
+
 def _softmax_shifted(x: np.ndarray, out: np.ndarray) -> None:
     """Softmax over the last axis, shifted by the row max; `out` may be `x`."""
     peak = np.max(x, axis=-1, keepdims=True)
@@ -155,6 +162,7 @@ class CpuRuntime(Runtime):
     """numpy on the host; `threads` workers for the memory-bound ops."""
 
     name = "cpu"
+    fuses_scaled_softmax = True
 
     def __init__(self, debug: bool = False, threads: int | None = None):
         super().__init__(debug)
@@ -382,10 +390,24 @@ class CpuRuntime(Runtime):
     def copy(self, src: DeviceArray, out: DeviceArray) -> None:
         self._elementwise(_copyto, self.array(out), self.array(src))
 
-    def softmax(self, src: DeviceArray, out: DeviceArray, axis: int = -1) -> None:
+    def softmax(
+        self,
+        src: DeviceArray,
+        out: DeviceArray,
+        axis: int = -1,
+        scale: DeviceArray | None = None,
+    ) -> None:
+        """Softmax of `src` (times the scalar `scale`, if given) along `axis`.
+
+        The scaled form runs `mul` + `softmax` in one sweep when the product
+        is needed by nothing else (see `Plan`): each block is scaled into a
+        scratch buffer that stays in cache, so the scores cross memory once
+        less, with the same float32 arithmetic as the two ops.
+        """
         x, o = self.array(src), self.array(out)
-        if o.size == 0:
-            return  # numpy's max has no identity for an empty row
+        factor = None if scale is None else self.array(scale)
+        if x.size == 0:
+            return
         if x.ndim == 0:
             o[...] = 1.0
             return
@@ -396,9 +418,16 @@ class CpuRuntime(Runtime):
         rows = math.prod(x.shape[:-1])
         x2 = _reshape(x, (rows, n))
         o2 = _reshape(o, (rows, n))
-        if x2 is None or o2 is None or n == 0 or np.may_share_memory(x, o):
+        same = x2 is not None and o2 is not None and _same_view(x2, o2)
+        if x2 is None or o2 is None or (np.may_share_memory(x, o) and not same):
+            if factor is not None:
+                x = np.multiply(x, factor)
             _softmax_shifted(x, o)
             return
+        if same and factor is None:
+            _softmax_shifted(x, o)
+            return
+        src_rows, out_rows = x2, o2
         ones = np.ones(n, dtype=o.dtype)
         block = max(1, SOFTMAX_BLOCK_BYTES // (n * x.itemsize))
         threads = self.threads if rows * n >= PARALLEL_MIN_ELEMENTS else 1
@@ -406,9 +435,16 @@ class CpuRuntime(Runtime):
 
         def task(lo: int, hi: int) -> Callable[[], None]:
             def run() -> None:
+                scaling = (
+                    None if factor is None else (factor, np.empty((block, n), x.dtype))
+                )
                 for start in range(lo, hi, block):
                     stop = min(start + block, hi)
-                    _softmax_block(x2[start:stop], o2[start:stop], ones)
+                    rows_in = src_rows[start:stop]
+                    if scaling is not None:
+                        by, scratch = scaling
+                        rows_in = np.multiply(rows_in, by, out=scratch[: stop - start])
+                    _softmax_block(rows_in, out_rows[start:stop], ones)
 
             return run
 

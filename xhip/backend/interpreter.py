@@ -44,7 +44,7 @@ from xdsl.interpreter import (
 )
 from xdsl.interpreters.arith import ArithFunctions
 from xdsl.interpreters.func import FuncFunctions
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.traits import SymbolTable
 from xdsl.utils.comparisons import to_signed, to_unsigned
 
@@ -763,6 +763,56 @@ class ClobberCheck:
         return checked
 
 
+def _scalar_operand(op: hip.MulOp) -> tuple[SSAValue, SSAValue] | None:
+    """(tensor, scalar) operands of a `mul` by a one-element memref, if it is one."""
+    for tensor_, scalar in (op.inputs, reversed(op.inputs)):
+        shape = _memref_type(scalar).get_shape()
+        if all(d == 1 for d in shape):
+            return tensor_, scalar
+    return None
+
+
+def _fusable_scaled_softmax(op: Operation, env: BuildEnv) -> hip.SoftmaxOp | None:
+    """The softmax right after `op` if `op` is a scalar `mul` only it reads.
+
+    Then the product never needs to exist in memory: nothing else reads the
+    buffer `mul` writes, and it is not an argument, so skipping the write is
+    not observable. Debug mode keeps every op, for its per-op checks.
+    """
+    runtime = env.runtime
+    if not runtime.fuses_scaled_softmax or runtime.debug:
+        return None
+    if not isinstance(op, hip.MulOp) or op.is_tensor_mode:
+        return None
+    softmax = op.next_op
+    product = op.outputs[0]
+    if (
+        not isinstance(softmax, hip.SoftmaxOp)
+        or softmax.inputs[0] is not product
+        or isinstance(product, BlockArgument)
+        or {use.operation for use in product.uses} != {op, softmax}
+        or _scalar_operand(op) is None
+    ):
+        return None
+    return softmax
+
+
+def _scaled_softmax_step(
+    mul: hip.MulOp, softmax: hip.SoftmaxOp, env: BuildEnv, slots: dict[SSAValue, int]
+) -> tuple[OpFn, tuple[int, ...], int]:
+    runtime = env.runtime
+    axis = -1 if softmax.axis is None else int(softmax.axis.value.data)
+    operands = _scalar_operand(mul)
+    assert operands is not None
+    src, scale = operands
+
+    def scaled_softmax(src: DeviceArray, scale: DeviceArray, out: DeviceArray) -> None:
+        runtime.softmax(src, out, axis, scale=scale)  # pyright: ignore[reportCallIssue]
+
+    ins = (slots[src], slots[scale], slots[softmax.outputs[0]])
+    return scaled_softmax, ins, -1
+
+
 class Plan:
     """A straight-line `func.func` compiled once into steps over registers.
 
@@ -785,7 +835,16 @@ class Plan:
         steps: list[tuple[OpFn, tuple[int, ...], int]] = []
         step_ops: list[Operation] = []
         self.results: tuple[int, ...] = ()
+        fused: set[Operation] = set()
         for op in block.ops:
+            if op in fused:
+                continue
+            if (softmax := _fusable_scaled_softmax(op, env)) is not None:
+                assert isinstance(op, hip.MulOp)
+                fused.add(softmax)
+                steps.append(_scaled_softmax_step(op, softmax, env, slots))
+                step_ops.append(op)
+                continue
             if isinstance(op, func.ReturnOp):
                 self.results = tuple(slots[v] for v in op.operands)
                 step_ops.append(op)

@@ -412,6 +412,9 @@ class Runtime(ABC):
     @abstractmethod
     def softmax(self, src: DeviceArray, out: DeviceArray, axis: int = -1) -> None: ...
 
+    fuses_scaled_softmax: ClassVar[bool] = False
+    """Whether `softmax` takes `scale=`: a scalar `mul` fused into it (`Plan`)."""
+
     @abstractmethod
     def copy(self, src: DeviceArray, out: DeviceArray) -> None:
         """Strided copy between same-shaped views."""

@@ -11,6 +11,7 @@ from tests.pytest.backend.conftest import module_with_globals, parse_stage, stag
 from xhip.backend.cpu import CpuRuntime
 from xhip.backend.interpreter import (
     BuildEnv,
+    HipContext,
     Plan,
     UnsupportedOpError,
     find_function,
@@ -218,3 +219,38 @@ def test_elementwise_functions_run_on_both_engines() -> None:
         y = rt.empty((2, 3), np.dtype(np.float32))
         run(None, rt.upload(x), p, y)
         np.testing.assert_allclose(rt.download(y), want, rtol=1e-6, err_msg=name)
+
+
+PRODUCT_READ_AGAIN = """
+func.func @f(%ctx: !hip.context, %x: memref<4x8xf32>, %s: memref<f32>, %p: memref<4x8xf32>, %y: memref<4x8xf32>, %z: memref<4x8xf32>) {
+  %t = memref.alloc() : memref<4x8xf32>
+  hip.miopen.mul(%ctx) ins(%x, %s : memref<4x8xf32>, memref<f32>) outs(%t : memref<4x8xf32>)
+  hip.miopen.softmax(%ctx) ins(%t : memref<4x8xf32>) outs(%y : memref<4x8xf32>)
+  hip.miopen.add(%ctx) ins(%t, %x : memref<4x8xf32>, memref<4x8xf32>) outs(%z : memref<4x8xf32>)
+  memref.dealloc %t : memref<4x8xf32>
+  hip.miopen.mul(%ctx) ins(%x, %s : memref<4x8xf32>, memref<f32>) outs(%p : memref<4x8xf32>)
+  hip.miopen.softmax(%ctx) ins(%p : memref<4x8xf32>) outs(%y : memref<4x8xf32>)
+  func.return
+}
+"""
+
+
+def test_scaled_softmax_fuses_only_a_product_nothing_else_reads() -> None:
+    """A product read again (`%t`), or written to an argument (`%p`), must exist."""
+    module = Parser(make_context(), PRODUCT_READ_AGAIN).parse_module()
+    runtime = CpuRuntime()
+    plan = Plan(find_function(module, "f"), BuildEnv(runtime))
+    assert "scaled_softmax" not in [fn.__name__ for fn, _, _ in plan.steps]
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((4, 8)).astype(np.float32)
+    s = np.array(0.5, np.float32)
+    p, y, z = (np.zeros((4, 8), np.float32) for _ in range(3))
+    args = [runtime.upload(a) for a in (x, s, p, y, z)]
+    plan(HipContext(runtime), *args)
+    x64 = x.astype(np.float64) * 0.5
+    e = np.exp(x64 - x64.max(axis=-1, keepdims=True))
+    np.testing.assert_allclose(runtime.download(args[4]), x64 + x, rtol=1e-6)
+    np.testing.assert_allclose(runtime.download(args[2]), x64, rtol=1e-6)
+    np.testing.assert_allclose(
+        runtime.download(args[3]), e / e.sum(axis=-1, keepdims=True), rtol=1e-6
+    )
