@@ -7,7 +7,6 @@ relies on are shared with, and exercised by, the CUDA and CPU paths.
 from __future__ import annotations
 
 import ctypes
-import importlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -39,11 +38,14 @@ def _check(result: Any) -> Any:
 
 
 def _import_hip() -> tuple[Any, Any, Any]:
+    """hip, hiprtc and hipblas, once a device is known to be there.
+
+    hip-python exposes its bindings as attributes of the `hip` package, and
+    hipBLAS's come in a wheel of their own, so they are asked for last: on a
+    machine without a GPU the message says so, not that a wheel is missing.
+    """
     try:
-        hip, hipblas, hiprtc = (
-            importlib.import_module(f"hip.{name}")
-            for name in ("hip", "hipblas", "hiprtc")
-        )
+        from hip import hip, hiprtc  # pyright: ignore
     except ImportError as e:
         raise DeviceUnavailable(
             f"--device hip: hip-python is not installed ({e}); pip install 'xhip[hip]'"
@@ -52,7 +54,15 @@ def _import_hip() -> tuple[Any, Any, Any]:
         raise DeviceUnavailable(f"--device hip: {e}") from None
     status, count = hip.hipGetDeviceCount()
     if getattr(status, "value", status) != 0 or count == 0:
-        raise DeviceUnavailable(f"--device hip: no AMD GPU found ({status})")
+        raise DeviceUnavailable(
+            f"--device hip: no AMD GPU found ({getattr(status, 'name', status)})"
+        )
+    try:
+        from hip import hipblas  # pyright: ignore
+    except ImportError as e:
+        raise DeviceUnavailable(
+            f"--device hip: hipBLAS bindings are not installed ({e})"
+        ) from None
     return hip, hiprtc, hipblas
 
 

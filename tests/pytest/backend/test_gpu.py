@@ -40,6 +40,30 @@ def test_missing_gpu_is_one_clear_line(device: str) -> None:
     assert reason.startswith(f"--device {device}: ") and "\n" not in reason
 
 
+def _hip_device_count() -> tuple[str, int] | None:
+    """What hip-python's hipGetDeviceCount says, or None where it cannot load."""
+    try:
+        from hip import hip  # pyright: ignore
+    except (ImportError, OSError):
+        return None
+    status, count = hip.hipGetDeviceCount()
+    return getattr(status, "name", str(status)), count
+
+
+def test_hip_runtime_without_a_device_says_so() -> None:
+    """hip-python and libamdhip64 load (Debian's libamdhip64-5 is enough) but no
+    AMD GPU answers: the runtime says that, not that something is missing."""
+    answer = _hip_device_count()
+    if answer is None:
+        pytest.skip("hip-python or libamdhip64 cannot be loaded here")
+    status, count = answer
+    if count > 0:
+        pytest.skip("an AMD GPU is present")
+    with pytest.raises(DeviceUnavailable) as error:
+        runtime_for("hip")
+    assert str(error.value) == f"--device hip: no AMD GPU found ({status})"
+
+
 def test_auto_falls_back_to_cpu_and_says_so() -> None:
     if _runtime_or_reason("hip")[0] or _runtime_or_reason("cuda")[0]:
         pytest.skip("a GPU is present")
