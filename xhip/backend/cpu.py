@@ -122,6 +122,13 @@ def _copyto(src: np.ndarray, out: np.ndarray) -> None:
     np.copyto(out, src)
 
 
+def _cast(src: np.ndarray, out: np.ndarray) -> None:
+    """numpy's unsafe casting is C's: truncation toward zero; a NaN or an
+    out-of-range value gives what the hardware gives, as in ONNX."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        np.copyto(out, src, casting="unsafe")
+
+
 def _same_view(a: np.ndarray, b: np.ndarray) -> bool:
     """Whether `a` and `b` are the same elements in the same order."""
     return (
@@ -389,6 +396,9 @@ class CpuRuntime(Runtime):
 
     def copy(self, src: DeviceArray, out: DeviceArray) -> None:
         self._elementwise(_copyto, self.array(out), self.array(src))
+
+    def cast(self, src: DeviceArray, out: DeviceArray) -> None:
+        self._elementwise(_cast, self.array(out), self.array(src))
 
     def softmax(
         self,

@@ -219,6 +219,15 @@ class KernelRuntime(Runtime):
         self._require_f32(src, out)
         self._strided("xhip_unary_f32", _COPY, out, strided_meta(out, src), src)
 
+    def cast(self, src: DeviceArray, out: DeviceArray) -> None:
+        """Only float32 to float32 (a copy): the kernels take float32 only."""
+        if src.dtype != np.float32 or out.dtype != np.float32:
+            raise NotImplementedError(
+                f"hip.cast from {src.dtype} to {out.dtype}: the GPU runtimes run "
+                "float32 only"
+            )
+        self.copy(src, out)
+
     def permute(self, src: DeviceArray, out: DeviceArray, perm: Sequence[int]) -> None:
         self._require_f32(src, out)
         meta = strided_meta(out, input_strides=[src.strides[p] for p in perm])

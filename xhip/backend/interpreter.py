@@ -560,6 +560,27 @@ def _build_hip_copy(op: hip.CopyOp, env: BuildEnv) -> OpFn:
     return _dps(op, env, env.runtime.copy, _same_shape)
 
 
+@builds(hip.CastOp)
+def _build_hip_cast(op: hip.CastOp, env: BuildEnv) -> OpFn:
+    return _dps(op, env, env.runtime.cast, _same_shape)
+
+
+@builds(hip.ConcatOp)
+def _build_hip_concat(op: hip.ConcatOp, env: BuildEnv) -> OpFn:
+    runtime = env.runtime
+    axis = op.axis.value.data
+
+    def concat(*args: DeviceArray) -> None:
+        runtime.concat(args[:-1], args[-1], axis)
+
+    def shape(*inputs: DeviceArray) -> tuple[int, ...]:
+        dims = list(inputs[0].shape)
+        dims[axis] = sum(x.shape[axis] for x in inputs)
+        return tuple(dims)
+
+    return _dps(op, env, concat, shape)
+
+
 @builds(hip.SoftmaxOp)
 def _build_softmax(op: hip.SoftmaxOp, env: BuildEnv) -> OpFn:
     runtime = env.runtime

@@ -419,5 +419,23 @@ class Runtime(ABC):
     def copy(self, src: DeviceArray, out: DeviceArray) -> None:
         """Strided copy between same-shaped views."""
 
+    def concat(
+        self, inputs: Sequence[DeviceArray], out: DeviceArray, axis: int
+    ) -> None:
+        """ONNX Concat along `axis` (in `[0, rank)`): each input copied into its
+        slice of `out`, a strided view, so every runtime's `copy` serves."""
+        rank = len(out.shape)
+        start = 0
+        for src in inputs:
+            offsets = [0] * rank
+            offsets[axis] = start
+            self.copy(src, out.subview(offsets, src.shape, [1] * rank, src.shape))
+            start += src.shape[axis]
+
+    @abstractmethod
+    def cast(self, src: DeviceArray, out: DeviceArray) -> None:
+        """Copy converting to `out`'s element type, as ONNX Cast (C's casts:
+        float to integer truncates toward zero)."""
+
     def close(self) -> None:  # noqa: B027 (optional hook)
         """Release library handles and worker threads."""

@@ -46,6 +46,7 @@ from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     opt_prop_def,
+    prop_def,
     result_def,
     traits_def,
     var_operand_def,
@@ -131,8 +132,11 @@ class HipDPSOp(IRDLOperation, ABC):
     """
 
     NUM_INDEX_OPERANDS: ClassVar[int] = 0
-    NUM_INPUTS: ClassVar[tuple[int, int]] = (1, 1)
-    """Allowed (min, max) number of `ins` operands."""
+    NUM_INPUTS: ClassVar[tuple[int, int | None]] = (1, 1)
+    """Allowed (min, max) number of `ins` operands; max None: no limit."""
+    SAME_ELEMENT_TYPE: ClassVar[bool] = True
+    """Whether every `ins` operand must have the element type of `outs`: the
+    library calls compute in one type; only a conversion may differ."""
 
     traits = traits_def(DestinationStyleEffects())
 
@@ -173,8 +177,8 @@ class HipDPSOp(IRDLOperation, ABC):
 
     def verify_(self) -> None:
         lo, hi = self.NUM_INPUTS
-        if not lo <= len(self.inputs) <= hi:
-            want = str(lo) if lo == hi else f"{lo} to {hi}"
+        if len(self.inputs) < lo or (hi is not None and len(self.inputs) > hi):
+            want = str(lo) if lo == hi else f"{lo} to {hi}" if hi else f"{lo} or more"
             raise VerifyException(
                 f"'{self.name}' expects {want} ins operands, got {len(self.inputs)}"
             )
@@ -209,7 +213,7 @@ class HipDPSOp(IRDLOperation, ABC):
             )
         out_elt = self.outputs[0].type
         assert isinstance(out_elt, TensorType | MemRefType)
-        for i, value in enumerate(self.inputs):
+        for i, value in enumerate(self.inputs if self.SAME_ELEMENT_TYPE else ()):
             assert isinstance(value.type, TensorType | MemRefType)
             if value.type.get_element_type() != out_elt.get_element_type():
                 raise VerifyException(
@@ -323,7 +327,7 @@ class HipComputeOp(HipDPSOp, ABC):
 class BinaryElementwiseOp(HipComputeOp, ABC):
     """`out = lhs <op> rhs` with numpy broadcasting."""
 
-    NUM_INPUTS: ClassVar[tuple[int, int]] = (2, 2)
+    NUM_INPUTS: ClassVar[tuple[int, int | None]] = (2, 2)
 
     def verify_shapes(self) -> None:
         lhs, rhs = (_shape(v) for v in self.inputs)
@@ -344,7 +348,7 @@ class BinaryElementwiseOp(HipComputeOp, ABC):
 class UnaryElementwiseOp(HipComputeOp, ABC):
     """`out = f(in)`, same shape in and out."""
 
-    NUM_INPUTS: ClassVar[tuple[int, int]] = (1, 1)
+    NUM_INPUTS: ClassVar[tuple[int, int | None]] = (1, 1)
 
     def verify_shapes(self) -> None:
         src, out = _shape(self.inputs[0]), _shape(self.outputs[0])
@@ -360,7 +364,7 @@ class MatmulOp(HipComputeOp):
     """numpy `matmul`: batched, with broadcasting of the batch dims."""
 
     name = "hip.hipblaslt.matmul"
-    NUM_INPUTS: ClassVar[tuple[int, int]] = (2, 2)
+    NUM_INPUTS: ClassVar[tuple[int, int | None]] = (2, 2)
 
     def verify_shapes(self) -> None:
         a, b = (_shape(v) for v in self.inputs)
@@ -395,7 +399,7 @@ class GemmOp(HipComputeOp):
     """ONNX Gemm: `out = alpha * op(A) @ op(B) + beta * C`, C optional."""
 
     name = "hip.hipblaslt.gemm"
-    NUM_INPUTS: ClassVar[tuple[int, int]] = (2, 3)
+    NUM_INPUTS: ClassVar[tuple[int, int | None]] = (2, 3)
 
     trans_a = opt_prop_def(UnitAttr)
     trans_b = opt_prop_def(UnitAttr)
@@ -485,6 +489,15 @@ class CopyOp(UnaryElementwiseOp):
 
 
 @irdl_op_definition
+class CastOp(UnaryElementwiseOp):
+    """Converts each element of `in` to the element type of `out` (ONNX Cast:
+    float to integer truncates toward zero); the one op whose types differ."""
+
+    name = "hip.cast"
+    SAME_ELEMENT_TYPE: ClassVar[bool] = False
+
+
+@irdl_op_definition
 class SoftmaxOp(UnaryElementwiseOp):
     """Softmax along `axis` (default: the last one)."""
 
@@ -499,6 +512,48 @@ class SoftmaxOp(UnaryElementwiseOp):
             raise VerifyException(
                 f"'{self.name}' axis {self.axis.value.data} is out of range for "
                 f"rank {rank}"
+            )
+
+
+@irdl_op_definition
+class ConcatOp(HipComputeOp):
+    """ONNX Concat: the `ins` one after the other along `axis` (in `[0, rank)`);
+    the runtime copies each into its slice of `out`."""
+
+    name = "hip.concat"
+    NUM_INPUTS: ClassVar[tuple[int, int | None]] = (1, None)
+
+    axis = prop_def(IntegerAttr)
+
+    def verify_shapes(self) -> None:
+        out = _shape(self.outputs[0])
+        axis = self.axis.value.data
+        if not 0 <= axis < len(out):
+            raise VerifyException(
+                f"'{self.name}' axis {axis} is out of range for rank {len(out)}"
+            )
+        total = 0
+        for i, value in enumerate(self.inputs):
+            shape = _shape(value)
+            if len(shape) != len(out) or any(
+                _static_mismatch(a, b)
+                for d, (a, b) in enumerate(zip(shape, out))
+                if d != axis
+            ):
+                raise VerifyException(
+                    f"'{self.name}' ins operand {i} has shape {_fmt(shape)} but outs "
+                    f"operand 0 has shape {_fmt(out)} (they may differ in dim {axis} "
+                    "only)"
+                )
+            total = (
+                DYNAMIC_INDEX
+                if DYNAMIC_INDEX in (total, shape[axis])
+                else (total + shape[axis])
+            )
+        if _static_mismatch(total, out[axis]):
+            raise VerifyException(
+                f"'{self.name}' outs operand 0 has size {out[axis]} in dim {axis} but "
+                f"the ins operands add up to {total}"
             )
 
 
@@ -649,6 +704,8 @@ COMPUTE_OPS: tuple[type[HipDPSOp], ...] = (
     SqrtOp,
     TanhOp,
     CopyOp,
+    CastOp,
+    ConcatOp,
     SoftmaxOp,
     TransposeOp,
     PermuteOp,

@@ -29,6 +29,8 @@ from xdsl.utils.exceptions import PassFailedException
 from xhip.dialects import onnx
 from xhip.transforms.onnx_to_hip.compute import (
     ConvertAdd,
+    ConvertCast,
+    ConvertConcat,
     ConvertDiv,
     ConvertExp,
     ConvertGemm,
@@ -133,6 +135,8 @@ class ConvertOnnxToHipPass(ModulePass):
             ConvertTanh(state),
             ConvertSoftmax(state),
             ConvertTranspose(state),
+            ConvertCast(state),
+            ConvertConcat(state),
             ConvertIdentity(state),
             ConvertReshape(state),
             ConvertFlatten(state),

@@ -283,3 +283,16 @@ def test_upload_download_roundtrip(rt: CpuRuntime) -> None:
     np.testing.assert_array_equal(got, x)
     host = np.empty_like(got)
     assert rt.download(value, out=host) is host
+
+
+def test_cast_truncates_toward_zero(rt: CpuRuntime) -> None:
+    """ONNX Cast from float to integer is C's: toward zero, not numpy's floor."""
+    x = np.array([[-2.7, -0.5, 0.5], [2.7, -3.9, 1e3]], np.float32)
+    out = rt.empty((3, 2), np.dtype(np.int32))
+    rt.cast(rt.upload(x.T), out)
+    np.testing.assert_array_equal(
+        rt.download(out), np.array([[-2, 2], [0, -3], [0, 1000]], np.int32)
+    )
+    half = rt.empty((2, 3), np.dtype(np.float16))
+    rt.cast(rt.upload(x), half)
+    np.testing.assert_array_equal(rt.download(half), x.astype(np.float16))

@@ -9,6 +9,8 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import cast
+from unittest.mock import Mock
 
 import numpy as np
 import pytest
@@ -17,7 +19,13 @@ from xdsl.dialects.builtin import ModuleOp
 
 from xhip.backend import runtime_for
 from xhip.backend.cpu import CpuRuntime
-from xhip.backend.gpu import GemmCall, kernel_source, plan_gemm, strided_meta
+from xhip.backend.gpu import (
+    GemmCall,
+    KernelRuntime,
+    kernel_source,
+    plan_gemm,
+    strided_meta,
+)
 from xhip.backend.reference import AttentionWeights
 from xhip.backend.runtime import Buffer, DeviceArray, DeviceUnavailable, Runtime
 from xhip.backend.session import CompiledModel, Signature
@@ -148,6 +156,19 @@ def test_plan_gemm(make_a: object, make_b: object) -> None:
 def test_plan_gemm_refuses_unblasable_layouts() -> None:
     a = _rand(4, 6, 8)[:, ::2, ::2]  # no unit stride in the matrix
     assert plan_gemm(_device(a), _device(_rand(4, 3)), _device(_rand(4, 3, 3))) is None
+
+
+def test_gpu_cast_is_a_float32_copy_or_refused() -> None:
+    """The kernels take float32 only: `hip.cast` between other types is refused
+    with a message naming both, before anything touches a device."""
+    gpu = cast(KernelRuntime, Mock())
+    host = CpuRuntime()
+    f32 = host.upload(np.zeros(3, np.float32))
+    i64 = host.upload(np.zeros(3, np.int64))
+    KernelRuntime.cast(gpu, f32, f32)
+    cast(Mock, gpu.copy).assert_called_once_with(f32, f32)
+    with pytest.raises(NotImplementedError, match="hip.cast from float32 to int64"):
+        KernelRuntime.cast(gpu, f32, i64)
 
 
 def test_strided_meta_broadcasts() -> None:

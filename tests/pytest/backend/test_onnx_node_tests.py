@@ -39,21 +39,13 @@ from xhip.backend.onnx_backend import XhipBackend
 from xhip.frontend import OnnxImportError, import_model
 from xhip.frontend.onnx_importer import supported_ops
 
-NOT_CONVERTED = {"Cast", "Concat"}
+NOT_CONVERTED: set[str] = set()
 """Ops the importer reads but `convert-onnx-to-hip` has no pattern for."""
 
 CONSTANT_OPERAND = {"Reshape": 1, "Squeeze": 1, "Unsqueeze": 1}
 """Operands `convert-onnx-to-hip` needs as constants: a view's shape is static."""
 
-POW_MIXED_TYPES = (
-    "convert-onnx-to-hip refuses Pow with an exponent of another element type "
-    "than the base: the hip ops take one element type (no hip cast op yet)"
-)
-
 KNOWN_FAILURES = {
-    "test_pow_types_float32_": POW_MIXED_TYPES,
-    "test_pow_types_int32_float32": POW_MIXED_TYPES,
-    "test_pow_types_int64_float32": POW_MIXED_TYPES,
     "test_reshape_allowzero_reordered_shape_initializer": (
         "convert-onnx-to-hip refuses a 0 in Reshape's shape under allowzero=1 "
         "(an empty dim; 'unsupported shape [3, 4, 0]')"
@@ -255,3 +247,59 @@ def test_a_dropped_rep_closes_its_runtime(monkeypatch: pytest.MonkeyPatch) -> No
     del rep
     gc.collect()
     assert closed == [True]
+
+
+def test_cast_and_mixed_type_pow_in_debug_mode() -> None:
+    """Through all passes and the debug runtime (poisoned memory, checked
+    views): Cast truncates toward zero, an int32 base with a float exponent
+    computes in float and truncates back, as onnx's reference does."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
+    n = helper.make_tensor_value_info("n", TensorProto.INT32, [2, 3])
+    outputs = [
+        helper.make_tensor_value_info("i", TensorProto.INT64, [2, 3]),
+        helper.make_tensor_value_info("p", TensorProto.INT32, [2, 3]),
+    ]
+    graph = helper.make_graph(
+        [
+            helper.make_node("Cast", ["x"], ["i"], to=TensorProto.INT64),
+            helper.make_node("Pow", ["n", "x"], ["p"]),
+        ],
+        "cast_pow",
+        [x, n],
+        outputs,
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 15)])
+    xs = np.array([[-1.5, 0.5, 2.0], [2.7, 1.0, 0.5]], np.float32)
+    ns = np.array([[2, 3, 4], [2, 5, 9]], np.int32)
+    i, p = XhipBackend.prepare(model, debug=True).run([xs, ns])
+    np.testing.assert_array_equal(i, np.array([[-1, 0, 2], [2, 1, 0]], np.int64))
+    np.testing.assert_array_equal(p, np.power(ns, xs).astype(np.int32))
+    assert p.dtype == np.int32 and p[1, 2] == 3
+
+
+def test_concat_of_dynamic_inputs_in_debug_mode() -> None:
+    """Through all passes (the pool sizes a sum of run-time dims) and the debug
+    runtime: each input lands in its slice, also of a computed value."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 3])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])
+    rows = helper.make_tensor_value_info("rows", TensorProto.FLOAT, [None, 3])
+    cols = helper.make_tensor_value_info("cols", TensorProto.FLOAT, ["n", 6])
+    graph = helper.make_graph(
+        [
+            helper.make_node("Relu", ["x"], ["r"]),
+            helper.make_node("Concat", ["r", "y", "x"], ["rows"], axis=0),
+            helper.make_node("Concat", ["x", "r"], ["cols"], axis=-1),
+        ],
+        "concat",
+        [x, y],
+        [rows, cols],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    rep = XhipBackend.prepare(model, debug=True)
+    ys = np.arange(6, dtype=np.float32).reshape(2, 3)
+    for n in (1, 4):
+        xs = np.linspace(-1, 1, n * 3, dtype=np.float32).reshape(n, 3)
+        r = np.maximum(xs, 0)
+        got_rows, got_cols = rep.run([xs, ys])
+        np.testing.assert_array_equal(got_rows, np.concatenate([r, ys, xs]))
+        np.testing.assert_array_equal(got_cols, np.concatenate([xs, r], axis=1))

@@ -8,10 +8,14 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AnyFloat,
     DenseArrayBase,
     FloatAttr,
     IntegerAttr,
+    TensorType,
     UnitAttr,
     f32,
     i64,
@@ -111,18 +115,41 @@ class _ConvertBinary(OnnxPattern):
     def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
         lhs, rhs = op.operands
         result = ranked(op.results[0], "the result")
-        out_rank = len(result.get_shape())
-        shapes = [(v, ranked(v, "an operand").get_shape()) for v in (lhs, rhs)]
         for value in (lhs, rhs):
             element = ranked(value, "an operand").get_element_type()
             if element != result.get_element_type():
-                # Pow's exponent may have its own type; the hip ops have one.
                 raise Unsupported(
                     f"operand type {value.type} differs from the result's "
                     f"element type {result.get_element_type()}"
                 )
-        sources = broadcast_sources(shapes, out_rank)
-        _emit(self, op, rewriter, self.hip_type, [lhs, rhs], sources)
+        _emit(self, op, rewriter, self.hip_type, [lhs, rhs], _binary_sources(op))
+
+
+def _binary_sources(op: Operation) -> list[DimSource | None]:
+    result = ranked(op.results[0], "the result")
+    shapes = [(v, ranked(v, "an operand").get_shape()) for v in op.operands]
+    return broadcast_sources(shapes, len(result.get_shape()))
+
+
+def _cast(
+    pattern: OnnxPattern,
+    op: Operation,
+    rewriter: PatternRewriter,
+    value: SSAValue,
+    element: Attribute,
+) -> SSAValue:
+    """`value` converted to `element` by a `hip.cast` inserted before `op`."""
+    shape = ranked(value, "an operand").get_shape()
+    init = build_init(
+        rewriter,
+        pattern.state,
+        op,
+        TensorType(element, shape),
+        _same_shape_sources(value),
+    )
+    cast = hip.CastOp(context_of(op), [value], [init])
+    rewriter.insert(cast)
+    return cast.res[0]
 
 
 class ConvertAdd(_ConvertBinary):
@@ -153,11 +180,43 @@ class ConvertDiv(_ConvertBinary):
     hip_type = hip.DivOp
 
 
-class ConvertPow(_ConvertBinary):
-    """`onnx.Pow` -> `hip.miopen.pow`, when the exponent has the base's type."""
+class ConvertPow(OnnxPattern):
+    """`onnx.Pow` -> `hip.miopen.pow`, in one element type.
+
+    An exponent of another type is cast to the base's, except that an integer
+    base with a float exponent computes in the float type and casts the
+    result back, as ONNX does (`2 ** 0.5` is `int(1.41...)`, not `2 ** 0`).
+    """
 
     op_type = onnx.PowOp
-    hip_type = hip.PowOp
+
+    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, onnx.PowOp)
+        base, exponent = op.operands
+        result = ranked(op.results[0], "the result")
+        element = result.get_element_type()
+        base_type = ranked(base, "the base").get_element_type()
+        exponent_type = ranked(exponent, "the exponent").get_element_type()
+        if base_type != element:
+            raise Unsupported(
+                f"base type {base.type} differs from the result's element type "
+                f"{element}"
+            )
+        if exponent_type == element:
+            _emit(self, op, rewriter, hip.PowOp, [base, exponent], _binary_sources(op))
+            return
+        if isinstance(element, AnyFloat) or not isinstance(exponent_type, AnyFloat):
+            exponent = _cast(self, op, rewriter, exponent, element)
+            _emit(self, op, rewriter, hip.PowOp, [base, exponent], _binary_sources(op))
+            return
+        sources = _binary_sources(op)
+        base = _cast(self, op, rewriter, base, exponent_type)
+        wide = TensorType(exponent_type, result.get_shape())
+        init = build_init(rewriter, self.state, op, wide, sources)
+        power = hip.PowOp(context_of(op), [base, exponent], [init])
+        rewriter.insert(power)
+        out = build_init(rewriter, self.state, op, result, sources)
+        rewriter.replace(op, hip.CastOp(context_of(op), [power.res[0]], [out]))
 
 
 def _same_shape_sources(value: SSAValue) -> list[DimSource | None]:
@@ -284,6 +343,76 @@ class ConvertTranspose(OnnxPattern):
                 sources,
                 properties=properties,
             )
+
+
+class ConvertCast(OnnxPattern):
+    """`onnx.Cast` -> `hip.cast`; a cast to the input's own type is its input."""
+
+    op_type = onnx.CastOp
+
+    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, onnx.CastOp)
+        if op.input.type == op.output.type:
+            rewriter.replace(op, [], [op.input])
+            return
+        sources = _same_shape_sources(op.input)
+        _emit(self, op, rewriter, hip.CastOp, [op.input], sources)
+
+
+class ConvertConcat(OnnxPattern):
+    """`onnx.Concat` -> `hip.concat` with `axis` in `[0, rank)`.
+
+    A dynamic size along the axis is the sum of the inputs' sizes there; any
+    other dynamic size is the first input's.
+    """
+
+    op_type = onnx.ConcatOp
+
+    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, onnx.ConcatOp)
+        result = ranked(op.concat_result, "the result")
+        rank = len(result.get_shape())
+        for value in op.inputs:
+            if ranked(value, "an input").get_element_type() != (
+                result.get_element_type()
+            ):
+                raise Unsupported(f"input type {value.type} differs from the result's")
+        axis = op.axis.value.data
+        if not -rank <= axis < max(rank, 1):
+            raise Unsupported(f"axis {axis} is out of range for rank {rank}")
+        axis %= max(rank, 1)
+        sizes: list[SSAValue] = []
+        for d, size in enumerate(result.get_shape()):
+            if size != DYNAMIC_INDEX:
+                continue
+            summed = op.inputs if d == axis else op.inputs[:1]
+            dims = [self._dim(op, rewriter, v, d) for v in summed]
+            total = dims[0]
+            for dim in dims[1:]:
+                add = arith.AddiOp(total, dim)
+                rewriter.insert(add)
+                total = add.result
+            sizes.append(total)
+        empty = tensor.EmptyOp(sizes, result)
+        rewriter.insert(empty)
+        properties: dict[str, Attribute | None] = {"axis": IntegerAttr(axis, i64)}
+        new = hip.ConcatOp(
+            context_of(op), list(op.inputs), [empty.tensor], properties=properties
+        )
+        rewriter.replace(op, new)
+
+    def _dim(
+        self, op: Operation, rewriter: PatternRewriter, value: SSAValue, d: int
+    ) -> SSAValue:
+        """`value`'s size in dim `d`: a constant if static, else a `tensor.dim`."""
+        size = ranked(value, "an input").get_shape()[d]
+        index = self.state.folder.index(rewriter, op, d if size < 0 else size)
+        if size >= 0:
+            return index
+        dim = tensor.DimOp(value, index)
+        dim.result.name_hint = "dim"
+        rewriter.insert(dim)
+        return dim.result
 
 
 class ConvertIdentity(OnnxPattern):

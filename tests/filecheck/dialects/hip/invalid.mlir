@@ -103,3 +103,44 @@ func.func @softmax_axis(%ctx: !hip.context, %a: memref<2x3xf32>, %c: memref<2x3x
   func.return
 }
 // CHECK: 'hip.miopen.softmax' axis 2 is out of range for rank 2
+
+// -----
+
+// hip.cast may change the element type, not the shape.
+func.func @cast_shape(%ctx: !hip.context, %a: memref<4xf32>, %c: memref<5xi32>) {
+  hip.cast(%ctx) ins(%a : memref<4xf32>) outs(%c : memref<5xi32>)
+  func.return
+}
+// CHECK: 'hip.cast' ins operand 0 has shape 4 but outs operand 0 has shape 5
+
+// -----
+
+func.func @concat_sizes(%ctx: !hip.context, %a: memref<2x3xf32>, %c: memref<2x7xf32>) {
+  hip.concat(%ctx) ins(%a, %a : memref<2x3xf32>, memref<2x3xf32>) outs(%c : memref<2x7xf32>) {axis = 1 : i64}
+  func.return
+}
+// CHECK: 'hip.concat' outs operand 0 has size 7 in dim 1 but the ins operands add up to 6
+
+// -----
+
+func.func @concat_other_dim(%ctx: !hip.context, %a: memref<2x3xf32>, %b: memref<3x3xf32>, %c: memref<2x6xf32>) {
+  hip.concat(%ctx) ins(%a, %b : memref<2x3xf32>, memref<3x3xf32>) outs(%c : memref<2x6xf32>) {axis = 1 : i64}
+  func.return
+}
+// CHECK: 'hip.concat' ins operand 1 has shape 3x3 but outs operand 0 has shape 2x6 (they may differ in dim 1 only)
+
+// -----
+
+func.func @concat_axis(%ctx: !hip.context, %a: memref<3xf32>, %c: memref<3xf32>) {
+  hip.concat(%ctx) ins(%a : memref<3xf32>) outs(%c : memref<3xf32>) {axis = 1 : i64}
+  func.return
+}
+// CHECK: 'hip.concat' axis 1 is out of range for rank 1
+
+// -----
+
+func.func @concat_no_ins(%ctx: !hip.context, %c: memref<3xf32>) {
+  "hip.concat"(%ctx, %c) <{axis = 0 : i64, operandSegmentSizes = array<i32: 1, 0, 1>}> : (!hip.context, memref<3xf32>) -> ()
+  func.return
+}
+// CHECK: 'hip.concat' expects 1 or more ins operands, got 0

@@ -50,3 +50,23 @@ func.func @elementwise(%ctx: !hip.context, %x: memref<?x4xf32>, %e: memref<f32>,
 // CHECK-NEXT: hip.miopen.sigmoid(%ctx) ins(%y : memref<?x4xf32>) outs(%x : memref<?x4xf32>)
 // CHECK-NEXT: hip.miopen.sqrt(%ctx) ins(%x : memref<?x4xf32>) outs(%y : memref<?x4xf32>)
 // CHECK-NEXT: hip.miopen.tanh(%ctx) ins(%y : memref<?x4xf32>) outs(%x : memref<?x4xf32>)
+
+// hip.cast is the one op whose ins and outs element types differ.
+func.func @cast(%ctx: !hip.context, %x: tensor<2x?xf32>, %i: tensor<2x?xi64>, %m: memref<4xi32>, %h: memref<4xf16>) -> tensor<2x?xi64> {
+  %0 = hip.cast(%ctx) ins(%x : tensor<2x?xf32>) outs(%i : tensor<2x?xi64>) -> tensor<2x?xi64>
+  hip.cast(%ctx) ins(%m : memref<4xi32>) outs(%h : memref<4xf16>)
+  func.return %0 : tensor<2x?xi64>
+}
+// CHECK-LABEL: func.func @cast
+// CHECK:      %0 = hip.cast(%ctx) ins(%x : tensor<2x?xf32>) outs(%i : tensor<2x?xi64>) -> tensor<2x?xi64>
+// CHECK-NEXT: hip.cast(%ctx) ins(%m : memref<4xi32>) outs(%h : memref<4xf16>)
+
+// hip.concat takes any number of ins, one after the other along `axis`.
+func.func @concat(%ctx: !hip.context, %a: memref<2x?xf32>, %b: memref<2x3xf32>, %o: memref<2x?xf32>, %t: tensor<4xi64>, %u: tensor<8xi64>) -> tensor<8xi64> {
+  hip.concat(%ctx) ins(%a, %b, %a : memref<2x?xf32>, memref<2x3xf32>, memref<2x?xf32>) outs(%o : memref<2x?xf32>) {axis = 1 : i64}
+  %0 = hip.concat(%ctx) ins(%t, %t : tensor<4xi64>, tensor<4xi64>) outs(%u : tensor<8xi64>) {axis = 0 : i64} -> tensor<8xi64>
+  func.return %0 : tensor<8xi64>
+}
+// CHECK-LABEL: func.func @concat
+// CHECK:      hip.concat(%ctx) ins(%a, %b, %a : memref<2x?xf32>, memref<2x3xf32>, memref<2x?xf32>) outs(%o : memref<2x?xf32>) {axis = 1 : i64}
+// CHECK-NEXT: %0 = hip.concat(%ctx) ins(%t, %t : tensor<4xi64>, tensor<4xi64>) outs(%u : tensor<8xi64>) {axis = 0 : i64} -> tensor<8xi64>
