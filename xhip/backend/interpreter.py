@@ -42,7 +42,6 @@ from xdsl.interpreter import (
     impl,
     register_impls,
 )
-from xdsl.interpreters.arith import ArithFunctions
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.traits import SymbolTable
@@ -226,13 +225,44 @@ def _build_int_binary(op: Operation, env: BuildEnv) -> OpFn:
     return _INT_BINARY[type(op)]
 
 
+_INT_COMPARE: dict[int, Callable[[int, int], bool]] = {
+    0: operator.eq,
+    1: operator.ne,
+    2: operator.lt,
+    3: operator.le,
+    4: operator.gt,
+    5: operator.ge,
+    6: lambda a, b: to_unsigned(a, INDEX_BITS) < to_unsigned(b, INDEX_BITS),
+    7: lambda a, b: to_unsigned(a, INDEX_BITS) <= to_unsigned(b, INDEX_BITS),
+    8: lambda a, b: to_unsigned(a, INDEX_BITS) > to_unsigned(b, INDEX_BITS),
+    9: lambda a, b: to_unsigned(a, INDEX_BITS) >= to_unsigned(b, INDEX_BITS),
+}
+"""`arith.cmpi` by predicate: eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge."""
+
+
+@builds(arith.CmpiOp)
+def _build_cmpi(op: arith.CmpiOp, env: BuildEnv) -> OpFn:
+    if not isinstance(op.lhs.type, IndexType):
+        raise UnsupportedOpError(
+            f"the xhip backend runs '{op.name}' on index values only"
+        )
+    return _INT_COMPARE[op.predicate.value.data]
+
+
+@builds(arith.SelectOp)
+def _build_select(op: arith.SelectOp, env: BuildEnv) -> OpFn:
+    return lambda cond, a, b: a if cond else b
+
+
 @builds(arith.ConstantOp)
 def _build_constant(op: arith.ConstantOp, env: BuildEnv) -> OpFn:
     if not isinstance(op.value, IntegerAttr):
         raise UnsupportedOpError(
             f"the xhip backend runs 'arith.constant' on scalars, not {op.value}"
         )
-    value = op.value.value.data
+    value: int | bool = op.value.value.data
+    if isinstance(op.value.type, IntegerType) and op.value.type.width.data == 1:
+        value = bool(value)
     return lambda: value
 
 
@@ -662,17 +692,14 @@ def _impls_for(*op_types: type[Operation]) -> Callable[[type[Any]], type[Any]]:
 
 
 @_impls_for(
-    arith.DivUIOp,
-    arith.RemUIOp,
-    arith.CeilDivUIOp,
-    arith.CeilDivSIOp,
-    arith.MaxUIOp,
-    arith.MinUIOp,
-    arith.MaxSIOp,
-    arith.MinSIOp,
+    *_INT_BINARY, arith.CmpiOp, arith.SelectOp, arith.ConstantOp, arith.IndexCastOp
 )
-class ArithExtraFunctions(_Builders):
-    """The index arithmetic xDSL's `ArithFunctions` lacks (`divui`, ...)."""
+class ArithFunctions(_Builders):
+    """`arith` on index values, with the builders `Plan` uses: one semantics.
+
+    It replaces xDSL's own `ArithFunctions`, which since 0.75 passes scalars as
+    `IntegerAttr`s, where our memref and hip functions take Python ints.
+    """
 
 
 @_impls_for(
@@ -703,8 +730,7 @@ def make_interpreter(module: ModuleOp, env: BuildEnv) -> Interpreter:
     env.module = module
     interpreter = Interpreter(module, index_bitwidth=INDEX_BITS)
     interpreter.register_implementations(FuncFunctions())
-    interpreter.register_implementations(ArithFunctions())
-    for functions in (ArithExtraFunctions, MemRefFunctions, HipFunctions):
+    for functions in (ArithFunctions, MemRefFunctions, HipFunctions):
         interpreter.register_implementations(functions(env))
     return interpreter
 

@@ -2,10 +2,10 @@
 // gives the seed's stage 21: the three externalized weights become views of a new
 // trailing blob argument at their offsets, their globals and the module's
 // hip.constants_file go, and the rebuilt signature keeps no argument attributes.
-// RUN: sed -e '/func.func/,$d' %seed/after-pass-19-post-pool-cleanup.mlir > %t
-// RUN: cat %seed/after-pass-20-hip-lower-allocs.mlir >> %t
-// RUN: echo "}" >> %t
-// RUN: xdsl-opt %t --frontend mlir -p hip-resolve-extern-constants | filecheck %s
+// RUN: sed -e '/func.func/,$d' %seed/after-pass-19-post-pool-cleanup.mlir > %t.mlir
+// RUN: cat %seed/after-pass-20-hip-lower-allocs.mlir >> %t.mlir
+// RUN: echo "}" >> %t.mlir
+// RUN: xdsl-opt %t.mlir -p hip-resolve-extern-constants | filecheck %s
 
 // CHECK:      builtin.module attributes {llvm.data_layout = "{{[^"]*}}", llvm.target_triple = "x86_64-unknown-linux-gnu", "onnx-mlir.symbol-postfix" = "attention_dynamic"} {
 // CHECK-NEXT:   memref.global "private" constant @__constant_xf32 : memref<f32> = dense<1.250000e-01> {alignment = 64 : i64}
