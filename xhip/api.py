@@ -25,8 +25,6 @@ if TYPE_CHECKING:
 
     from xhip.backend.session import CompiledModel, Signature
 
-CONSTANTS_FILE = "model.constants.bin"
-
 
 @dataclass
 class CompiledIR:
@@ -89,18 +87,13 @@ def _passes(
     externalize_dir: str,
     externalize_min_num_elements: int,
 ) -> tuple[ModulePass, ...]:
-    from xhip.pipeline import expand_composite_passes, onnx_to_hip_passes
+    from xhip.pipeline import build_pipeline, onnx_to_hip_passes
+    from xhip.transforms.composite import expand_composite_passes
 
     if pipeline is None:
         return tuple(onnx_to_hip_passes(externalize_min_num_elements, externalize_dir))
     if isinstance(pipeline, str):
-        from xhip.cli import build_pipeline
-
-        return tuple(
-            expand_composite_passes(
-                build_pipeline(pipeline, {"externalize-output-dir": externalize_dir})
-            )
-        )
+        pipeline = build_pipeline(pipeline, {"externalize-output-dir": externalize_dir})
     return tuple(expand_composite_passes(pipeline))
 
 
@@ -117,9 +110,12 @@ def compile_to_ir(
 
     The constants file is written to `externalize_dir` when given (and kept
     there), else to a temporary directory; its bytes are returned either way.
-    Raises `xhip.frontend.OnnxImportError` for a model we cannot import.
+    Raises `xhip.frontend.OnnxImportError` for a model we cannot import and
+    `xhip.pipeline.PipelineError` for a `pipeline` spec that names an unknown
+    pass or a bad option.
     """
     from xhip.context import make_context
+    from xhip.dialects.hip import CONSTANTS_FILE
 
     imported = _import(model)
     signature = _signature(imported)

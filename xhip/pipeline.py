@@ -1,31 +1,33 @@
-"""The `onnx-to-hip` pipeline: the seed's 21 passes, in the seed's order.
+"""The `onnx-to-hip` pipeline, and pipeline specs turned into passes.
 
-`onnx_to_hip_passes()` gives the passes one by one, for tools that keep every
-stage. `onnx-to-hip` (alias `onnx-to-hip-pipeline`) is one pass made of them.
-
-A composite pass hides its stages from `xdsl-opt --print-between-passes` and
-`--time-passes`, which only see the passes of the `PassPipeline` xdsl-opt runs,
-and xDSL has no hook to expand a pass into several. So importing this module
-teaches xdsl-opt's `apply_passes` to replace every `CompositePass` of its pipeline
-by its parts before it runs them: the pipeline's callback, and with it printing,
-timing and verification, then runs between every stage. xdsl-opt imports this
-module when it looks a composite pass up, after it has parsed the pipeline and
-before it applies it. Our own tools expand with `expand_composite_passes`.
+`onnx_to_hip_passes()` gives the seed's 21 passes one by one, for tools that
+keep every stage. `onnx-to-hip` (alias `onnx-to-hip-pipeline`) is one composite
+pass made of them (`xhip.transforms.composite`). `build_pipeline` parses a spec
+in `xdsl-opt -p` syntax into passes, for `xhip compile --pipeline` and
+`xhip.compile_to_ir(pipeline=...)`; a bad spec raises `PipelineError`.
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import cache
 
-from xdsl.context import Context
-from xdsl.dialects import builtin
-from xdsl.passes import ModulePass, PassPipeline
+from xdsl.passes import ModulePass
 from xdsl.universe import Universe
-from xdsl.utils.arg_spec import ArgSpec
-from xdsl.xdsl_opt_main import xDSLOptMain
+from xdsl.utils.arg_spec import ArgSpec, parse_pipeline
+from xdsl.utils.exceptions import ArgSpecParseError
+
+from xhip.transforms.composite import CompositePass, expand_composite_passes
+
+
+class PipelineError(ValueError):
+    """A pipeline spec names an unknown pass or gives a pass a bad option; the
+    message is one line naming the pass (or quoting the spec) and the reason."""
+
+
+class PipelineSyntaxError(PipelineError):
+    """The spec itself does not parse; the message starts with the spec, quoted."""
 
 
 @cache
@@ -33,45 +35,58 @@ def _registry() -> dict[str, Callable[[], type[ModulePass]]]:
     return Universe.get_multiverse().all_passes
 
 
+def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """Every pass `xdsl-opt` knows with xhip installed, by name."""
+    return dict(_registry())
+
+
 def registered_pass(name: str) -> type[ModulePass]:
     """The pass class `xdsl-opt -p <name>` would run."""
     return _registry()[name]()
 
 
-class CompositePass(ModulePass, ABC):
-    """A pass that is a fixed sequence of other passes."""
-
-    @abstractmethod
-    def parts(self) -> Iterable[ModulePass]: ...
-
-    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        PassPipeline(tuple(self.parts())).apply(ctx, op)
+def _one_line(message: str) -> str:
+    """`headline: reason` from xDSL's multi-line error text (spec, caret, reason)."""
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    if len(lines) >= 2:
+        return f"{lines[0].rstrip(':')}: {lines[-1]}"
+    return lines[0] if lines else "parse error"
 
 
-def expand_composite_passes(passes: Iterable[ModulePass]) -> Iterator[ModulePass]:
-    """The passes with every composite pass replaced, recursively, by its parts."""
-    for p in passes:
-        if isinstance(p, CompositePass):
-            yield from expand_composite_passes(p.parts())
-        else:
-            yield p
+def build_pipeline(
+    spec: str, defaults: Mapping[str, str | int] | None = None
+) -> list[ModulePass]:
+    """The passes of `spec` (`cse,onnx-to-hip{externalize-min-num-elements=16}`),
+    looked up where `xdsl-opt -p` looks them up.
 
-
-def _expand_composite_passes_in_xdsl_opt() -> None:
-    apply_passes = xDSLOptMain.apply_passes
-    if getattr(apply_passes, "expands_composite_passes", False):
-        return
-
-    def apply_passes_expanded(self: xDSLOptMain, prog: builtin.ModuleOp) -> None:
-        passes = tuple(expand_composite_passes(self.pipeline.passes))
-        self.pipeline = replace(self.pipeline, passes=passes)
-        apply_passes(self, prog)
-
-    apply_passes_expanded.expands_composite_passes = True  # pyright: ignore
-    xDSLOptMain.apply_passes = apply_passes_expanded
-
-
-_expand_composite_passes_in_xdsl_opt()
+    `defaults` fill in options the spec leaves out, for the passes that have
+    them (the constants directory, for `onnx-to-hip`). Composite passes are not
+    expanded (see `expand_composite_passes`).
+    """
+    passes = _registry()
+    try:
+        specs = list(parse_pipeline(spec))
+    except (ArgSpecParseError, ValueError) as e:
+        raise PipelineSyntaxError(f"'{spec}': {_one_line(str(e))}") from None
+    unknown = [s.name for s in specs if s.name not in passes]
+    if unknown:
+        raise PipelineError(
+            f"unknown pass{'es' if len(unknown) > 1 else ''} "
+            f"{', '.join(repr(n) for n in unknown)} (see `xdsl-opt --help` for "
+            f"the passes there are)"
+        )
+    built: list[ModulePass] = []
+    for s in specs:
+        cls = passes[s.name]()
+        fields = {f.replace("_", "-") for f in getattr(cls, "__dataclass_fields__", {})}
+        for option, value in (defaults or {}).items():
+            if option in fields and option not in s.parameters:
+                s.parameters[option] = (value,)
+        try:
+            built.append(cls.from_spec(s))
+        except (ValueError, TypeError) as e:
+            raise PipelineError(f"pass '{s.name}': {e}") from None
+    return built
 
 
 def onnx_to_hip_passes(

@@ -1,10 +1,12 @@
-"""The `xdsl.universe` entry point: xhip's dialects and passes for `xdsl-opt`.
+"""The `xdsl.universe` entry point: xhip's dialects, passes and the `onnx`
+frontend for `xdsl-opt`.
 
 xDSL refuses a second dialect named `memref` or `bufferization`, so instead of
-declaring new ones we swap the factories of xDSL's own universe for ones that
-return the same dialects extended with what the seed needs (see
-`docs/architecture.md`, "Extending xDSL's dialects"). The Multiverse loads every
-plugin before it merges them, so plain `xdsl-opt` sees the extended dialects.
+declaring new ones `extend_xdsl_dialects()` (called when this module is
+imported) swaps the factories of xDSL's own universe for ones that return the
+same dialects extended with what the seed needs (see `docs/architecture.md`,
+"Extending xDSL's dialects"). The Multiverse loads every plugin before it merges
+them, so plain `xdsl-opt` sees the extended dialects.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Callable
 from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 from xdsl.universe import XDSL_UNIVERSE, Universe
+from xdsl.utils.frontend import Frontend
 
 
 def _dialect(module: str, attr: str) -> Callable[[], Dialect]:
@@ -57,7 +60,15 @@ PASS_NAMES = (
     "convert-bufferization-to-memref",
     "hip-lower-allocs",
     "hip-resolve-extern-constants",
+    "hip-fuse-scaled-softmax",
 )
+
+
+def _onnx_frontend() -> type[Frontend]:
+    from xhip.frontend.xdsl_frontend import OnnxFrontend
+
+    return OnnxFrontend
+
 
 XHIP_UNIVERSE = Universe(
     all_dialects={
@@ -69,9 +80,29 @@ XHIP_UNIVERSE = Universe(
         "onnx-to-hip": _pass("onnx-to-hip", "xhip.pipeline"),
         "onnx-to-hip-pipeline": _pass("onnx-to-hip-pipeline", "xhip.pipeline"),
     },
+    all_frontends={"onnx": _onnx_frontend},
 )
+"""Found by xDSL through the `xdsl.universe` entry point in pyproject.toml."""
 
-XDSL_UNIVERSE.all_dialects["memref"] = _dialect("xhip.dialects.memref", "MemRef")
-XDSL_UNIVERSE.all_dialects["bufferization"] = _dialect(
-    "xhip.dialects.bufferization", "Bufferization"
-)
+EXTENDED_XDSL_DIALECTS = {
+    "memref": _dialect("xhip.dialects.memref", "MemRef"),
+    "bufferization": _dialect("xhip.dialects.bufferization", "Bufferization"),
+}
+"""xDSL's dialects that xhip replaces by subclasses with more ops and syntax."""
+
+
+def extend_xdsl_dialects() -> None:
+    """Make every Context built from the Multiverse use our `memref` and
+    `bufferization` (the one patch of xDSL's dialects).
+
+    A plugin may not declare a dialect xDSL has (`Universe.get_multiverse()`
+    raises "Duplicate definition"), and xDSL 0.75 has no way to extend or
+    override one. So this replaces the factories in xDSL's own `XDSL_UNIVERSE`
+    object, the one place `xdsl-opt` and `make_context()` look dialects up. It
+    runs when this module is imported, which the Multiverse does (it loads every
+    plugin) before it reads any factory. Calling it again changes nothing.
+    """
+    XDSL_UNIVERSE.all_dialects.update(EXTENDED_XDSL_DIALECTS)
+
+
+extend_xdsl_dialects()

@@ -330,7 +330,7 @@ def test_compile_min_num_elements_keeps_weights_inline(tmp_path: Path, capsys):
 
 
 def test_run_is_registered_when_the_backend_has_it(capsys):
-    pytest.importorskip("xhip.backend.cli_run")
+    pytest.importorskip("xhip.cli.run")
     code, stdout, _ = run(capsys, "--help")
     assert code == 0 and "run " in stdout
     code, stdout, _ = run(capsys, "run", "--help")
@@ -405,7 +405,7 @@ def test_compile_constants_dir_that_is_a_file(tmp_path: Path, capsys):
     ids=["unknown-dim", "empty-npy", "text-npy", "output-dir-is-a-file"],
 )
 def test_run_bad_input(scratch_cwd: Path, capsys, extra: list[str], needles):
-    pytest.importorskip("xhip.backend.cli_run")
+    pytest.importorskip("xhip.cli.run")
     (scratch_cwd / "empty.npy").write_bytes(b"")
     (scratch_cwd / "text.npy").write_text("1 2 3\n")
     (scratch_cwd / "a_file").write_text("")

@@ -40,11 +40,11 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 from xhip.analysis.pool_layout import evaluate_pool
 from xhip.dialects import hip
 from xhip.pipeline import (
-    CompositePass,
     OnnxToHipPass,
     OnnxToHipPipelinePass,
     onnx_to_hip_passes,
 )
+from xhip.transforms.composite import CompositePass
 
 from .conftest import REPO, STAGES
 

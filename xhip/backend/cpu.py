@@ -17,49 +17,12 @@ from typing import Any
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
-from xhip.backend.runtime import BinaryKind, Buffer, DeviceArray, Runtime, UnaryKind
+from xhip.backend.elementwise import numpy_function
+from xhip.backend.runtime import Buffer, DeviceArray, Runtime
+from xhip.dialects import hip
 
+_ELEMENTWISE = {op.kind(): op for op in hip.ELEMENTWISE_OPS}
 
-def _divide(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
-    """ONNX Div: integers round toward zero (C's `/`); numpy's `//` rounds down."""
-    if out.dtype.kind not in "iu":
-        np.divide(a, b, out=out)
-        return
-    quotient = np.floor_divide(a, b)
-    quotient += (np.remainder(a, b) != 0) & ((a < 0) != (b < 0))
-    np.copyto(out, quotient)
-
-
-_BINARY: dict[str, Callable[..., Any]] = {
-    "add": np.add,
-    "sub": np.subtract,
-    "mul": np.multiply,
-    "div": _divide,
-    "pow": np.power,
-}
-
-
-def _relu(x: np.ndarray, out: np.ndarray) -> None:
-    np.maximum(x, np.zeros((), out.dtype), out=out)  # keeps NaN
-
-
-def _sigmoid(x: np.ndarray, out: np.ndarray) -> None:
-    """`1 / (1 + exp(-x))`: for large |x| exp over- or underflows, which gives
-    the right 0 or 1, so those are no errors."""
-    with np.errstate(over="ignore", under="ignore"):
-        np.exp(np.negative(x, out=out), out=out)
-    np.add(out, 1, out=out)
-    np.reciprocal(out, out=out)
-
-
-_UNARY: dict[str, Callable[..., Any]] = {
-    "relu": _relu,
-    "exp": np.exp,
-    "neg": np.negative,
-    "sigmoid": _sigmoid,
-    "sqrt": np.sqrt,
-    "tanh": np.tanh,
-}
 
 PARALLEL_MIN_ELEMENTS = 1 << 16
 """Below this, a thread hand-off costs more than it saves."""
@@ -169,7 +132,6 @@ class CpuRuntime(Runtime):
     """numpy on the host; `threads` workers for the memory-bound ops."""
 
     name = "cpu"
-    fuses_scaled_softmax = True
 
     def __init__(self, debug: bool = False, threads: int | None = None):
         super().__init__(debug)
@@ -387,12 +349,14 @@ class CpuRuntime(Runtime):
         self._elementwise(_copyto, self.array(out), self.array(src).transpose(perm))
 
     def binary(
-        self, kind: BinaryKind, a: DeviceArray, b: DeviceArray, out: DeviceArray
+        self, kind: str, a: DeviceArray, b: DeviceArray, out: DeviceArray
     ) -> None:
-        self._elementwise(_BINARY[kind], self.array(out), self.array(a), self.array(b))
+        fn = numpy_function(_ELEMENTWISE[kind].FORMULA)
+        self._elementwise(fn, self.array(out), self.array(a), self.array(b))
 
-    def unary(self, kind: UnaryKind, src: DeviceArray, out: DeviceArray) -> None:
-        self._elementwise(_UNARY[kind], self.array(out), self.array(src))
+    def unary(self, kind: str, src: DeviceArray, out: DeviceArray) -> None:
+        fn = numpy_function(_ELEMENTWISE[kind].FORMULA)
+        self._elementwise(fn, self.array(out), self.array(src))
 
     def copy(self, src: DeviceArray, out: DeviceArray) -> None:
         self._elementwise(_copyto, self.array(out), self.array(src))
@@ -409,10 +373,10 @@ class CpuRuntime(Runtime):
     ) -> None:
         """Softmax of `src` (times the scalar `scale`, if given) along `axis`.
 
-        The scaled form runs `mul` + `softmax` in one sweep when the product
-        is needed by nothing else (see `Plan`): each block is scaled into a
-        scratch buffer that stays in cache, so the scores cross memory once
-        less, with the same float32 arithmetic as the two ops.
+        The scaled form (`hip-fuse-scaled-softmax`) runs `mul` + `softmax` in
+        one sweep: each block is scaled into a scratch buffer that stays in
+        cache, so the scores cross memory once less, with the same float32
+        arithmetic as the two ops.
         """
         x, o = self.array(src), self.array(out)
         factor = None if scale is None else self.array(scale)

@@ -9,45 +9,57 @@ when the device is asked for.
 from __future__ import annotations
 
 import math
+import re
 from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 from typing import Any, Literal
 
 import numpy as np
 
-from xhip.backend.runtime import BinaryKind, DeviceArray, Runtime, UnaryKind
+from xhip.backend.elementwise import (
+    BINARY_CODES,
+    COPY_CODE,
+    UNARY_CODES,
+    generated_switches,
+)
+from xhip.backend.runtime import DeviceArray, Runtime
 
 BLOCK = 256
 """Threads per block: a power of two (the softmax reduction needs one)."""
 MAX_GRID = 1 << 16
 
-_BINARY_CODES: dict[str, int] = {"add": 0, "sub": 1, "mul": 2, "div": 3, "pow": 4}
-_COPY = 0
-_UNARY_CODES: dict[str, int] = {
-    "relu": 1,
-    "exp": 2,
-    "neg": 3,
-    "sigmoid": 4,
-    "sqrt": 5,
-    "tanh": 6,
-}
-"""The `op` codes of `xhip_binary_f32` and `xhip_unary_f32` (kernels/xhip_kernels.h)."""
-
 KernelArg = tuple[Literal["ptr", "i32", "i64"], int]
 
+_GENERATED = "// @XHIP_ELEMENTWISE_OPS@"
 
+
+@cache
 def kernel_source() -> str:
-    """The HIP/CUDA C++ source of xhip's kernels."""
-    return (
+    """The HIP/CUDA C++ source of xhip's kernels, with the elementwise ops'
+    switches generated from their formulas."""
+    text = (
         resources.files("xhip.backend")
         .joinpath("kernels/xhip_kernels.h")
         .read_text(encoding="utf-8")
     )
+    head, marker, tail = text.partition(_GENERATED)
+    assert marker, f"kernels/xhip_kernels.h lost its {_GENERATED} line"
+    return head + generated_switches() + tail.split("\n", 1)[1]
 
 
-KERNEL_NAMES = ("xhip_binary_f32", "xhip_unary_f32", "xhip_softmax_rows_f32")
+def kernel_names(source: str) -> tuple[str, ...]:
+    """The `__global__` functions of a kernel source, in order."""
+    return tuple(re.findall(r"__global__\s+void\s+(\w+)\s*\(", source))
+
+
+KERNEL_NAMES = kernel_names(kernel_source())
+
+CPU_ONLY: dict[str, str] = {}
+"""hip ops the GPU runtimes do not run yet, by name, each with the reason: the
+one list of exceptions (`tests/pytest/test_op_declarations.py` reads it)."""
 
 
 def broadcast_strides(value: DeviceArray, shape: Sequence[int]) -> list[int]:
@@ -204,20 +216,20 @@ class KernelRuntime(Runtime):
         self._launch(kernel, self._grid(n), BLOCK, 0, args)
 
     def binary(
-        self, kind: BinaryKind, a: DeviceArray, b: DeviceArray, out: DeviceArray
+        self, kind: str, a: DeviceArray, b: DeviceArray, out: DeviceArray
     ) -> None:
         self._require_f32(a, b, out)
         meta = strided_meta(out, a, b)
-        self._strided("xhip_binary_f32", _BINARY_CODES[kind], out, meta, a, b)
+        self._strided("xhip_binary_f32", BINARY_CODES[kind], out, meta, a, b)
 
-    def unary(self, kind: UnaryKind, src: DeviceArray, out: DeviceArray) -> None:
+    def unary(self, kind: str, src: DeviceArray, out: DeviceArray) -> None:
         self._require_f32(src, out)
         meta = strided_meta(out, src)
-        self._strided("xhip_unary_f32", _UNARY_CODES[kind], out, meta, src)
+        self._strided("xhip_unary_f32", UNARY_CODES[kind], out, meta, src)
 
     def copy(self, src: DeviceArray, out: DeviceArray) -> None:
         self._require_f32(src, out)
-        self._strided("xhip_unary_f32", _COPY, out, strided_meta(out, src), src)
+        self._strided("xhip_unary_f32", COPY_CODE, out, strided_meta(out, src), src)
 
     def cast(self, src: DeviceArray, out: DeviceArray) -> None:
         """Only float32 to float32 (a copy): the kernels take float32 only."""
@@ -231,26 +243,34 @@ class KernelRuntime(Runtime):
     def permute(self, src: DeviceArray, out: DeviceArray, perm: Sequence[int]) -> None:
         self._require_f32(src, out)
         meta = strided_meta(out, input_strides=[src.strides[p] for p in perm])
-        self._strided("xhip_unary_f32", _COPY, out, meta, src)
+        self._strided("xhip_unary_f32", COPY_CODE, out, meta, src)
 
-    def softmax(self, src: DeviceArray, out: DeviceArray, axis: int = -1) -> None:
-        self._require_f32(src, out)
+    def softmax(
+        self,
+        src: DeviceArray,
+        out: DeviceArray,
+        axis: int = -1,
+        scale: DeviceArray | None = None,
+    ) -> None:
+        self._require_f32(src, out, *([scale] if scale is not None else []))
         rank = len(src.shape)
         axis %= max(rank, 1)
         if rank and axis == rank - 1 and src.is_contiguous() and out.is_contiguous():
-            self._softmax_rows(src, out)
+            self._softmax_rows(src, out, scale)
             return
         # Move the axis last into contiguous scratch, and back.
         perm = [d for d in range(rank) if d != axis] + [axis]
         shape = tuple(src.shape[p] for p in perm)
         scratch = self.empty(shape, src.dtype)
         self.permute(src, scratch, perm)
-        self._softmax_rows(scratch, scratch)
+        self._softmax_rows(scratch, scratch, scale)
         back = [perm.index(d) for d in range(rank)]
         self.permute(scratch, out, back)
         self.free(scratch.buffer)
 
-    def _softmax_rows(self, src: DeviceArray, out: DeviceArray) -> None:
+    def _softmax_rows(
+        self, src: DeviceArray, out: DeviceArray, scale: DeviceArray | None
+    ) -> None:
         n = src.shape[-1] if src.shape else 1
         rows = src.size // n if n else 0
         if rows == 0:
@@ -258,6 +278,7 @@ class KernelRuntime(Runtime):
         args: list[KernelArg] = [
             ("ptr", self._address(src)),
             ("ptr", self._address(out)),
+            ("ptr", 0 if scale is None else self._address(scale)),
             ("i64", rows),
             ("i64", n),
         ]

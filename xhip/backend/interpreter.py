@@ -43,20 +43,17 @@ from xdsl.interpreter import (
     register_impls,
 )
 from xdsl.interpreters.func import FuncFunctions
-from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.traits import SymbolTable
 from xdsl.utils.comparisons import to_signed, to_unsigned
 
 from xhip.backend.runtime import (
-    BinaryKind,
     DeviceArray,
     MemoryPlanError,
     Runtime,
-    UnaryKind,
     broadcast_shapes,
     check_call,
     check_view,
-    matmul_shape,
     overlaps,
 )
 from xhip.dialects import hip
@@ -104,8 +101,18 @@ def builds(*op_types: type[Operation]) -> Callable[[Builder], Builder]:
     return register
 
 
+def builder_of(op_type: type[Operation]) -> Builder | None:
+    """The builder of an op type: its own, or the one its declaration implies."""
+    builder = BUILDERS.get(op_type)
+    if builder is None and issubclass(op_type, hip.ElementwiseOp):
+        return _build_elementwise
+    if builder is None and issubclass(op_type, hip.HipDPSOp):
+        return _build_runtime_call
+    return builder
+
+
 def build(op: Operation, env: BuildEnv) -> OpFn:
-    builder = BUILDERS.get(type(op))
+    builder = builder_of(type(op))
     if builder is None:
         raise UnsupportedOpError(f"the xhip backend cannot run '{op.name}'")
     return builder(op, env)
@@ -416,7 +423,7 @@ def _load_global(op: memref.GetGlobalOp, name: str, env: BuildEnv) -> DeviceArra
     mtype = global_op.type
     dtype = numpy_dtype(mtype.get_element_type())
     shape = tuple(mtype.get_shape())
-    external = global_op.attributes.get("hip.external_data")
+    external = global_op.attributes.get(hip.EXTERNAL_DATA_ATTR)
     if isinstance(external, DictionaryAttr):
         if env.constants is None:
             raise UnsupportedOpError(
@@ -478,13 +485,13 @@ def _dps(
     op: hip.HipDPSOp,
     env: BuildEnv,
     run: Callable[..., None],
-    expected_shape: Callable[..., tuple[int, ...]] | None = None,
-    inplace_ok: bool = False,
+    expected_shape: Callable[..., tuple[int, ...] | None] | None = None,
 ) -> OpFn:
     """An op taking (ctx, *index operands, *inputs, out) that calls `run`.
 
     `run` gets (*index operands, *inputs, out); in debug mode the operands are
-    checked first and, when given, `expected_shape(*index, *inputs)` too.
+    checked first, and the output's shape against `expected_shape(*index,
+    *input shapes)`, by default the op's own `result_shape`.
     """
     if op.is_tensor_mode:
         raise UnsupportedOpError(
@@ -494,29 +501,42 @@ def _dps(
         return lambda ctx, *args: run(*args)
     n_index = op.NUM_INDEX_OPERANDS
     name = op.name
+    inplace_ok = op.IN_PLACE
+    if expected_shape is None:
+        expected_shape = op.result_shape
 
     def checked(ctx: HipContext, *args: Any) -> None:
         out: DeviceArray = args[-1]
         inputs: tuple[DeviceArray, ...] = args[n_index:-1]
         check_call(name, inputs, out, inplace_ok)
-        if expected_shape is not None:
-            want = expected_shape(*args[:-1])
-            if tuple(want) != out.shape:
-                raise MemoryPlanError(
-                    f"{name}: output has shape {out.shape}, expected {tuple(want)}"
-                )
+        assert expected_shape is not None
+        want = expected_shape(*args[:n_index], *(x.shape for x in inputs))
+        if want is not None and tuple(want) != out.shape:
+            raise MemoryPlanError(
+                f"{name}: output has shape {out.shape}, expected {tuple(want)}"
+            )
         run(*args)
 
     return checked
 
 
-def _array_shapes(fn: Callable[..., tuple[int, ...]]) -> Callable[..., tuple[int, ...]]:
-    return lambda *values: fn(*(v.shape for v in values))
+def _build_elementwise(op: hip.ElementwiseOp, env: BuildEnv) -> OpFn:
+    """Any op a `FORMULA` defines: `runtime.unary` or `runtime.binary` by kind."""
+    kind = op.kind()
+    if op.FORMULA.arity() == 1:
+        unary = env.runtime.unary
+        return _dps(op, env, lambda src, out: unary(kind, src, out))
+    binary = env.runtime.binary
+    return _dps(op, env, lambda a, b, out: binary(kind, a, b, out))
 
 
-@builds(hip.MatmulOp)
-def _build_matmul(op: hip.MatmulOp, env: BuildEnv) -> OpFn:
-    return _dps(op, env, env.runtime.matmul, _array_shapes(matmul_shape))
+def _build_runtime_call(op: hip.HipDPSOp, env: BuildEnv) -> OpFn:
+    """Any op naming its `RUNTIME_CALL`: the method, with the op's attributes."""
+    method = getattr(env.runtime, op.runtime_call())
+    attributes = op.runtime_attributes()
+    if not attributes:
+        return _dps(op, env, method)
+    return _dps(op, env, lambda *args: method(*args, **attributes))
 
 
 @builds(hip.GemmOp)
@@ -530,69 +550,16 @@ def _build_gemm(op: hip.GemmOp, env: BuildEnv) -> OpFn:
         c = rest[0] if len(rest) == 2 else None
         runtime.gemm(a, b, c, rest[-1], trans_a, trans_b, alpha, beta)
 
-    def shape(a: DeviceArray, b: DeviceArray, *c: DeviceArray) -> tuple[int, ...]:
-        m = a.shape[1] if trans_a else a.shape[0]
-        n = b.shape[0] if trans_b else b.shape[1]
+    def shape(
+        a: tuple[int, ...], b: tuple[int, ...], *c: tuple[int, ...]
+    ) -> tuple[int, ...]:
+        m = a[1] if trans_a else a[0]
+        n = b[0] if trans_b else b[1]
         if c:
-            broadcast_shapes(c[0].shape, (m, n))
+            broadcast_shapes(c[0], (m, n))
         return (m, n)
 
     return _dps(op, env, gemm, shape)
-
-
-_BINARY_KINDS: dict[type[Operation], BinaryKind] = {
-    hip.AddOp: "add",
-    hip.SubOp: "sub",
-    hip.MulOp: "mul",
-    hip.DivOp: "div",
-    hip.PowOp: "pow",
-}
-
-
-@builds(*_BINARY_KINDS)
-def _build_binary(op: hip.BinaryElementwiseOp, env: BuildEnv) -> OpFn:
-    runtime = env.runtime
-    kind = _BINARY_KINDS[type(op)]
-
-    def binary(a: DeviceArray, b: DeviceArray, out: DeviceArray) -> None:
-        runtime.binary(kind, a, b, out)
-
-    return _dps(op, env, binary, _array_shapes(broadcast_shapes), inplace_ok=True)
-
-
-def _same_shape(value: DeviceArray) -> tuple[int, ...]:
-    return value.shape
-
-
-_UNARY_KINDS: dict[type[Operation], UnaryKind] = {
-    hip.ReluOp: "relu",
-    hip.ExpOp: "exp",
-    hip.NegOp: "neg",
-    hip.SigmoidOp: "sigmoid",
-    hip.SqrtOp: "sqrt",
-    hip.TanhOp: "tanh",
-}
-
-
-@builds(*_UNARY_KINDS)
-def _build_unary(op: hip.UnaryElementwiseOp, env: BuildEnv) -> OpFn:
-    runtime = env.runtime
-    kind = _UNARY_KINDS[type(op)]
-
-    def unary(src: DeviceArray, out: DeviceArray) -> None:
-        runtime.unary(kind, src, out)
-
-    return _dps(op, env, unary, _same_shape, inplace_ok=True)
-
-
-@builds(hip.CopyOp)
-def _build_hip_copy(op: hip.CopyOp, env: BuildEnv) -> OpFn:
-    return _dps(op, env, env.runtime.copy, _same_shape)
-
-
-@builds(hip.CastOp)
-def _build_hip_cast(op: hip.CastOp, env: BuildEnv) -> OpFn:
-    return _dps(op, env, env.runtime.cast, _same_shape)
 
 
 @builds(hip.ConcatOp)
@@ -603,9 +570,9 @@ def _build_hip_concat(op: hip.ConcatOp, env: BuildEnv) -> OpFn:
     def concat(*args: DeviceArray) -> None:
         runtime.concat(args[:-1], args[-1], axis)
 
-    def shape(*inputs: DeviceArray) -> tuple[int, ...]:
-        dims = list(inputs[0].shape)
-        dims[axis] = sum(x.shape[axis] for x in inputs)
+    def shape(*inputs: tuple[int, ...]) -> tuple[int, ...]:
+        dims = list(inputs[0])
+        dims[axis] = sum(x[axis] for x in inputs)
         return tuple(dims)
 
     return _dps(op, env, concat, shape)
@@ -613,19 +580,21 @@ def _build_hip_concat(op: hip.ConcatOp, env: BuildEnv) -> OpFn:
 
 @builds(hip.SoftmaxOp)
 def _build_softmax(op: hip.SoftmaxOp, env: BuildEnv) -> OpFn:
-    runtime = env.runtime
-    axis = -1 if op.axis is None else int(op.axis.value.data)
+    """`ins` is the source and, if `hip-fuse-scaled-softmax` put one there,
+    the scale."""
+    softmax = env.runtime.softmax
+    axis = -1 if op.axis is None else op.axis.value.data
 
-    def softmax(src: DeviceArray, out: DeviceArray) -> None:
-        runtime.softmax(src, out, axis)
+    def run(src: DeviceArray, *rest: DeviceArray) -> None:
+        softmax(src, rest[-1], axis, rest[0] if len(rest) == 2 else None)
 
-    return _dps(op, env, softmax, _same_shape, inplace_ok=True)
+    return _dps(op, env, run)
 
 
 @builds(hip.TransposeOp)
 def _build_transpose(op: hip.TransposeOp, env: BuildEnv) -> OpFn:
-    def shape(dim0: int, dim1: int, src: DeviceArray) -> tuple[int, ...]:
-        dims = list(src.shape)
+    def shape(dim0: int, dim1: int, src: tuple[int, ...]) -> tuple[int, ...]:
+        dims = list(src)
         dims[dim0], dims[dim1] = dims[dim1], dims[dim0]
         return tuple(dims)
 
@@ -635,20 +604,6 @@ def _build_transpose(op: hip.TransposeOp, env: BuildEnv) -> OpFn:
         runtime.transpose(src, out, dim0, dim1)
 
     return _dps(op, env, transpose, shape)
-
-
-@builds(hip.PermuteOp)
-def _build_permute(op: hip.PermuteOp, env: BuildEnv) -> OpFn:
-    runtime = env.runtime
-    perm = op.permutation()
-
-    def permute(src: DeviceArray, out: DeviceArray) -> None:
-        runtime.permute(src, out, perm)
-
-    def shape(src: DeviceArray) -> tuple[int, ...]:
-        return tuple(src.shape[p] for p in perm)
-
-    return _dps(op, env, permute, shape)
 
 
 # xDSL interpreter functions.
@@ -720,7 +675,7 @@ class MemRefFunctions(_Builders):
     """`memref` on DeviceArrays (xDSL's own works on ShapedArrays)."""
 
 
-@_impls_for(hip.AllocOp, hip.FreeOp, *hip.COMPUTE_OPS)
+@_impls_for(*hip.HIP.operations)
 class HipFunctions(_Builders):
     """The `hip` dialect on a Runtime."""
 
@@ -810,56 +765,6 @@ class ClobberCheck:
         return checked
 
 
-def _scalar_operand(op: hip.MulOp) -> tuple[SSAValue, SSAValue] | None:
-    """(tensor, scalar) operands of a `mul` by a one-element memref, if it is one."""
-    for tensor_, scalar in (op.inputs, reversed(op.inputs)):
-        shape = _memref_type(scalar).get_shape()
-        if all(d == 1 for d in shape):
-            return tensor_, scalar
-    return None
-
-
-def _fusable_scaled_softmax(op: Operation, env: BuildEnv) -> hip.SoftmaxOp | None:
-    """The softmax right after `op` if `op` is a scalar `mul` only it reads.
-
-    Then the product never needs to exist in memory: nothing else reads the
-    buffer `mul` writes, and it is not an argument, so skipping the write is
-    not observable. Debug mode keeps every op, for its per-op checks.
-    """
-    runtime = env.runtime
-    if not runtime.fuses_scaled_softmax or runtime.debug:
-        return None
-    if not isinstance(op, hip.MulOp) or op.is_tensor_mode:
-        return None
-    softmax = op.next_op
-    product = op.outputs[0]
-    if (
-        not isinstance(softmax, hip.SoftmaxOp)
-        or softmax.inputs[0] is not product
-        or isinstance(product, BlockArgument)
-        or {use.operation for use in product.uses} != {op, softmax}
-        or _scalar_operand(op) is None
-    ):
-        return None
-    return softmax
-
-
-def _scaled_softmax_step(
-    mul: hip.MulOp, softmax: hip.SoftmaxOp, env: BuildEnv, slots: dict[SSAValue, int]
-) -> tuple[OpFn, tuple[int, ...], int]:
-    runtime = env.runtime
-    axis = -1 if softmax.axis is None else int(softmax.axis.value.data)
-    operands = _scalar_operand(mul)
-    assert operands is not None
-    src, scale = operands
-
-    def scaled_softmax(src: DeviceArray, scale: DeviceArray, out: DeviceArray) -> None:
-        runtime.softmax(src, out, axis, scale=scale)  # pyright: ignore[reportCallIssue]
-
-    ins = (slots[src], slots[scale], slots[softmax.outputs[0]])
-    return scaled_softmax, ins, -1
-
-
 class Plan:
     """A straight-line `func.func` compiled once into steps over registers.
 
@@ -882,16 +787,7 @@ class Plan:
         steps: list[tuple[OpFn, tuple[int, ...], int]] = []
         step_ops: list[Operation] = []
         self.results: tuple[int, ...] = ()
-        fused: set[Operation] = set()
         for op in block.ops:
-            if op in fused:
-                continue
-            if (softmax := _fusable_scaled_softmax(op, env)) is not None:
-                assert isinstance(op, hip.MulOp)
-                fused.add(softmax)
-                steps.append(_scaled_softmax_step(op, softmax, env, slots))
-                step_ops.append(op)
-                continue
             if isinstance(op, func.ReturnOp):
                 self.results = tuple(slots[v] for v in op.operands)
                 step_ops.append(op)

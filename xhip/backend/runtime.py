@@ -17,17 +17,17 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, NoReturn
 
 import numpy as np
-
-BinaryKind = Literal["add", "sub", "mul", "div", "pow"]
-BINARY_KINDS: tuple[BinaryKind, ...] = ("add", "sub", "mul", "div", "pow")
-UnaryKind = Literal["relu", "exp", "neg", "sigmoid", "sqrt", "tanh"]
 
 
 class DeviceUnavailable(RuntimeError):
     """A requested device, or the library it needs, is missing: one clear line."""
+
+
+class NotImplementedOnDevice(NotImplementedError):
+    """A runtime has no implementation of an op (yet): one clear line."""
 
 
 class MemoryPlanError(RuntimeError):
@@ -292,6 +292,18 @@ def check_call(
             )
 
 
+def refused_by_default(method: Any) -> Any:
+    """Marks a `Runtime` method whose default refuses: a runtime that does not
+    override it lacks the op (the declaration test reads the mark)."""
+    method.refused_by_default = True
+    return method
+
+
+def implements(runtime: type[Runtime], method: str) -> bool:
+    """Whether `runtime` has its own implementation of `method`."""
+    return not getattr(getattr(runtime, method), "refused_by_default", False)
+
+
 class Runtime(ABC):
     """What the interpreter needs from a device: memory, transfers, compute.
 
@@ -353,13 +365,21 @@ class Runtime(ABC):
     def synchronize(self) -> None:  # noqa: B027 (optional hook)
         """Wait for queued device work (no-op for synchronous runtimes)."""
 
-    # Compute.
+    # Compute. Each method's default refuses, naming the op and the device, so
+    # an op can land on one runtime before the others.
 
-    @abstractmethod
+    def not_implemented(self, op: str, detail: str = "") -> NoReturn:
+        raise NotImplementedOnDevice(
+            f"{op} is not implemented on {self.name}"
+            + (f": {detail}" if detail else "")
+        )
+
+    @refused_by_default
     def matmul(self, a: DeviceArray, b: DeviceArray, out: DeviceArray) -> None:
         """numpy `matmul`, batched, with broadcasting of the batch dims."""
+        self.not_implemented("hip.hipblaslt.matmul")
 
-    @abstractmethod
+    @refused_by_default
     def gemm(
         self,
         a: DeviceArray,
@@ -372,10 +392,12 @@ class Runtime(ABC):
         beta: float = 1.0,
     ) -> None:
         """ONNX Gemm: alpha * op(A) @ op(B) + beta * C (C broadcast to (M, N))."""
+        self.not_implemented("hip.hipblaslt.gemm")
 
-    @abstractmethod
+    @refused_by_default
     def permute(self, src: DeviceArray, out: DeviceArray, perm: Sequence[int]) -> None:
         """out[i0, i1, ...] = src transposed by `perm` (out dim i is src dim perm[i])."""
+        self.not_implemented("hip.permute")
 
     def transpose(
         self, src: DeviceArray, out: DeviceArray, dim0: int, dim1: int
@@ -384,36 +406,30 @@ class Runtime(ABC):
         perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
         self.permute(src, out, perm)
 
-    @abstractmethod
+    @refused_by_default
     def binary(
-        self, kind: BinaryKind, a: DeviceArray, b: DeviceArray, out: DeviceArray
+        self, kind: str, a: DeviceArray, b: DeviceArray, out: DeviceArray
     ) -> None:
-        """Elementwise add/sub/mul/div/pow with numpy broadcasting."""
+        """The binary elementwise hip op of this `kind()` (its `FORMULA`), with
+        numpy broadcasting."""
+        self.not_implemented(f"hip.miopen.{kind}")
 
-    def add(self, a: DeviceArray, b: DeviceArray, out: DeviceArray) -> None:
-        self.binary("add", a, b, out)
+    @refused_by_default
+    def unary(self, kind: str, src: DeviceArray, out: DeviceArray) -> None:
+        """The unary elementwise hip op of this `kind()` (its `FORMULA`),
+        between same-shaped views."""
+        self.not_implemented(f"hip.miopen.{kind}")
 
-    def sub(self, a: DeviceArray, b: DeviceArray, out: DeviceArray) -> None:
-        self.binary("sub", a, b, out)
-
-    def mul(self, a: DeviceArray, b: DeviceArray, out: DeviceArray) -> None:
-        self.binary("mul", a, b, out)
-
-    def div(self, a: DeviceArray, b: DeviceArray, out: DeviceArray) -> None:
-        self.binary("div", a, b, out)
-
-    @abstractmethod
-    def unary(self, kind: UnaryKind, src: DeviceArray, out: DeviceArray) -> None:
-        """An elementwise function (relu, exp, ...) between same-shaped views."""
-
-    def relu(self, src: DeviceArray, out: DeviceArray) -> None:
-        self.unary("relu", src, out)
-
-    @abstractmethod
-    def softmax(self, src: DeviceArray, out: DeviceArray, axis: int = -1) -> None: ...
-
-    fuses_scaled_softmax: ClassVar[bool] = False
-    """Whether `softmax` takes `scale=`: a scalar `mul` fused into it (`Plan`)."""
+    @refused_by_default
+    def softmax(
+        self,
+        src: DeviceArray,
+        out: DeviceArray,
+        axis: int = -1,
+        scale: DeviceArray | None = None,
+    ) -> None:
+        """Softmax along `axis` of `src`, times the one-element `scale` first."""
+        self.not_implemented("hip.miopen.softmax")
 
     @abstractmethod
     def copy(self, src: DeviceArray, out: DeviceArray) -> None:
@@ -432,10 +448,11 @@ class Runtime(ABC):
             self.copy(src, out.subview(offsets, src.shape, [1] * rank, src.shape))
             start += src.shape[axis]
 
-    @abstractmethod
+    @refused_by_default
     def cast(self, src: DeviceArray, out: DeviceArray) -> None:
         """Copy converting to `out`'s element type, as ONNX Cast (C's casts:
         float to integer truncates toward zero)."""
+        self.not_implemented("hip.cast")
 
     def close(self) -> None:  # noqa: B027 (optional hook)
         """Release library handles and worker threads."""

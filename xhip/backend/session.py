@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
+from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -37,6 +38,7 @@ from xhip.backend.interpreter import (
 from xhip.backend.runtime import DeviceArray, Runtime
 from xhip.backend.shapes import DimExpr, result_dims
 from xhip.dialects.hip import ContextType
+from xhip.transforms.hip_fuse_scaled_softmax import HipFuseScaledSoftmaxPass
 
 Dim = int | str | DimExpr | None
 """A static size, a named dynamic size (`batch`), a formula of input dims (only
@@ -241,6 +243,16 @@ def _check_input(
 Engine = Literal["plan", "interpreter"]
 
 
+def fuse_for_execution(module: ModuleOp) -> ModuleOp:
+    """A copy of `module` with the backend's fusions applied, as explicit ops.
+
+    The given module is left as it is: it may be the user's, or a stage.
+    """
+    fused = module.clone()
+    HipFuseScaledSoftmaxPass().apply(Context(), fused)
+    return fused
+
+
 class CompiledModel:
     """A final-IR module bound to a runtime: `model({name: array}) -> {name: array}`.
 
@@ -257,27 +269,30 @@ class CompiledModel:
         *,
         entry: str = "main_graph",
         engine: Engine = "plan",
+        fuse: bool = True,
     ):
         if runtime is None:
             from xhip.backend.cpu import CpuRuntime
 
             runtime = CpuRuntime()
-        self.module = module
+        self.module = fuse_for_execution(module) if fuse else module
+        """The IR that runs: the given module after `hip-fuse-scaled-softmax`,
+        unless `fuse` is false."""
         self.signature = signature
         self.runtime = runtime
-        self.function = find_function(module, entry)
+        self.function = find_function(self.module, entry)
         self._layout()
         blob = None
         if constants is not None:
             blob = runtime.upload(np.frombuffer(constants, dtype=np.uint8), copy=True)
         self._constants = blob
-        self._env = BuildEnv(runtime, module, blob)
+        self._env = BuildEnv(runtime, self.module, blob)
         self._context = HipContext(runtime)
         self.engine = engine
         if engine == "plan":
             self._plan = Plan(self.function, self._env)
         else:
-            self._interpreter = make_interpreter(module, self._env)
+            self._interpreter = make_interpreter(self.module, self._env)
 
     def _layout(self) -> None:
         """Where inputs, outputs and the constants blob sit among the arguments."""

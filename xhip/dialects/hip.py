@@ -63,6 +63,9 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from xhip.dialects import formula
+from xhip.dialects.formula import Expr, X, Y
+
 ShapedType = TensorType[Attribute] | MemRefType[Attribute]
 
 
@@ -73,7 +76,20 @@ class ContextType(ParametrizedAttribute, TypeAttribute):
     name = "hip.context"
 
 
-def _shape(value: SSAValue) -> tuple[int, ...]:
+CONSTANTS_FILE = "model.constants.bin"
+"""The file the externalized constants are written to, in the output directory
+(its layout: docs/constants-file.md)."""
+
+CONSTANTS_FILE_ATTR = "hip.constants_file"
+"""Module attribute naming the constants file, from `convert-onnx-to-hip` until
+`hip-resolve-extern-constants` turns the globals into views of the blob."""
+
+EXTERNAL_DATA_ATTR = "hip.external_data"
+"""`memref.global` attribute `{offset, size}`: where in the constants file the
+global's bytes are, in place of an initial value."""
+
+
+def shape_of(value: SSAValue) -> tuple[int, ...]:
     assert isinstance(value.type, TensorType | MemRefType)
     return value.type.get_shape()
 
@@ -137,6 +153,26 @@ class HipDPSOp(IRDLOperation, ABC):
     SAME_ELEMENT_TYPE: ClassVar[bool] = True
     """Whether every `ins` operand must have the element type of `outs`: the
     library calls compute in one type; only a conversion may differ."""
+    IN_PLACE: ClassVar[bool] = False
+    """Whether `outs` may be exactly an `ins` view: true of elementwise
+    functions; library calls (hipBLASLt, MIOpen) promise nothing then."""
+    RUNTIME_CALL: ClassVar[str]
+    """The `Runtime` method that runs the op. Unless the backend has a builder
+    of its own for the op, it is called as `method(*index operands, *ins, out,
+    **runtime_attributes())`."""
+
+    @classmethod
+    def runtime_call(cls) -> str:
+        return cls.RUNTIME_CALL
+
+    def runtime_attributes(self) -> dict[str, object]:
+        """The op's static attributes as the keyword arguments of its call."""
+        return {}
+
+    def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
+        """The shape of `outs` for these `ins` shapes, where the op decides it;
+        the backend checks it in debug mode."""
+        return None
 
     traits = traits_def(DestinationStyleEffects())
 
@@ -324,14 +360,39 @@ class HipComputeOp(HipDPSOp, ABC):
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
 
-class BinaryElementwiseOp(HipComputeOp, ABC):
+class ElementwiseOp(HipComputeOp, ABC):
+    """`out = formula(ins...)` elementwise, with numpy broadcasting of the ins.
+
+    `FORMULA` is the op's one declaration of what it computes: the CPU and
+    GPU runtimes derive their implementations from it (`formula.py`).
+    """
+
+    FORMULA: ClassVar[Expr]
+    IN_PLACE: ClassVar[bool] = True
+
+    @classmethod
+    def runtime_call(cls) -> str:
+        """`Runtime.unary` or `Runtime.binary`, by the formula's arity, with
+        the op's `kind()` as first argument."""
+        return "unary" if cls.FORMULA.arity() == 1 else "binary"
+
+    @classmethod
+    def kind(cls) -> str:
+        """The op's name without its dialect and library: `hip.miopen.exp` is `exp`."""
+        return cls.name.rsplit(".", 1)[-1]
+
+    def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
+        return _broadcast(*shapes) if len(shapes) == 2 else shapes[0]
+
+
+class BinaryElementwiseOp(ElementwiseOp, ABC):
     """`out = lhs <op> rhs` with numpy broadcasting."""
 
     NUM_INPUTS: ClassVar[tuple[int, int | None]] = (2, 2)
 
     def verify_shapes(self) -> None:
-        lhs, rhs = (_shape(v) for v in self.inputs)
-        out = _shape(self.outputs[0])
+        lhs, rhs = (shape_of(v) for v in self.inputs)
+        out = shape_of(self.outputs[0])
         shape = _broadcast(lhs, rhs)
         if shape is None:
             raise VerifyException(
@@ -345,18 +406,27 @@ class BinaryElementwiseOp(HipComputeOp, ABC):
             )
 
 
-class UnaryElementwiseOp(HipComputeOp, ABC):
-    """`out = f(in)`, same shape in and out."""
+class _SameShapeOp(HipComputeOp, ABC):
+    """One `ins` operand of the shape of `outs`."""
 
     NUM_INPUTS: ClassVar[tuple[int, int | None]] = (1, 1)
 
+    def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
+        return shapes[0]
+
     def verify_shapes(self) -> None:
-        src, out = _shape(self.inputs[0]), _shape(self.outputs[0])
+        src, out = shape_of(self.inputs[0]), shape_of(self.outputs[0])
         if len(src) != len(out) or any(map(_static_mismatch, src, out)):
             raise VerifyException(
                 f"'{self.name}' ins operand 0 has shape {_fmt(src)} but outs "
                 f"operand 0 has shape {_fmt(out)}"
             )
+
+
+class UnaryElementwiseOp(ElementwiseOp, _SameShapeOp, ABC):
+    """`out = f(in)`, same shape in and out."""
+
+    NUM_INPUTS: ClassVar[tuple[int, int | None]] = (1, 1)
 
 
 @irdl_op_definition
@@ -365,10 +435,25 @@ class MatmulOp(HipComputeOp):
 
     name = "hip.hipblaslt.matmul"
     NUM_INPUTS: ClassVar[tuple[int, int | None]] = (2, 2)
+    RUNTIME_CALL: ClassVar[str] = "matmul"
+
+    def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
+        a, b = shapes
+        a2 = (1, *a) if len(a) == 1 else a
+        b2 = (*b, 1) if len(b) == 1 else b
+        batch = _broadcast(a2[:-2], b2[:-2])
+        if batch is None:
+            return None
+        shape = [*batch, *a2[-2:-1], *b2[-1:]]
+        if len(b) == 1:
+            shape.pop()
+        if len(a) == 1:
+            shape.pop(-1 if len(b) == 1 else -2)
+        return tuple(shape)
 
     def verify_shapes(self) -> None:
-        a, b = (_shape(v) for v in self.inputs)
-        out = _shape(self.outputs[0])
+        a, b = (shape_of(v) for v in self.inputs)
+        out = shape_of(self.outputs[0])
         if len(a) == 0 or len(b) == 0:
             raise VerifyException(f"'{self.name}' ins operands must have rank >= 1")
         k_b = b[-2] if len(b) >= 2 else b[-1]
@@ -400,6 +485,7 @@ class GemmOp(HipComputeOp):
 
     name = "hip.hipblaslt.gemm"
     NUM_INPUTS: ClassVar[tuple[int, int | None]] = (2, 3)
+    RUNTIME_CALL: ClassVar[str] = "gemm"
 
     trans_a = opt_prop_def(UnitAttr)
     trans_b = opt_prop_def(UnitAttr)
@@ -407,7 +493,7 @@ class GemmOp(HipComputeOp):
     beta = opt_prop_def(FloatAttr)
 
     def verify_shapes(self) -> None:
-        a, b = _shape(self.inputs[0]), _shape(self.inputs[1])
+        a, b = shape_of(self.inputs[0]), shape_of(self.inputs[1])
         if len(a) != 2 or len(b) != 2:
             raise VerifyException(f"'{self.name}' A and B must be 2-D")
         m, k = (a[1], a[0]) if self.trans_a else a
@@ -416,7 +502,7 @@ class GemmOp(HipComputeOp):
             raise VerifyException(
                 f"'{self.name}' K mismatch: A gives K = {k} but B gives K = {k_b}"
             )
-        out = _shape(self.outputs[0])
+        out = shape_of(self.outputs[0])
         if len(out) != 2 or _static_mismatch(out[0], m) or _static_mismatch(out[1], n):
             raise VerifyException(
                 f"'{self.name}' outs operand 0 has shape {_fmt(out)}, expected "
@@ -427,41 +513,49 @@ class GemmOp(HipComputeOp):
 @irdl_op_definition
 class AddOp(BinaryElementwiseOp):
     name = "hip.miopen.add"
+    FORMULA: ClassVar[Expr] = X + Y
 
 
 @irdl_op_definition
 class SubOp(BinaryElementwiseOp):
     name = "hip.miopen.sub"
+    FORMULA: ClassVar[Expr] = X - Y
 
 
 @irdl_op_definition
 class MulOp(BinaryElementwiseOp):
     name = "hip.miopen.mul"
+    FORMULA: ClassVar[Expr] = X * Y
 
 
 @irdl_op_definition
 class DivOp(BinaryElementwiseOp):
     name = "hip.miopen.div"
+    FORMULA: ClassVar[Expr] = X / Y
 
 
 @irdl_op_definition
 class PowOp(BinaryElementwiseOp):
     name = "hip.miopen.pow"
+    FORMULA: ClassVar[Expr] = X**Y
 
 
 @irdl_op_definition
 class ReluOp(UnaryElementwiseOp):
     name = "hip.miopen.relu"
+    FORMULA: ClassVar[Expr] = formula.relu(X)
 
 
 @irdl_op_definition
 class ExpOp(UnaryElementwiseOp):
     name = "hip.miopen.exp"
+    FORMULA: ClassVar[Expr] = formula.exp(X)
 
 
 @irdl_op_definition
 class NegOp(UnaryElementwiseOp):
     name = "hip.miopen.neg"
+    FORMULA: ClassVar[Expr] = -X
 
 
 @irdl_op_definition
@@ -469,45 +563,68 @@ class SigmoidOp(UnaryElementwiseOp):
     """`1 / (1 + exp(-x))`."""
 
     name = "hip.miopen.sigmoid"
+    FORMULA: ClassVar[Expr] = 1.0 / (1.0 + formula.exp(-X))
 
 
 @irdl_op_definition
 class SqrtOp(UnaryElementwiseOp):
     name = "hip.miopen.sqrt"
+    FORMULA: ClassVar[Expr] = formula.sqrt(X)
 
 
 @irdl_op_definition
 class TanhOp(UnaryElementwiseOp):
     name = "hip.miopen.tanh"
+    FORMULA: ClassVar[Expr] = formula.tanh(X)
 
 
 @irdl_op_definition
-class CopyOp(UnaryElementwiseOp):
+class CopyOp(_SameShapeOp):
     """Copies `in` to `out` (same shape); used where a view is not possible."""
 
     name = "hip.copy"
+    RUNTIME_CALL: ClassVar[str] = "copy"
 
 
 @irdl_op_definition
-class CastOp(UnaryElementwiseOp):
+class CastOp(_SameShapeOp):
     """Converts each element of `in` to the element type of `out` (ONNX Cast:
     float to integer truncates toward zero); the one op whose types differ."""
 
     name = "hip.cast"
     SAME_ELEMENT_TYPE: ClassVar[bool] = False
+    RUNTIME_CALL: ClassVar[str] = "cast"
 
 
 @irdl_op_definition
-class SoftmaxOp(UnaryElementwiseOp):
-    """Softmax along `axis` (default: the last one)."""
+class SoftmaxOp(HipComputeOp):
+    """Softmax along `axis` (default: the last one) of `ins[0]`, times the
+    one-element `ins[1]` if there is one (`hip-fuse-scaled-softmax` folds a
+    scalar `mul` into it)."""
 
     name = "hip.miopen.softmax"
+    NUM_INPUTS: ClassVar[tuple[int, int | None]] = (1, 2)
+    RUNTIME_CALL: ClassVar[str] = "softmax"
+    IN_PLACE: ClassVar[bool] = True
 
     axis = opt_prop_def(IntegerAttr)
 
+    def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
+        return shapes[0]
+
     def verify_shapes(self) -> None:
-        super().verify_shapes()
-        rank = len(_shape(self.inputs[0]))
+        src, out = shape_of(self.inputs[0]), shape_of(self.outputs[0])
+        if len(src) != len(out) or any(map(_static_mismatch, src, out)):
+            raise VerifyException(
+                f"'{self.name}' ins operand 0 has shape {_fmt(src)} but outs "
+                f"operand 0 has shape {_fmt(out)}"
+            )
+        if len(self.inputs) == 2 and any(d != 1 for d in shape_of(self.inputs[1])):
+            raise VerifyException(
+                f"'{self.name}' ins operand 1 (the scale) must have one element, "
+                f"got shape {_fmt(shape_of(self.inputs[1]))}"
+            )
+        rank = len(src)
         if self.axis is not None and not -rank <= self.axis.value.data < max(rank, 1):
             raise VerifyException(
                 f"'{self.name}' axis {self.axis.value.data} is out of range for "
@@ -522,11 +639,12 @@ class ConcatOp(HipComputeOp):
 
     name = "hip.concat"
     NUM_INPUTS: ClassVar[tuple[int, int | None]] = (1, None)
+    RUNTIME_CALL: ClassVar[str] = "concat"
 
     axis = prop_def(IntegerAttr)
 
     def verify_shapes(self) -> None:
-        out = _shape(self.outputs[0])
+        out = shape_of(self.outputs[0])
         axis = self.axis.value.data
         if not 0 <= axis < len(out):
             raise VerifyException(
@@ -534,7 +652,7 @@ class ConcatOp(HipComputeOp):
             )
         total = 0
         for i, value in enumerate(self.inputs):
-            shape = _shape(value)
+            shape = shape_of(value)
             if len(shape) != len(out) or any(
                 _static_mismatch(a, b)
                 for d, (a, b) in enumerate(zip(shape, out))
@@ -563,6 +681,7 @@ class TransposeOp(HipDPSOp):
 
     name = "hip.transpose"
     NUM_INDEX_OPERANDS: ClassVar[int] = 2
+    RUNTIME_CALL: ClassVar[str] = "transpose"
 
     ctx = operand_def(ContextType)
     dim0 = operand_def(IndexType)
@@ -588,7 +707,7 @@ class TransposeOp(HipDPSOp):
         return dims[0], dims[1]
 
     def verify_shapes(self) -> None:
-        src, out = _shape(self.inputs[0]), _shape(self.outputs[0])
+        src, out = shape_of(self.inputs[0]), shape_of(self.outputs[0])
         if len(src) != len(out):
             raise VerifyException(
                 f"'{self.name}' ins operand 0 has rank {len(src)} but outs operand "
@@ -616,17 +735,24 @@ class PermuteOp(HipComputeOp):
     """General transpose: `out` dim i is `in` dim `perm[i]`."""
 
     name = "hip.permute"
+    RUNTIME_CALL: ClassVar[str] = "permute"
 
     perm = opt_prop_def(DenseArrayBase[I64])
 
+    def runtime_attributes(self) -> dict[str, object]:
+        return {"perm": self.permutation()}
+
+    def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
+        return tuple(shapes[0][p] for p in self.permutation())
+
     def permutation(self) -> tuple[int, ...]:
-        rank = len(_shape(self.inputs[0]))
+        rank = len(shape_of(self.inputs[0]))
         if self.perm is None:
             return tuple(reversed(range(rank)))
         return tuple(int(p) for p in self.perm.get_values())
 
     def verify_shapes(self) -> None:
-        src, out = _shape(self.inputs[0]), _shape(self.outputs[0])
+        src, out = shape_of(self.inputs[0]), shape_of(self.outputs[0])
         perm = self.permutation()
         if sorted(perm) != list(range(len(src))) or len(out) != len(src):
             raise VerifyException(
@@ -689,26 +815,26 @@ class FreeOp(IRDLOperation):
         super().__init__(operands=[ctx, memref])
 
 
-COMPUTE_OPS: tuple[type[HipDPSOp], ...] = (
-    MatmulOp,
-    GemmOp,
-    AddOp,
-    SubOp,
-    MulOp,
-    DivOp,
-    PowOp,
-    ReluOp,
-    ExpOp,
-    NegOp,
-    SigmoidOp,
-    SqrtOp,
-    TanhOp,
-    CopyOp,
-    CastOp,
-    ConcatOp,
-    SoftmaxOp,
-    TransposeOp,
-    PermuteOp,
-)
+def _declared_ops() -> list[type[IRDLOperation]]:
+    """The ops of this module, in declaration order: the dialect's one list."""
+    return [
+        value
+        for value in list(globals().values())
+        if isinstance(value, type)
+        and issubclass(value, IRDLOperation)
+        and value.__module__ == __name__
+        and "name" in vars(value)
+    ]
 
-HIP = Dialect("hip", [*COMPUTE_OPS, AllocOp, FreeOp], [ContextType])
+
+COMPUTE_OPS: tuple[type[HipDPSOp], ...] = tuple(
+    op for op in _declared_ops() if issubclass(op, HipDPSOp)
+)
+"""Every compute op, derived from the declarations above."""
+
+ELEMENTWISE_OPS: tuple[type[ElementwiseOp], ...] = tuple(
+    op for op in COMPUTE_OPS if issubclass(op, ElementwiseOp)
+)
+"""The ops a `formula` defines; the backend's kernels number them in this order."""
+
+HIP = Dialect("hip", _declared_ops(), [ContextType])

@@ -13,10 +13,10 @@ from __future__ import annotations
 import bisect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from xdsl.dialects import func, memref
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerType, MemRefType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerType, MemRefType, ModuleOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from xhip.analysis.liveness import BufferLiveness
@@ -26,10 +26,28 @@ from xhip.analysis.size_expr import Poly
 from xhip.dialects import hip
 from xhip.explore.formula import DimNames, FormulaError, FormulaReader
 from xhip.explore.placed import PlacedBuffer, PlacedPlan
-from xhip.explore.stages import Stage
 
-if TYPE_CHECKING:
-    pass
+
+class StageView(Protocol):
+    """What plans and summaries read of a stage: `xhip.explore.stages.Stage` is
+    one. A protocol, so that this module needs nothing of `stages` (which
+    imports it to offer `Stage.memory_plan()` and `Stage.summary()`)."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def module(self) -> ModuleOp: ...
+    @property
+    def function(self) -> func.FuncOp: ...
+    @property
+    def ssa_names(self) -> Mapping[SSAValue, str]: ...
+    @property
+    def dim_names(self) -> DimNames: ...
+
 
 ALLOC_OPS = (memref.AllocOp, memref.AllocaOp, hip.AllocOp)
 FREE_OPS = (memref.DeallocOp, hip.FreeOp)
@@ -66,7 +84,7 @@ class MemoryPlan:
 
     def __init__(
         self,
-        stage: Stage,
+        stage: StageView,
         reader: FormulaReader,
         pool_size: Poly,
         buffers: Sequence[Buffer],
@@ -87,7 +105,7 @@ class MemoryPlan:
         self.steps = [_label(ops[p]) for p in self.positions]
 
     @classmethod
-    def of(cls, stage: Stage) -> MemoryPlan:
+    def of(cls, stage: StageView) -> MemoryPlan:
         """The plan of `stage`; a ValueError if it has no single pool."""
         block = _entry_block(stage.function)
         reader = FormulaReader(stage.function, stage.dim_names, stage.ssa_names)
@@ -295,5 +313,6 @@ def _label(op: Operation) -> str:
 __all__ = [
     "Buffer",
     "MemoryPlan",
+    "StageView",
     "is_pool",
 ]

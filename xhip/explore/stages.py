@@ -1,4 +1,9 @@
-"""Run the pipeline one pass at a time and keep the module after each pass."""
+"""Run the pipeline one pass at a time and keep the module after each pass.
+
+`memory`, `summary` and `diff` know nothing of this module (they read a stage
+through `memory.StageView`), so it imports them to offer `Stage.summary()`,
+`Stage.memory_plan()` and `Walkthrough.diff()`.
+"""
 
 from __future__ import annotations
 
@@ -22,7 +27,11 @@ from xdsl.passes import ModulePass
 from xdsl.printer import Printer
 
 from xhip.context import make_context
+from xhip.dialects.hip import EXTERNAL_DATA_ATTR
+from xhip.explore.diff import Diff
 from xhip.explore.formula import DimNames, dim_names
+from xhip.explore.memory import MemoryPlan
+from xhip.explore.summary import StageSummary, SummaryTable, summarize
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -32,7 +41,7 @@ PASS_NOTES: dict[str, str] = {
     "function; the ONNX ops are unchanged.",
     "convert-onnx-to-hip": "ONNX ops become `hip` library calls in "
     "destination-passing style on tensors; big constants move to an external "
-    "blob (`memref.global` + `hip.external_data`), small ones stay inline.",
+    f"blob (`memref.global` + `{EXTERNAL_DATA_ATTR}`), small ones stay inline.",
     "one-shot-bufferize": "Tensors become memrefs: every `tensor.empty` becomes "
     "a `memref.alloc`, `tensor.dim` becomes `memref.dim`.",
     "buffer-results-to-out-params": "The returned buffer becomes an out "
@@ -130,14 +139,10 @@ class Stage:
     def function(self) -> func.FuncOp:
         return entry_function(self.module)
 
-    def summary(self, dims: Mapping[str, int] | None = None) -> Any:
-        from xhip.explore.summary import summarize
-
+    def summary(self, dims: Mapping[str, int] | None = None) -> StageSummary:
         return summarize(self, dims)
 
-    def memory_plan(self) -> Any:
-        from xhip.explore.memory import MemoryPlan
-
+    def memory_plan(self) -> MemoryPlan:
         return MemoryPlan.of(self)
 
     def __str__(self) -> str:
@@ -278,10 +283,8 @@ class Walkthrough:
     def final(self) -> Stage:
         return self.stages[-1]
 
-    def diff(self, before: int | str, after: int | str | None = None) -> Any:
+    def diff(self, before: int | str, after: int | str | None = None) -> Diff:
         """The diff from stage `before` to `after` (default: the stage after it)."""
-        from xhip.explore.diff import Diff
-
         first = self[before]
         if after is None:
             later = [s for s in self.stages if s.index > first.index]
@@ -292,19 +295,15 @@ class Walkthrough:
             second = self[after]
         return Diff(first, second)
 
-    def changes(self, index: int | str) -> Any:
+    def changes(self, index: int | str) -> Diff:
         """What pass `index` did: the diff from the stage before it to its own."""
-        from xhip.explore.diff import Diff
-
         stage = self[index]
         earlier = [s for s in self.stages if s.index < stage.index]
         if not earlier:
             raise IndexError(f"no stage before {stage.title}")
         return Diff(earlier[-1], stage)
 
-    def summaries(self, dims: Mapping[str, int] | None = None) -> Any:
-        from xhip.explore.summary import SummaryTable
-
+    def summaries(self, dims: Mapping[str, int] | None = None) -> SummaryTable:
         return SummaryTable([s.summary(dims) for s in self.stages])
 
 

@@ -11,9 +11,8 @@ from dataclasses import dataclass, field
 from xdsl.dialects.builtin import ModuleOp
 
 from xhip.explore.formula import FormulaError
-from xhip.explore.memory import ALLOC_OPS, FREE_OPS, MemoryPlan
+from xhip.explore.memory import ALLOC_OPS, FREE_OPS, MemoryPlan, StageView
 from xhip.explore.placed import human_bytes
-from xhip.explore.stages import Stage
 
 
 @dataclass
@@ -67,7 +66,7 @@ def op_counts(module: ModuleOp) -> Counter[str]:
     return Counter(op.name for op in module.walk() if op is not module)
 
 
-def summarize(stage: Stage, dims: Mapping[str, int] | None = None) -> StageSummary:
+def summarize(stage: StageView, dims: Mapping[str, int] | None = None) -> StageSummary:
     ops = op_counts(stage.module)
     by_dialect: Counter[str] = Counter()
     for name, count in ops.items():

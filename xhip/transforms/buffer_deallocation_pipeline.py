@@ -10,13 +10,13 @@ from xdsl.transforms.common_subexpression_elimination import (
     CommonSubexpressionElimination,
 )
 
-from xhip.pipeline import CompositePass
 from xhip.transforms.buffer_deallocation_simplification import (
     BufferDeallocationSimplificationPass,
 )
 from xhip.transforms.bufferization_lower_deallocations import (
     BufferizationLowerDeallocationsPass,
 )
+from xhip.transforms.composite import CompositePass
 from xhip.transforms.ownership_based_buffer_deallocation import (
     OwnershipBasedBufferDeallocationPass,
 )

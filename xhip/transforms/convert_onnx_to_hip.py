@@ -27,38 +27,12 @@ from xdsl.pattern_rewriter import (
 from xdsl.utils.exceptions import PassFailedException
 
 from xhip.dialects import onnx
-from xhip.transforms.onnx_to_hip.compute import (
-    ConvertAdd,
-    ConvertCast,
-    ConvertConcat,
-    ConvertDiv,
-    ConvertExp,
-    ConvertGemm,
-    ConvertIdentity,
-    ConvertMatMul,
-    ConvertMul,
-    ConvertNeg,
-    ConvertPow,
-    ConvertRelu,
-    ConvertSigmoid,
-    ConvertSoftmax,
-    ConvertSqrt,
-    ConvertSub,
-    ConvertTanh,
-    ConvertTranspose,
-)
+from xhip.dialects.hip import CONSTANTS_FILE, CONSTANTS_FILE_ATTR
+from xhip.transforms.onnx_to_hip import patterns as op_patterns
 from xhip.transforms.onnx_to_hip.constants import (
-    CONSTANTS_FILE,
-    CONSTANTS_FILE_ATTR,
     ConstantPolicy,
     ConstantsFile,
     ConvertConstant,
-)
-from xhip.transforms.onnx_to_hip.reshape import (
-    ConvertFlatten,
-    ConvertReshape,
-    ConvertSqueeze,
-    ConvertUnsqueeze,
 )
 from xhip.transforms.onnx_to_hip.support import ConversionState, op_name
 
@@ -120,28 +94,7 @@ class ConvertOnnxToHipPass(ModulePass):
     ) -> None:
         patterns: list[RewritePattern] = [
             ConvertConstant(state, policy),
-            ConvertMatMul(state),
-            ConvertGemm(state),
-            ConvertAdd(state),
-            ConvertSub(state),
-            ConvertMul(state),
-            ConvertDiv(state),
-            ConvertPow(state),
-            ConvertRelu(state),
-            ConvertExp(state),
-            ConvertNeg(state),
-            ConvertSigmoid(state),
-            ConvertSqrt(state),
-            ConvertTanh(state),
-            ConvertSoftmax(state),
-            ConvertTranspose(state),
-            ConvertCast(state),
-            ConvertConcat(state),
-            ConvertIdentity(state),
-            ConvertReshape(state),
-            ConvertFlatten(state),
-            ConvertSqueeze(state),
-            ConvertUnsqueeze(state),
+            *op_patterns(state),
             EraseEntryPoint(),
         ]
         PatternRewriteWalker(

@@ -35,8 +35,8 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.utils.exceptions import PassFailedException
 
-EXTERNAL_DATA = "hip.external_data"
-CONSTANTS_FILE = "hip.constants_file"
+from xhip.dialects.hip import CONSTANTS_FILE_ATTR, EXTERNAL_DATA_ATTR
+
 BLOB_TYPE = MemRefType(i8, [DYNAMIC_INDEX])
 
 
@@ -54,11 +54,11 @@ def _fail(message: str) -> PassFailedException:
 
 def _external_constant(op: memref.GlobalOp) -> ExternalConstant:
     name = op.sym_name.data
-    data = op.attributes[EXTERNAL_DATA]
+    data = op.attributes[EXTERNAL_DATA_ATTR]
     fields = data.data if isinstance(data, DictionaryAttr) else {}
     offset, size = fields.get("offset"), fields.get("size")
     if not isinstance(offset, IntegerAttr) or not isinstance(size, IntegerAttr):
-        raise _fail(f"@{name}: {EXTERNAL_DATA} must be {{offset = N, size = N}}")
+        raise _fail(f"@{name}: {EXTERNAL_DATA_ATTR} must be {{offset = N, size = N}}")
     mtype = op.type
     if not mtype.has_static_shape():
         raise _fail(
@@ -75,7 +75,7 @@ def _external_constant(op: memref.GlobalOp) -> ExternalConstant:
     nbytes = math.prod(mtype.get_shape()) * element.size
     if size.value.data != nbytes:
         raise _fail(
-            f"@{name}: {EXTERNAL_DATA} size {size.value.data} is not the "
+            f"@{name}: {EXTERNAL_DATA_ATTR} size {size.value.data} is not the "
             f"{nbytes} bytes of {mtype}"
         )
     if offset.value.data < 0:
@@ -155,7 +155,7 @@ class HipResolveExternConstantsPass(ModulePass):
         globals_ = [
             g
             for g in op.ops
-            if isinstance(g, memref.GlobalOp) and EXTERNAL_DATA in g.attributes
+            if isinstance(g, memref.GlobalOp) and EXTERNAL_DATA_ATTR in g.attributes
         ]
         constants = {g.sym_name.data: _external_constant(g) for g in globals_}
         functions = [
@@ -175,4 +175,4 @@ class HipResolveExternConstantsPass(ModulePass):
         ).rewrite_module(op)
         for g in globals_:
             op.body.block.erase_op(g)
-        op.attributes.pop(CONSTANTS_FILE, None)
+        op.attributes.pop(CONSTANTS_FILE_ATTR, None)

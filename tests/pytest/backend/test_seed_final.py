@@ -135,22 +135,24 @@ def test_other_weights(final_module: ModuleOp, signature: Signature) -> None:
     assert relative_error(model({"X": x})["out"], weights.reference(x)) <= 1e-5
 
 
-class UnfusedCpuRuntime(CpuRuntime):
-    fuses_scaled_softmax = False
-
-
-def test_scaled_softmax_is_fused_in_the_plan(
+def test_scaled_softmax_is_fused_in_the_ir_that_runs(
     final_module: ModuleOp, signature: Signature, weights: AttentionWeights
 ) -> None:
-    """The seed's `mul` by 0.125 runs inside the softmax that alone reads it: one
-    step less, and bit for bit the result of the two ops run one after the other."""
+    """The seed's `mul` by 0.125 becomes the scale operand of the softmax that
+    alone reads it, in the module the model runs: one op less, and bit for bit
+    the result of the two ops run one after the other."""
     blob = weights.constants_blob()
     fused = CompiledModel(final_module, signature, blob)
-    separate = CompiledModel(final_module, signature, blob, UnfusedCpuRuntime())
-    fused_steps = fused._plan.steps  # pyright: ignore[reportPrivateUsage]
-    separate_steps = separate._plan.steps  # pyright: ignore[reportPrivateUsage]
-    assert len(fused_steps) == len(separate_steps) - 1
-    assert "scaled_softmax" in [fn.__name__ for fn, _, _ in fused_steps]
+    separate = CompiledModel(final_module, signature, blob, fuse=False)
+    assert separate.module is final_module
+
+    def ops(module: ModuleOp) -> list[str]:
+        return [op.name for op in module.walk() if op.name.startswith("hip.miopen")]
+
+    assert ops(fused.module).count("hip.miopen.mul") == 0
+    assert ops(separate.module).count("hip.miopen.mul") == 1
+    (softmax,) = [op for op in fused.module.walk() if op.name == "hip.miopen.softmax"]
+    assert len(softmax.operands) == 4  # ctx, source, scale, out
     for batch, seq in ((1, 1), (2, 64), (3, 100), (2, 700)):
         x = inputs(batch, seq, seed=3)
         np.testing.assert_array_equal(fused({"X": x})["out"], separate({"X": x})["out"])

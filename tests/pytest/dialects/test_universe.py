@@ -49,3 +49,44 @@ def test_a_second_memref_dialect_is_refused(monkeypatch: pytest.MonkeyPatch):
     )
     with pytest.raises(ValueError, match="Duplicate definition of memref"):
         Universe.get_multiverse()
+
+
+def test_extend_xdsl_dialects_patches_xdsls_own_universe():
+    """The one patch of xDSL's dialects: its universe's factories give ours, so
+    the Multiverse (what `xdsl-opt` and `make_context()` read) does too."""
+    from xdsl.universe import XDSL_UNIVERSE
+
+    assert XDSL_UNIVERSE.all_dialects["memref"]() is memref.MemRef
+    assert XDSL_UNIVERSE.all_dialects["bufferization"]() is (
+        bufferization.Bufferization
+    )
+    before = dict(XDSL_UNIVERSE.all_dialects)
+    universe.extend_xdsl_dialects()
+    assert XDSL_UNIVERSE.all_dialects == before
+    assert Universe.get_multiverse().all_dialects["memref"]() is memref.MemRef
+    assert set(universe.EXTENDED_XDSL_DIALECTS) == {"memref", "bufferization"}
+
+
+def test_plain_xdsl_opt_parses_the_extended_syntax(tmp_path):
+    """`xdsl-opt` with no flags: `memref.global` without an initial value is ours."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    source = tmp_path / "g.mlir"
+    source.write_text(
+        'memref.global "private" @w : memref<4xf32> '
+        "{hip.external_data = {offset = 0 : i64, size = 16 : i64}}\n"
+    )
+    xdsl_opt = Path(sys.executable).with_name("xdsl-opt")
+    done = subprocess.run(
+        [str(xdsl_opt), str(source)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert 'memref.global "private" @w : memref<4xf32>' in done.stdout
+
+
+def test_onnx_frontend_is_registered():
+    from xhip.frontend.xdsl_frontend import OnnxFrontend
+
+    assert Universe.get_multiverse().all_frontends["onnx"]() is OnnxFrontend

@@ -2,7 +2,8 @@
 //
 // Only what no library call covers: strided elementwise ops with numpy
 // broadcasting, elementwise functions (relu, exp, ...), strided copies
-// (transpose / permute), and row softmax.
+// (transpose / permute), and row softmax. The elementwise functions
+// themselves are generated from the hip dialect's formulas.
 // Plain C++ that both compilers accept: no warp-size assumption (reductions
 // go through shared memory with __syncthreads), no intrinsics, no headers.
 //
@@ -26,7 +27,9 @@ __device__ inline xhip_index xhip_offset(xhip_index linear, int rank,
   return offset;
 }
 
-// op: 0 add, 1 sub, 2 mul, 3 div, 4 pow
+// @XHIP_ELEMENTWISE_OPS@ xhip_unary_op, xhip_binary_op: see gpu.kernel_source
+
+// op: a code of `BINARY_CODES` (xhip/backend/elementwise.py)
 extern "C" __global__ void xhip_binary_f32(int op, float* out, const float* a,
                                            const float* b, int rank,
                                            const xhip_index* meta,
@@ -37,20 +40,13 @@ extern "C" __global__ void xhip_binary_f32(int op, float* out, const float* a,
        i += step) {
     float x = a[xhip_offset(i, rank, shape, meta + 2 * rank)];
     float y = b[xhip_offset(i, rank, shape, meta + 3 * rank)];
-    float r;
-    switch (op) {
-      case 0: r = x + y; break;
-      case 1: r = x - y; break;
-      case 2: r = x * y; break;
-      case 3: r = x / y; break;
-      default: r = powf(x, y); break;
-    }
+    float r = xhip_binary_op(op, x, y);
     out[xhip_offset(i, rank, shape, meta + rank)] = r;
   }
 }
 
-// op: 0 copy (also transpose / permute: src strides come permuted), 1 relu,
-//     2 exp, 3 neg, 4 sigmoid, 5 sqrt, 6 tanh
+// op: 0 copy (also transpose / permute: src strides come permuted), else a
+//     code of `UNARY_CODES` (xhip/backend/elementwise.py)
 extern "C" __global__ void xhip_unary_f32(int op, float* out, const float* src,
                                           int rank, const xhip_index* meta,
                                           xhip_index n) {
@@ -59,33 +55,28 @@ extern "C" __global__ void xhip_unary_f32(int op, float* out, const float* src,
   for (xhip_index i = (xhip_index)blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += step) {
     float x = src[xhip_offset(i, rank, shape, meta + 2 * rank)];
-    float r;
-    switch (op) {
-      case 1: r = (x > 0.0f || x != x) ? x : 0.0f; break;  // keep NaN, like numpy
-      case 2: r = expf(x); break;
-      case 3: r = -x; break;
-      case 4: r = 1.0f / (1.0f + expf(-x)); break;
-      case 5: r = sqrtf(x); break;
-      case 6: r = tanhf(x); break;
-      default: r = x; break;
-    }
+    float r = xhip_unary_op(op, x);
     out[xhip_offset(i, rank, shape, meta + rank)] = r;
   }
 }
 
-// Softmax of `rows` contiguous rows of length n; one block per row.
+// Softmax of `rows` contiguous rows of length n, each element times *scale
+// first when `scale` is not null (a scalar mul folded in by
+// hip-fuse-scaled-softmax); one block per row.
 // Dynamic shared memory: blockDim.x floats; blockDim.x a power of two.
 extern "C" __global__ void xhip_softmax_rows_f32(const float* x, float* y,
+                                                 const float* scale,
                                                  xhip_index rows,
                                                  xhip_index n) {
   extern __shared__ float scratch[];
+  const float factor = scale ? *scale : 1.0f;
   for (xhip_index row = blockIdx.x; row < rows; row += gridDim.x) {
     const float* in = x + row * n;
     float* out = y + row * n;
 
     float peak = -__int_as_float(0x7f800000);  // -inf
     for (xhip_index j = threadIdx.x; j < n; j += blockDim.x)
-      peak = fmaxf(peak, in[j]);
+      peak = fmaxf(peak, in[j] * factor);
     scratch[threadIdx.x] = peak;
     __syncthreads();
     for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
@@ -98,7 +89,7 @@ extern "C" __global__ void xhip_softmax_rows_f32(const float* x, float* y,
 
     float total = 0.0f;
     for (xhip_index j = threadIdx.x; j < n; j += blockDim.x) {
-      float e = expf(in[j] - peak);
+      float e = expf(in[j] * factor - peak);
       out[j] = e;
       total += e;
     }
@@ -108,9 +99,9 @@ extern "C" __global__ void xhip_softmax_rows_f32(const float* x, float* y,
       if (threadIdx.x < s) scratch[threadIdx.x] += scratch[threadIdx.x + s];
       __syncthreads();
     }
-    float scale = 1.0f / scratch[0];
+    float inverse = 1.0f / scratch[0];
     __syncthreads();
 
-    for (xhip_index j = threadIdx.x; j < n; j += blockDim.x) out[j] *= scale;
+    for (xhip_index j = threadIdx.x; j < n; j += blockDim.x) out[j] *= inverse;
   }
 }

@@ -1,1 +1,44 @@
-"""The rewrite patterns of `convert-onnx-to-hip`, one module per kind of op."""
+"""The rewrite patterns of `convert-onnx-to-hip`, one module per kind of op.
+
+`patterns()` is the pass's pattern list, derived from the modules: every
+concrete `OnnxPattern` subclass, and one `ConvertElementwise` per entry of
+`compute.ELEMENTWISE`. A new pattern class is in the list by being written.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+from xhip.transforms.onnx_to_hip import compute, constants, reshape
+from xhip.transforms.onnx_to_hip.support import ConversionState, OnnxPattern
+
+MODULES = (compute, reshape, constants)
+
+_BUILT_OTHERWISE = (compute.ConvertElementwise, constants.ConvertConstant)
+"""Made with more than the state: one per table entry, and with the policy."""
+
+
+def pattern_classes() -> list[type[OnnxPattern[Any]]]:
+    """The concrete pattern classes of `MODULES` that take only the state."""
+    return [
+        value
+        for module in MODULES
+        for value in vars(module).values()
+        if inspect.isclass(value)
+        and issubclass(value, OnnxPattern)
+        and value.__module__ == module.__name__
+        and not inspect.isabstract(value)
+        and value not in _BUILT_OTHERWISE
+    ]
+
+
+def patterns(state: ConversionState) -> list[OnnxPattern[Any]]:
+    """Every op pattern but `ConvertConstant`, which takes the constants policy."""
+    return [
+        *(cls(state) for cls in pattern_classes()),
+        *(
+            compute.ConvertElementwise(state, onnx_type, hip_type)
+            for onnx_type, hip_type in compute.ELEMENTWISE.items()
+        ),
+    ]

@@ -6,8 +6,6 @@ the operand that decides them (`support.build_init`).
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -25,6 +23,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 
 from xhip.dialects import hip, onnx
 from xhip.transforms.onnx_to_hip.support import (
+    ConversionState,
     DimSource,
     OnnxPattern,
     Unsupported,
@@ -58,13 +57,10 @@ def _emit(
     rewriter.replace(op, new)
 
 
-class ConvertMatMul(OnnxPattern):
+class ConvertMatMul(OnnxPattern[onnx.MatMulOp]):
     """`onnx.MatMul` (numpy semantics, any rank) -> `hip.hipblaslt.matmul`."""
 
-    op_type = onnx.MatMulOp
-
-    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
-        assert isinstance(op, onnx.MatMulOp)
+    def convert(self, op: onnx.MatMulOp, rewriter: PatternRewriter) -> None:
         a_shape = ranked(op.A, "operand A").get_shape()
         b_shape = ranked(op.B, "operand B").get_shape()
         if not a_shape or not b_shape:
@@ -81,13 +77,10 @@ class ConvertMatMul(OnnxPattern):
         _emit(self, op, rewriter, hip.MatmulOp, [op.A, op.B], sources)
 
 
-class ConvertGemm(OnnxPattern):
+class ConvertGemm(OnnxPattern[onnx.GemmOp]):
     """`onnx.Gemm` -> `hip.hipblaslt.gemm`, attributes that differ from the spec's."""
 
-    op_type = onnx.GemmOp
-
-    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
-        assert isinstance(op, onnx.GemmOp)
+    def convert(self, op: onnx.GemmOp, rewriter: PatternRewriter) -> None:
         trans_a, trans_b = op.get_int("transA"), op.get_int("transB")
         alpha, beta = op.get_float("alpha"), op.get_float("beta")
         for name, value in (("A", op.A), ("B", op.B)):
@@ -107,22 +100,51 @@ class ConvertGemm(OnnxPattern):
         _emit(self, op, rewriter, hip.GemmOp, inputs, sources, properties=properties)
 
 
-class _ConvertBinary(OnnxPattern):
-    """An elementwise binary op, broadcasting as numpy does."""
+ELEMENTWISE: dict[type[onnx.OnnxOp], type[hip.ElementwiseOp]] = {
+    onnx.AddOp: hip.AddOp,
+    onnx.SubOp: hip.SubOp,
+    onnx.MulOp: hip.MulOp,
+    onnx.DivOp: hip.DivOp,
+    onnx.ReluOp: hip.ReluOp,
+    onnx.ExpOp: hip.ExpOp,
+    onnx.NegOp: hip.NegOp,
+    onnx.SigmoidOp: hip.SigmoidOp,
+    onnx.SqrtOp: hip.SqrtOp,
+    onnx.TanhOp: hip.TanhOp,
+}
+"""ONNX ops that are one elementwise hip op, operands in the same order."""
 
-    hip_type: ClassVar[type[hip.HipDPSOp]]
 
-    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
-        lhs, rhs = op.operands
+class ConvertElementwise(OnnxPattern[onnx.OnnxOp]):
+    """An ONNX op of `ELEMENTWISE` -> its hip op, broadcasting as numpy does.
+
+    One instance per entry: it matches `onnx_type` only.
+    """
+
+    def __init__(
+        self,
+        state: ConversionState,
+        onnx_type: type[onnx.OnnxOp],
+        hip_type: type[hip.ElementwiseOp],
+    ) -> None:
+        super().__init__(state)
+        self.op_type = onnx_type
+        self.hip_type = hip_type
+
+    def convert(self, op: onnx.OnnxOp, rewriter: PatternRewriter) -> None:
         result = ranked(op.results[0], "the result")
-        for value in (lhs, rhs):
+        for value in op.operands:
             element = ranked(value, "an operand").get_element_type()
             if element != result.get_element_type():
                 raise Unsupported(
                     f"operand type {value.type} differs from the result's "
                     f"element type {result.get_element_type()}"
                 )
-        _emit(self, op, rewriter, self.hip_type, [lhs, rhs], _binary_sources(op))
+        if len(op.operands) == 1:
+            sources = _same_shape_sources(op.operands[0])
+        else:
+            sources = _binary_sources(op)
+        _emit(self, op, rewriter, self.hip_type, list(op.operands), sources)
 
 
 def _binary_sources(op: Operation) -> list[DimSource | None]:
@@ -152,35 +174,7 @@ def _cast(
     return cast.res[0]
 
 
-class ConvertAdd(_ConvertBinary):
-    """`onnx.Add` -> `hip.miopen.add`."""
-
-    op_type = onnx.AddOp
-    hip_type = hip.AddOp
-
-
-class ConvertSub(_ConvertBinary):
-    """`onnx.Sub` -> `hip.miopen.sub`."""
-
-    op_type = onnx.SubOp
-    hip_type = hip.SubOp
-
-
-class ConvertMul(_ConvertBinary):
-    """`onnx.Mul` -> `hip.miopen.mul`."""
-
-    op_type = onnx.MulOp
-    hip_type = hip.MulOp
-
-
-class ConvertDiv(_ConvertBinary):
-    """`onnx.Div` -> `hip.miopen.div`."""
-
-    op_type = onnx.DivOp
-    hip_type = hip.DivOp
-
-
-class ConvertPow(OnnxPattern):
+class ConvertPow(OnnxPattern[onnx.PowOp]):
     """`onnx.Pow` -> `hip.miopen.pow`, in one element type.
 
     An exponent of another type is cast to the base's, except that an integer
@@ -188,10 +182,7 @@ class ConvertPow(OnnxPattern):
     result back, as ONNX does (`2 ** 0.5` is `int(1.41...)`, not `2 ** 0`).
     """
 
-    op_type = onnx.PowOp
-
-    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
-        assert isinstance(op, onnx.PowOp)
+    def convert(self, op: onnx.PowOp, rewriter: PatternRewriter) -> None:
         base, exponent = op.operands
         result = ranked(op.results[0], "the result")
         element = result.get_element_type()
@@ -223,68 +214,13 @@ def _same_shape_sources(value: SSAValue) -> list[DimSource | None]:
     return [(value, i) for i in range(len(ranked(value, "the input").get_shape()))]
 
 
-class _ConvertUnary(OnnxPattern):
-    """An elementwise function of one operand, same shape in and out."""
-
-    hip_type: ClassVar[type[hip.HipDPSOp]]
-
-    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
-        (x,) = op.operands
-        _emit(self, op, rewriter, self.hip_type, [x], _same_shape_sources(x))
-
-
-class ConvertRelu(_ConvertUnary):
-    """`onnx.Relu` -> `hip.miopen.relu`."""
-
-    op_type = onnx.ReluOp
-    hip_type = hip.ReluOp
-
-
-class ConvertExp(_ConvertUnary):
-    """`onnx.Exp` -> `hip.miopen.exp`."""
-
-    op_type = onnx.ExpOp
-    hip_type = hip.ExpOp
-
-
-class ConvertNeg(_ConvertUnary):
-    """`onnx.Neg` -> `hip.miopen.neg`."""
-
-    op_type = onnx.NegOp
-    hip_type = hip.NegOp
-
-
-class ConvertSigmoid(_ConvertUnary):
-    """`onnx.Sigmoid` -> `hip.miopen.sigmoid`."""
-
-    op_type = onnx.SigmoidOp
-    hip_type = hip.SigmoidOp
-
-
-class ConvertSqrt(_ConvertUnary):
-    """`onnx.Sqrt` -> `hip.miopen.sqrt`."""
-
-    op_type = onnx.SqrtOp
-    hip_type = hip.SqrtOp
-
-
-class ConvertTanh(_ConvertUnary):
-    """`onnx.Tanh` -> `hip.miopen.tanh`."""
-
-    op_type = onnx.TanhOp
-    hip_type = hip.TanhOp
-
-
-class ConvertSoftmax(OnnxPattern):
+class ConvertSoftmax(OnnxPattern[onnx.SoftmaxOp]):
     """`onnx.Softmax` (opset 13: along one axis) -> `hip.miopen.softmax`.
 
     The last axis is the hip op's default and is not spelled out.
     """
 
-    op_type = onnx.SoftmaxOp
-
-    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
-        assert isinstance(op, onnx.SoftmaxOp)
+    def convert(self, op: onnx.SoftmaxOp, rewriter: PatternRewriter) -> None:
         rank = len(ranked(op.input, "the input").get_shape())
         axis = op.get_int("axis")
         if not -rank <= axis < max(rank, 1):
@@ -304,16 +240,13 @@ class ConvertSoftmax(OnnxPattern):
         )
 
 
-class ConvertTranspose(OnnxPattern):
+class ConvertTranspose(OnnxPattern[onnx.TransposeOp]):
     """`onnx.Transpose` -> `hip.transpose` for one swap, `hip.permute` otherwise.
 
     The identity permutation is no op at all.
     """
 
-    op_type = onnx.TransposeOp
-
-    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
-        assert isinstance(op, onnx.TransposeOp)
+    def convert(self, op: onnx.TransposeOp, rewriter: PatternRewriter) -> None:
         ranked(op.data, "the input")
         perm = op.permutation()
         sources: list[DimSource | None] = [(op.data, p) for p in perm]
@@ -345,13 +278,10 @@ class ConvertTranspose(OnnxPattern):
             )
 
 
-class ConvertCast(OnnxPattern):
+class ConvertCast(OnnxPattern[onnx.CastOp]):
     """`onnx.Cast` -> `hip.cast`; a cast to the input's own type is its input."""
 
-    op_type = onnx.CastOp
-
-    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
-        assert isinstance(op, onnx.CastOp)
+    def convert(self, op: onnx.CastOp, rewriter: PatternRewriter) -> None:
         if op.input.type == op.output.type:
             rewriter.replace(op, [], [op.input])
             return
@@ -359,17 +289,14 @@ class ConvertCast(OnnxPattern):
         _emit(self, op, rewriter, hip.CastOp, [op.input], sources)
 
 
-class ConvertConcat(OnnxPattern):
+class ConvertConcat(OnnxPattern[onnx.ConcatOp]):
     """`onnx.Concat` -> `hip.concat` with `axis` in `[0, rank)`.
 
     A dynamic size along the axis is the sum of the inputs' sizes there; any
     other dynamic size is the first input's.
     """
 
-    op_type = onnx.ConcatOp
-
-    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
-        assert isinstance(op, onnx.ConcatOp)
+    def convert(self, op: onnx.ConcatOp, rewriter: PatternRewriter) -> None:
         result = ranked(op.concat_result, "the result")
         rank = len(result.get_shape())
         for value in op.inputs:
@@ -415,13 +342,10 @@ class ConvertConcat(OnnxPattern):
         return dim.result
 
 
-class ConvertIdentity(OnnxPattern):
+class ConvertIdentity(OnnxPattern[onnx.IdentityOp]):
     """`onnx.Identity` is its input."""
 
-    op_type = onnx.IdentityOp
-
-    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
-        assert isinstance(op, onnx.IdentityOp)
+    def convert(self, op: onnx.IdentityOp, rewriter: PatternRewriter) -> None:
         if op.input.type != op.output.type:
             raise Unsupported(
                 f"input type {op.input.type} differs from result type {op.output.type}"

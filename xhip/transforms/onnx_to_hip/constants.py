@@ -35,6 +35,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import SymbolOpInterface
 
 from xhip.dialects import onnx
+from xhip.dialects.hip import CONSTANTS_FILE, EXTERNAL_DATA_ATTR
 from xhip.dialects.memref import GlobalOp
 from xhip.transforms.onnx_to_hip.support import (
     ConversionState,
@@ -42,9 +43,6 @@ from xhip.transforms.onnx_to_hip.support import (
     Unsupported,
 )
 
-CONSTANTS_FILE = "model.constants.bin"
-CONSTANTS_FILE_ATTR = "hip.constants_file"
-EXTERNAL_DATA_ATTR = "hip.external_data"
 ALIGNMENT = 64
 """Byte alignment of each constant in the file and of its `memref.global`."""
 GLOBAL_PREFIX = "hip_ext_constant_"
@@ -199,21 +197,18 @@ def _read_at_compile_time(op: onnx.ConstantOp) -> bool:
     )
 
 
-class ConvertConstant(OnnxPattern):
+class ConvertConstant(OnnxPattern[onnx.ConstantOp]):
     """`onnx.Constant` -> inline `arith.constant`, or an external `memref.global`.
 
     Shape and axes constants are left for their users, which read them, and
     erased with them; the pattern applier erases unused ones before they get here.
     """
 
-    op_type = onnx.ConstantOp
-
     def __init__(self, state: ConversionState, policy: ConstantPolicy) -> None:
         super().__init__(state)
         self.policy = policy
 
-    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
-        assert isinstance(op, onnx.ConstantOp)
+    def convert(self, op: onnx.ConstantOp, rewriter: PatternRewriter) -> None:
         if _read_at_compile_time(op):
             return
         tensor_type = op.output.type

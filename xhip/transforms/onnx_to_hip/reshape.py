@@ -257,13 +257,10 @@ def _normalized(axes: list[int], rank: int) -> list[int]:
     return sorted(a % rank for a in axes)
 
 
-class ConvertReshape(OnnxPattern):
+class ConvertReshape(OnnxPattern[onnx.ReshapeOp]):
     """`onnx.Reshape` with a constant shape -> views."""
 
-    op_type = onnx.ReshapeOp
-
-    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
-        assert isinstance(op, onnx.ReshapeOp)
+    def convert(self, op: onnx.ReshapeOp, rewriter: PatternRewriter) -> None:
         source = input_dims(ranked(op.data, "the input").get_shape())
         shape = constant_ints(op.shape)
         if shape is None:
@@ -295,13 +292,10 @@ def _resolve_rest(source: list[Dim], target: list[Dim]) -> list[Dim]:
     return [rest if d.rest else d for d in target]
 
 
-class ConvertFlatten(OnnxPattern):
+class ConvertFlatten(OnnxPattern[onnx.FlattenOp]):
     """`onnx.Flatten` -> a 2-D view: dims before `axis`, dims from `axis`."""
 
-    op_type = onnx.FlattenOp
-
-    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
-        assert isinstance(op, onnx.FlattenOp)
+    def convert(self, op: onnx.FlattenOp, rewriter: PatternRewriter) -> None:
         source = input_dims(ranked(op.input, "the input").get_shape())
         axis = op.get_int("axis")
         if not -len(source) <= axis <= len(source):
@@ -312,13 +306,10 @@ class ConvertFlatten(OnnxPattern):
         _replace_with_view(self, op, rewriter, op.input, source, target)
 
 
-class ConvertSqueeze(OnnxPattern):
+class ConvertSqueeze(OnnxPattern[onnx.SqueezeOp]):
     """`onnx.Squeeze` -> a view without the size-1 dims."""
 
-    op_type = onnx.SqueezeOp
-
-    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
-        assert isinstance(op, onnx.SqueezeOp)
+    def convert(self, op: onnx.SqueezeOp, rewriter: PatternRewriter) -> None:
         shape = ranked(op.data, "the input").get_shape()
         if op.axes is None:
             axes = [i for i, s in enumerate(shape) if s == 1]
@@ -332,13 +323,10 @@ class ConvertSqueeze(OnnxPattern):
         _replace_with_view(self, op, rewriter, op.data, source, target)
 
 
-class ConvertUnsqueeze(OnnxPattern):
+class ConvertUnsqueeze(OnnxPattern[onnx.UnsqueezeOp]):
     """`onnx.Unsqueeze` -> a view with size-1 dims inserted."""
 
-    op_type = onnx.UnsqueezeOp
-
-    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
-        assert isinstance(op, onnx.UnsqueezeOp)
+    def convert(self, op: onnx.UnsqueezeOp, rewriter: PatternRewriter) -> None:
         source = input_dims(ranked(op.data, "the input").get_shape())
         given = _constant_axes(op.axes)
         rank = len(source) + len(given)

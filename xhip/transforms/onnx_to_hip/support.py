@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, Generic, TypeVar, get_args, get_origin
 
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
@@ -194,10 +194,25 @@ def constant_ints(value: SSAValue) -> list[int] | None:
     return None
 
 
-class OnnxPattern(RewritePattern, ABC):
-    """Converts one ONNX op type; an `Unsupported` becomes a recorded error."""
+OpT = TypeVar("OpT", bound=Operation)
 
-    op_type: ClassVar[type[Operation]]
+
+class OnnxPattern(RewritePattern, ABC, Generic[OpT]):
+    """Converts one ONNX op type, `OpT`; an `Unsupported` becomes a recorded error.
+
+    `OnnxPattern[onnx.ReluOp]` matches `onnx.ReluOp`s: the type argument is the
+    op type matched (`op_type`), so `convert` gets the op typed.
+    """
+
+    op_type: type[OpT]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for base in getattr(cls, "__orig_bases__", ()):
+            if get_origin(base) is OnnxPattern:
+                (arg,) = get_args(base)
+                if isinstance(arg, type):
+                    cls.op_type = arg
 
     def __init__(self, state: ConversionState) -> None:
         self.state = state
@@ -211,4 +226,4 @@ class OnnxPattern(RewritePattern, ABC):
             self.state.record(op, str(error))
 
     @abstractmethod
-    def convert(self, op: Operation, rewriter: PatternRewriter) -> None: ...
+    def convert(self, op: OpT, rewriter: PatternRewriter) -> None: ...

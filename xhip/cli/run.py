@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from xhip.backend import DEVICES
+from xhip.cli.common import UserError, writable_dir
 
 RTOL = 1e-4
 ATOL = 1e-5
@@ -62,18 +63,12 @@ def add_run_parser(subparsers: Any) -> None:
     p.set_defaults(func=cmd_run)
 
 
-def _user_error(message: str) -> Exception:
-    from xhip.cli import UserError
-
-    return UserError(message)
-
-
 def parse_dims(text: str) -> dict[str, int]:
     dims: dict[str, int] = {}
     for entry in filter(None, (e.strip() for e in text.split(","))):
         name, sep, value = entry.partition("=")
         if not sep or not name or not value.isdigit():
-            raise _user_error(f"--dims: expected NAME=SIZE, got {entry!r}")
+            raise UserError(f"--dims: expected NAME=SIZE, got {entry!r}")
         dims[name] = int(value)
     return dims
 
@@ -83,15 +78,15 @@ def load_inputs(entries: list[str]) -> dict[str, np.ndarray]:
     for entry in entries:
         name, sep, path = entry.partition("=")
         if not sep or not name or not path:
-            raise _user_error(f"--input: expected NAME=FILE.npy, got {entry!r}")
+            raise UserError(f"--input: expected NAME=FILE.npy, got {entry!r}")
         try:
             arrays[name] = np.load(path, allow_pickle=False)
         except FileNotFoundError:
-            raise _user_error(f"--input {name}: {path}: no such file") from None
+            raise UserError(f"--input {name}: {path}: no such file") from None
         except (OSError, ValueError, EOFError) as e:
             # numpy calls anything without the .npy header "pickled data".
             reason = "" if "pickle" in str(e) else f" ({e})"
-            raise _user_error(
+            raise UserError(
                 f"--input {name}: {path}: not a .npy file{reason}"
             ) from None
     return arrays
@@ -103,7 +98,7 @@ def random_inputs(
     """The given inputs plus random ones for the rest, named dims from `dims`."""
     named = {d for spec in signature.inputs for d in spec.shape if isinstance(d, str)}
     if unknown := sorted(set(dims) - named):
-        raise _user_error(
+        raise UserError(
             f"--dims: the model has no dim {', '.join(map(repr, unknown))}; "
             f"its named dims are: {', '.join(sorted(named)) or 'none'}"
         )
@@ -134,11 +129,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     from xhip.backend.interpreter import UnsupportedOpError
     from xhip.backend.runtime import DeviceUnavailable
     from xhip.backend.session import InputError
-    from xhip.cli import writable_dir
     from xhip.frontend import OnnxImportError
 
     if not os.path.exists(args.model):
-        raise _user_error(f"{args.model}: no such file")
+        raise UserError(f"{args.model}: no such file")
     if args.output_dir:
         writable_dir(args.output_dir)
     try:
@@ -148,7 +142,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
         outputs = model(inputs)
     except (DeviceUnavailable, InputError, OnnxImportError, UnsupportedOpError) as e:
-        raise _user_error(str(e)) from None
+        raise UserError(str(e)) from None
     for name, value in outputs.items():
         stats = ""
         if value.size and value.dtype.kind == "f":
@@ -169,9 +163,7 @@ def check_against_onnxruntime(
     try:
         import onnxruntime as ort
     except ImportError:
-        raise _user_error(
-            "--check needs onnxruntime (pip install onnxruntime)"
-        ) from None
+        raise UserError("--check needs onnxruntime (pip install onnxruntime)") from None
     session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
     names = [o.name for o in session.get_outputs()]
     expected = {

@@ -1,0 +1,99 @@
+"""The launcher seam: the few device calls a GPU runtime makes.
+
+`KernelRuntime` (gpu.py) decides everything a GPU runtime decides (grids,
+blocks, shared-memory bytes, argument order, strides metadata, BLAS
+transposes, leading dimensions, batch strides) and hands the result to a
+`DeviceAPI`. The real ones are thin: CuPy's (cuda.py) and hip-python's
+(hip.py). A stand-in on the CPU (`xhip.testing.emulator.device`) runs the
+same calls with host memory, the kernel emulator and a numpy SGEMM written
+from cuBLAS's documentation, so the host code runs without a GPU.
+
+Device memory is named by addresses (ints), as the libraries name it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal, Protocol
+
+import numpy as np
+
+KernelArg = tuple[Literal["ptr", "i32", "i64"], int]
+"""One kernel argument: a device address or an integer of that width."""
+
+Op = Literal["N", "T"]
+"""BLAS's `transa`/`transb`: the matrix as stored, or its transpose."""
+
+
+class DeviceAPI(Protocol):
+    """What a GPU runtime asks of its device: memory, copies, kernels, one SGEMM.
+
+    Calls are ordered as issued (one stream); `synchronize` waits for them.
+    """
+
+    name: str
+    """What the library is, for messages ("CuPy", "hip-python", ...)."""
+
+    def malloc(self, nbytes: int) -> int:
+        """The address of `nbytes` (> 0) bytes of device memory, 256-byte aligned."""
+        ...
+
+    def free(self, address: int) -> None: ...
+
+    def copy_to_device(self, address: int, host: np.ndarray) -> None:
+        """The bytes of the C-contiguous `host` array to `address`."""
+        ...
+
+    def copy_to_host(self, host: np.ndarray, address: int) -> None:
+        """`host.nbytes` bytes from `address` into the C-contiguous `host` array."""
+        ...
+
+    def memset(self, address: int, value: int, nbytes: int) -> None: ...
+
+    def load_kernels(self, source: str, names: Sequence[str]) -> None:
+        """Compile `source` for the device and load the kernels `names` from it."""
+        ...
+
+    def launch(
+        self,
+        kernel: str,
+        grid: int,
+        block: int,
+        shared: int,
+        args: Sequence[KernelArg],
+    ) -> None:
+        """Run `kernel` on a 1-D grid of 1-D blocks with `shared` dynamic shared
+        bytes per block."""
+        ...
+
+    def synchronize(self) -> None: ...
+
+    def sgemm_strided_batched(
+        self,
+        transa: Op,
+        transb: Op,
+        m: int,
+        n: int,
+        k: int,
+        alpha: float,
+        a: int,
+        lda: int,
+        stride_a: int,
+        b: int,
+        ldb: int,
+        stride_b: int,
+        beta: float,
+        c: int,
+        ldc: int,
+        stride_c: int,
+        batch_count: int,
+    ) -> None:
+        """`cublasSgemmStridedBatched`: for i < batch_count, column-major
+        C_i = alpha op(A_i) op(B_i) + beta C_i, with X_i = x + i * stride_x
+        (elements), op(A_i) m x k, op(B_i) k x n, C_i m x n; C is not read
+        when beta is 0."""
+        ...
+
+    def close(self) -> None:
+        """Release library handles (the memory is the runtime's to free)."""
+        ...

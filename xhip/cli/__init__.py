@@ -1,0 +1,84 @@
+"""The `xhip` command line: `import`, `compile` and `run` a model.
+
+One module per subcommand (`import_`, `compile`, `run`), each adding its parser;
+`common` holds what they share. This module wires them together and turns a
+`UserError` into its one line and exit code 1.
+
+Every error a user can cause ends as one line on stderr naming the file (and the
+node or pass) and the reason, with exit code 1; outputs are written to a
+temporary file next to their destination and renamed into place only once
+complete, so a failed command leaves nothing half-written behind.
+Set `XHIP_TRACEBACK=1` to see the Python traceback of such an error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import warnings
+from collections.abc import Sequence
+from typing import NoReturn, TextIO
+
+from xhip.cli.common import UserError
+from xhip.cli.compile import add_compile_parser
+from xhip.cli.import_ import add_import_parser
+from xhip.cli.run import add_run_parser
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that exits with 1, not 2, on a bad command line."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(1, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="xhip",
+        description="xhip: compile ONNX models to HIP-dialect IR and run them.",
+        epilog="Run `xhip COMMAND --help` for the options of each command.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    add_import_parser(sub)
+    add_compile_parser(sub)
+    add_run_parser(sub)
+    return parser
+
+
+def show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    """A warning as one `xhip: warning: ...` line: a user needs the message,
+    not the file and line of the Python code that raised it."""
+    text = " ".join(part.strip() for part in str(message).splitlines() if part.strip())
+    print(f"xhip: warning: {text}", file=file or sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as e:
+        return e.code if isinstance(e.code, int) else 1
+    try:
+        with warnings.catch_warnings():
+            warnings.showwarning = show_warning
+            code = args.func(args)
+    except UserError as e:
+        if os.environ.get("XHIP_TRACEBACK"):
+            raise
+        print(f"xhip {args.command}: error: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    return code if isinstance(code, int) else 0
+
+
+__all__ = ["UserError", "build_parser", "main"]

@@ -1,0 +1,95 @@
+"""What the subcommands share: the user error, reading a model, writing outputs.
+
+Outputs are written to a temporary file next to their destination and renamed
+into place only once complete, so a failed command leaves nothing half-written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from typing import IO
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.printer import Printer
+
+
+class UserError(Exception):
+    """Something the user can fix; its message is the one line they see."""
+
+
+def first_line(message: str) -> str:
+    """The first non-blank line of `message`, stripped."""
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    return lines[0] if lines else "(no message)"
+
+
+def import_onnx(path: str) -> ModuleOp:
+    """The `onnx`-dialect module of an `.onnx` file; import errors are user errors."""
+    from xhip.frontend.onnx_importer import OnnxImportError, import_model
+
+    try:
+        return import_model(path)
+    except OnnxImportError as e:
+        raise UserError(str(e)) from e
+
+
+@contextlib.contextmanager
+def atomic_output(path: str | None) -> Iterator[IO[str]]:
+    """A text stream that becomes `path` only if the block succeeds.
+
+    `None` or `-` is stdout.
+    """
+    if path is None or path == "-":
+        yield sys.stdout
+        return
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory):
+        raise UserError(f"{path}: directory {directory} does not exist")
+    if os.path.isdir(path):
+        raise UserError(f"{path}: is a directory; give a file name")
+    try:
+        fd, tmp = tempfile.mkstemp(
+            dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp"
+        )
+    except OSError as e:
+        raise UserError(f"{path}: cannot write: {e.strerror}") from None
+    try:
+        with os.fdopen(fd, "w") as stream:
+            yield stream
+        os.chmod(tmp, 0o666 & ~umask())
+        os.replace(tmp, path)
+    except BaseException as e:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(e, OSError):
+            raise UserError(f"{path}: cannot write: {e.strerror}") from None
+        raise
+
+
+def umask() -> int:
+    """The process's umask (mkstemp makes files 0600; outputs should not be)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def print_module(module: ModuleOp, stream: IO[str]) -> None:
+    Printer(stream=stream).print_op(module)
+    stream.write("\n")
+
+
+def writable_dir(path: str) -> str:
+    """`path`, created if missing, or a UserError saying why it cannot be."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise UserError(f"{path}: exists and is not a directory")
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        raise UserError(f"{path}: cannot create directory: {e.strerror}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise UserError(f"{path}: directory is not writable")
+    return path
