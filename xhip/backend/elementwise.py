@@ -45,6 +45,7 @@ NUMPY: dict[str, Callable[..., Any]] = {
     "sqrt": np.sqrt,
     "tanh": np.tanh,
     "relu": _relu,
+    "abs": np.absolute,
 }
 """Each primitive as a numpy function taking `out=`."""
 
@@ -59,6 +60,7 @@ C: dict[str, str] = {
     "sqrt": "sqrtf({0})",
     "tanh": "tanhf({0})",
     "relu": "(({0}) > 0.0f || ({0}) != ({0}) ? ({0}) : 0.0f)",
+    "abs": "fabsf({0})",
 }
 """Each primitive as a float32 C expression of its arguments `{0}`, `{1}`."""
 

@@ -27,6 +27,7 @@ PRIMITIVES: dict[str, int] = {
     "sqrt": 1,
     "tanh": 1,
     "relu": 1,
+    "abs": 1,
 }
 """Each primitive and its number of arguments. `div` is ONNX Div (integers
 round toward zero); `relu` keeps NaN, as numpy's `maximum` does."""
@@ -134,3 +135,4 @@ exp = _primitive("exp")
 sqrt = _primitive("sqrt")
 tanh = _primitive("tanh")
 relu = _primitive("relu")
+abs_ = _primitive("abs")

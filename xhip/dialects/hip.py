@@ -579,6 +579,12 @@ class TanhOp(UnaryElementwiseOp):
 
 
 @irdl_op_definition
+class AbsOp(UnaryElementwiseOp):
+    name = "hip.miopen.abs"
+    FORMULA: ClassVar[Expr] = formula.abs_(X)
+
+
+@irdl_op_definition
 class CopyOp(_SameShapeOp):
     """Copies `in` to `out` (same shape); used where a view is not possible."""
 

@@ -194,6 +194,11 @@ class NegOp(_Unary):
 
 
 @irdl_op_definition
+class AbsOp(_Unary):
+    name = "onnx.Abs"
+
+
+@irdl_op_definition
 class IdentityOp(OnnxOp):
     name = "onnx.Identity"
 

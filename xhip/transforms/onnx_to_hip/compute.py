@@ -111,6 +111,7 @@ ELEMENTWISE: dict[type[onnx.OnnxOp], type[hip.ElementwiseOp]] = {
     onnx.SigmoidOp: hip.SigmoidOp,
     onnx.SqrtOp: hip.SqrtOp,
     onnx.TanhOp: hip.TanhOp,
+    onnx.AbsOp: hip.AbsOp,
 }
 """ONNX ops that are one elementwise hip op, operands in the same order."""
 

@@ -51,6 +51,22 @@ func.func @functions(%ctx: !hip.context, %x: tensor<?x4xf32>, %p: tensor<f32>) -
 // CHECK-NEXT:    %11 = hip.miopen.pow(%ctx) ins(%9, %p : tensor<?x4xf32>, tensor<f32>) outs(%10 : tensor<?x4xf32>) -> tensor<?x4xf32>
 // CHECK-NEXT:    func.return %11 : tensor<?x4xf32>
 
+// Abs: one line of compute.ELEMENTWISE, the worked example of
+// docs/adding-an-op.md. Integer tensors convert as float ones do.
+func.func @abs(%ctx: !hip.context, %x: tensor<?x4xf32>, %i: tensor<3xi32>) -> (tensor<?x4xf32>, tensor<3xi32>) {
+  %0 = "onnx.Abs"(%x) {onnx_node_name = "abs"} : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %1 = "onnx.Abs"(%i) {onnx_node_name = "abs_int"} : (tensor<3xi32>) -> tensor<3xi32>
+  func.return %0, %1 : tensor<?x4xf32>, tensor<3xi32>
+}
+// CHECK-LABEL: func.func @abs
+// CHECK-NEXT:    %c0 = arith.constant 0 : index
+// CHECK-NEXT:    %dim = tensor.dim %x, %c0 : tensor<?x4xf32>
+// CHECK-NEXT:    %0 = tensor.empty(%dim) : tensor<?x4xf32>
+// CHECK-NEXT:    %1 = hip.miopen.abs(%ctx) ins(%x : tensor<?x4xf32>) outs(%0 : tensor<?x4xf32>) -> tensor<?x4xf32>
+// CHECK-NEXT:    %2 = tensor.empty() : tensor<3xi32>
+// CHECK-NEXT:    %3 = hip.miopen.abs(%ctx) ins(%i : tensor<3xi32>) outs(%2 : tensor<3xi32>) -> tensor<3xi32>
+// CHECK-NEXT:    func.return %1, %3 : tensor<?x4xf32>, tensor<3xi32>
+
 // Cast -> hip.cast into an init of the new element type; a cast to the
 // input's own type is its input.
 func.func @cast(%ctx: !hip.context, %x: tensor<?x4xf32>) -> (tensor<?x4xi64>, tensor<?x4xf32>) {
