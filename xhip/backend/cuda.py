@@ -1,4 +1,4 @@
-"""The CUDA runtime: CuPy for memory and cuBLAS GEMM, NVRTC for xhip's kernels."""
+"""The CUDA runtime: CuPy's device API (memory, NVRTC, cuBLAS) under `KernelRuntime`."""
 
 from __future__ import annotations
 
@@ -7,8 +7,12 @@ from typing import Any
 
 import numpy as np
 
-from xhip.backend.gpu import KERNEL_NAMES, KernelArg, KernelRuntime, kernel_source
-from xhip.backend.runtime import Buffer, DeviceArray, DeviceUnavailable, overlaps
+from xhip.backend.device import DeviceAPI, KernelArg, Op
+from xhip.backend.gpu import KernelRuntime
+from xhip.backend.runtime import DeviceUnavailable
+
+NVRTC_OPTIONS = ("-std=c++14",)
+"""What NVRTC compiles the kernel source with (test_kernel_compile.py too)."""
 
 
 def _import_cupy() -> Any:
@@ -27,102 +31,128 @@ def _import_cupy() -> Any:
     return cupy
 
 
-class CudaRuntime(KernelRuntime):
-    """NVIDIA GPUs through CuPy; kernels compiled once per runtime by NVRTC."""
+class CupyDevice:
+    """`DeviceAPI` on CuPy: its memory pool, `cupy.cuda.runtime` copies,
+    `RawModule` (NVRTC) kernels and cuBLAS with CuPy's handle, all on CuPy's
+    current stream."""
 
-    name = "cuda"
+    name = "CuPy"
 
-    def __init__(self, debug: bool = False):
-        super().__init__(debug)
-        self.cupy = cp = _import_cupy()
-        self._module = cp.RawModule(code=kernel_source(), options=("-std=c++14",))
-        self._kernels = {name: self._module.get_function(name) for name in KERNEL_NAMES}
-        self._meta: dict[bytes, Any] = {}
+    def __init__(self, cupy: Any):
+        self.cupy = cupy
+        from cupy.cuda import cublas  # pyright: ignore[reportMissingImports]
 
-    def _allocate(self, nbytes: int) -> Any:
-        return self.cupy.cuda.alloc(max(nbytes, 1))
+        self.cublas = cublas
+        self._live: dict[int, Any] = {}
+        """Pool allocations by address: dropping one gives it back to the pool."""
+        self._kernels: dict[str, Any] = {}
+        self._scalars = np.zeros(2, np.float32)
+        """alpha, beta: host memory that cuBLAS reads in host pointer mode."""
 
-    def _release(self, handle: Any) -> None:
-        """CuPy's pool takes the memory back when the last reference goes."""
+    def malloc(self, nbytes: int) -> int:
+        memory = self.cupy.cuda.alloc(nbytes)
+        self._live[memory.ptr] = memory
+        return int(memory.ptr)
 
-    def fill_nan(self, buffer: Buffer) -> None:
-        buffer.handle.memset(0xFF, buffer.nbytes)
+    def free(self, address: int) -> None:
+        del self._live[address]
 
-    def array(self, value: DeviceArray) -> Any:
-        native = value.native
-        if native is None:
-            item = value.dtype.itemsize
-            native = self.cupy.ndarray(
-                value.shape,
-                value.dtype,
-                memptr=value.buffer.handle + value.offset,
-                strides=tuple(s * item for s in value.strides),
-            )
-            value.native = native
-        return native
+    def copy_to_device(self, address: int, host: np.ndarray) -> None:
+        runtime = self.cupy.cuda.runtime
+        runtime.memcpy(
+            address, host.ctypes.data, host.nbytes, runtime.memcpyHostToDevice
+        )
 
-    def _address(self, value: DeviceArray) -> int:
-        return int(value.buffer.handle.ptr) + value.offset
+    def copy_to_host(self, host: np.ndarray, address: int) -> None:
+        runtime = self.cupy.cuda.runtime
+        runtime.memcpy(
+            host.ctypes.data, address, host.nbytes, runtime.memcpyDeviceToHost
+        )
 
-    def _device_meta(self, meta: np.ndarray) -> Any:
-        key = meta.tobytes()
-        device = self._meta.get(key)
-        if device is None:
-            device = self._meta[key] = self.cupy.asarray(meta)
-        return device.data.ptr
+    def memset(self, address: int, value: int, nbytes: int) -> None:
+        self.cupy.cuda.runtime.memset(address, value, nbytes)
 
-    def _launch(
-        self, kernel: str, grid: int, block: int, shared: int, args: Sequence[KernelArg]
+    def load_kernels(self, source: str, names: Sequence[str]) -> None:
+        module = self.cupy.RawModule(code=source, options=NVRTC_OPTIONS)
+        self._kernels = {name: module.get_function(name) for name in names}
+
+    def launch(
+        self,
+        kernel: str,
+        grid: int,
+        block: int,
+        shared: int,
+        args: Sequence[KernelArg],
     ) -> None:
-        values = [
+        values = tuple(
             np.int32(v)
             if kind == "i32"
             else np.uint64(v)
             if kind == "ptr"
             else np.int64(v)
             for kind, v in args
-        ]
-        self._kernels[kernel]((grid,), (block,), tuple(values), shared_mem=shared)
-
-    def upload(self, array: np.ndarray, copy: bool = False) -> DeviceArray:
-        array = np.ascontiguousarray(array)
-        value = self.empty(array.shape, array.dtype)
-        self.array(value).set(array)
-        return value
-
-    def download(self, value: DeviceArray, out: np.ndarray | None = None) -> np.ndarray:
-        host = self.cupy.ascontiguousarray(self.array(value)).get()
-        if out is None:
-            return host
-        np.copyto(out, host)
-        return out
+        )
+        self._kernels[kernel]((grid,), (block,), values, shared_mem=shared)
 
     def synchronize(self) -> None:
         self.cupy.cuda.Device().synchronize()
 
-    def matmul(self, a: DeviceArray, b: DeviceArray, out: DeviceArray) -> None:
-        self._require_f32(a, b, out)
-        self.cupy.matmul(self.array(a), self.array(b), out=self.array(out))
-
-    def gemm(
+    def sgemm_strided_batched(
         self,
-        a: DeviceArray,
-        b: DeviceArray,
-        c: DeviceArray | None,
-        out: DeviceArray,
-        trans_a: bool = False,
-        trans_b: bool = False,
-        alpha: float = 1.0,
-        beta: float = 1.0,
+        transa: Op,
+        transb: Op,
+        m: int,
+        n: int,
+        k: int,
+        alpha: float,
+        a: int,
+        lda: int,
+        stride_a: int,
+        b: int,
+        ldb: int,
+        stride_b: int,
+        beta: float,
+        c: int,
+        ldc: int,
+        stride_c: int,
+        batch_count: int,
     ) -> None:
-        self._require_f32(a, b, out)
-        cp = self.cupy
-        x, w, o = self.array(a), self.array(b), self.array(out)
-        bias = None if c is None or beta == 0.0 else self.array(c)
-        if bias is not None and overlaps(c, out):
-            bias = bias.copy()
-        cp.matmul(x.T if trans_a else x, w.T if trans_b else w, out=o)
-        if alpha != 1.0:
-            cp.multiply(o, np.float32(alpha), out=o)
-        if bias is not None:
-            cp.add(o, bias * np.float32(beta) if beta != 1.0 else bias, out=o)
+        blas = self.cublas
+        handle = self.cupy.cuda.device.get_cublas_handle()
+        op = {"N": blas.CUBLAS_OP_N, "T": blas.CUBLAS_OP_T}
+        blas.setPointerMode(handle, blas.CUBLAS_POINTER_MODE_HOST)
+        self._scalars[:] = alpha, beta
+        scalars = self._scalars.ctypes.data
+        blas.sgemmStridedBatched(
+            handle,
+            op[transa],
+            op[transb],
+            m,
+            n,
+            k,
+            scalars,
+            a,
+            lda,
+            stride_a,
+            b,
+            ldb,
+            stride_b,
+            scalars + 4,
+            c,
+            ldc,
+            stride_c,
+            batch_count,
+        )
+
+    def close(self) -> None:
+        self._kernels.clear()
+
+
+class CudaRuntime(KernelRuntime):
+    """NVIDIA GPUs through CuPy; kernels compiled once per runtime by NVRTC."""
+
+    name = "cuda"
+
+    @classmethod
+    def open_device(cls) -> DeviceAPI:
+        return CupyDevice(_import_cupy())

@@ -1,9 +1,10 @@
-"""What the HIP and CUDA runtimes share: kernel launches on strided views, GEMM plans.
+"""What the HIP and CUDA runtimes share: all their host code.
 
 Both runtimes run the same kernels (`kernels/xhip_kernels.h`, compiled at run
-time by hiprtc or NVRTC); a subclass only says how to allocate, copy, compile,
-launch and call BLAS. GPU libraries are imported lazily, by the subclasses,
-when the device is asked for.
+time by hiprtc or NVRTC) and the same GEMM plans, through a `DeviceAPI`
+(device.py): memory, copies, kernel launches, one strided-batched SGEMM. A
+subclass only names its vendor library's API, imported lazily when the
+device is asked for; tests give the CPU stand-in instead.
 """
 
 from __future__ import annotations
@@ -15,23 +16,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
+from xhip.backend.device import DeviceAPI, KernelArg
 from xhip.backend.elementwise import (
     BINARY_CODES,
     COPY_CODE,
     UNARY_CODES,
     generated_switches,
 )
-from xhip.backend.runtime import DeviceArray, Runtime
+from xhip.backend.runtime import Buffer, DeviceArray, Runtime, overlaps
 
 BLOCK = 256
 """Threads per block: a power of two (the softmax reduction needs one)."""
 MAX_GRID = 1 << 16
-
-KernelArg = tuple[Literal["ptr", "i32", "i64"], int]
 
 _GENERATED = "// @XHIP_ELEMENTWISE_OPS@"
 
@@ -108,49 +108,64 @@ class GemmCall:
 def _matrix_layout(
     shape: Sequence[int], strides: Sequence[int]
 ) -> tuple[bool, int] | None:
-    """(transposed, leading dim) of a 2-D row-major view for column-major BLAS."""
+    """(transposed, leading dim) of a 2-D row-major view for column-major BLAS.
+
+    Rows with unit column stride are a column-major (cols x rows) matrix with
+    ld = the row stride ("N"); a unit row stride is its transpose ("T"). BLAS
+    needs ld >= max(1, rows of the stored matrix); a dim of one element has no
+    stride to honour, and an empty matrix none at all.
+    """
     rows, cols = shape
     rs, cs = strides
+    if rows == 0 or cols == 0:
+        return False, max(cols, 1)
     if cs == 1 or cols == 1:
-        return False, max(rs, cols, 1)
+        ld = rs if rows > 1 else cols
+        if ld >= cols:
+            return False, ld
     if rs == 1 or rows == 1:
-        return True, max(cs, rows, 1)
+        ld = cs if cols > 1 else rows
+        if ld >= rows:
+            return True, ld
     return None
 
 
 def _batch_stride(shape: Sequence[int], strides: Sequence[int]) -> int | None:
-    """The one stride walking all batch dims in order, or None if there is none."""
+    """The one stride (>= 0) walking all batch dims in order, or None if none."""
     dims = [(n, s) for n, s in zip(shape, strides) if n != 1]
     if not dims:
         return 0
     for (_, outer), (n, inner) in zip(dims, dims[1:]):
         if outer != inner * n:
             return None
-    return dims[-1][1]
+    return dims[-1][1] if dims[-1][1] >= 0 else None
+
+
+def _operand_layout(
+    x: DeviceArray, batch_shape: Sequence[int]
+) -> tuple[bool, int, int] | None:
+    """(transposed, leading dim, batch stride) of a matmul operand, if BLAS can
+    read it as it is."""
+    layout = _matrix_layout(x.shape[-2:], x.strides[-2:])
+    if layout is None:
+        return None
+    lead = DeviceArray(x.buffer, 0, x.shape[:-2], x.strides[:-2], x.dtype)
+    stride = _batch_stride(batch_shape, broadcast_strides(lead, batch_shape))
+    return None if stride is None else (*layout, stride)
 
 
 def plan_gemm(a: DeviceArray, b: DeviceArray, out: DeviceArray) -> GemmCall | None:
     """A single strided-batched SGEMM for `out = a @ b` (rank >= 2), if one exists."""
-    if min(len(a.shape), len(b.shape)) < 2:
+    if min(len(a.shape), len(b.shape), len(out.shape)) < 2:
         return None
     m, k = a.shape[-2:]
     n = b.shape[-1]
     batch_shape = out.shape[:-2]
-    batch = math.prod(batch_shape)
-    la = _matrix_layout(a.shape[-2:], a.strides[-2:])
-    lb = _matrix_layout(b.shape[-2:], b.strides[-2:])
-    lc = _matrix_layout(out.shape[-2:], out.strides[-2:])
+    la = _operand_layout(a, batch_shape)
+    lb = _operand_layout(b, batch_shape)
+    lc = _operand_layout(out, batch_shape)
     if la is None or lb is None or lc is None or lc[0]:
         return None
-    strides: list[int] = []
-    for x in (a, b, out):
-        full = broadcast_strides(
-            DeviceArray(x.buffer, 0, x.shape[:-2], x.strides[:-2], x.dtype), batch_shape
-        )
-        stride = _batch_stride(batch_shape, full)
-        if stride is None:
-            return None
-        strides.append(stride)
     return GemmCall(
         lb[0],
         la[0],
@@ -158,37 +173,134 @@ def plan_gemm(a: DeviceArray, b: DeviceArray, out: DeviceArray) -> GemmCall | No
         m,
         k,
         lb[1],
-        strides[1],
+        lb[2],
         la[1],
-        strides[0],
+        la[2],
         lc[1],
-        strides[2],
-        batch,
+        lc[2],
+        math.prod(batch_shape),
+    )
+
+
+def broadcast_view(value: DeviceArray, shape: tuple[int, ...]) -> DeviceArray:
+    """`value` broadcast to `shape` with stride-0 dims (read-only use)."""
+    strides = broadcast_strides(value, shape)
+    return DeviceArray(
+        value.buffer, value.offset, shape, tuple(strides), value.dtype, value.base
+    )
+
+
+def transposed(value: DeviceArray) -> DeviceArray:
+    """The 2-D view with its dims swapped."""
+    return DeviceArray(
+        value.buffer,
+        value.offset,
+        value.shape[::-1],
+        value.strides[::-1],
+        value.dtype,
+        value.base,
+    )
+
+
+def insert_unit_dim(value: DeviceArray, axis: int) -> DeviceArray:
+    """The view with a size-1 dim inserted at `axis` (1-D matmul operands)."""
+    shape = (*value.shape[:axis], 1, *value.shape[axis:])
+    strides = (*value.strides[:axis], 1, *value.strides[axis:])
+    return DeviceArray(
+        value.buffer, value.offset, shape, strides, value.dtype, value.base
     )
 
 
 class KernelRuntime(Runtime):
-    """A GPU runtime: xhip's kernels for everything but GEMM; float32 only."""
+    """A GPU runtime: xhip's kernels for everything but GEMM, one strided-batched
+    SGEMM for that; float32 only.
 
+    Everything runs through `self.device` (device.py), so the same code runs
+    on a GPU and on the CPU stand-in. A subclass only says which library is
+    the device when none is given.
+    """
+
+    def __init__(self, debug: bool = False, device: DeviceAPI | None = None):
+        super().__init__(debug)
+        self.device = self.open_device() if device is None else device
+        self.device.load_kernels(kernel_source(), KERNEL_NAMES)
+        self._meta: dict[bytes, int] = {}
+        self._closed = False
+
+    @classmethod
     @abstractmethod
+    def open_device(cls) -> DeviceAPI:
+        """The vendor library's device API; `DeviceUnavailable` when it or a
+        device is missing (one line)."""
+
+    # Memory: buffer handles are device addresses.
+
+    def _allocate(self, nbytes: int) -> int:
+        return self.device.malloc(max(nbytes, 1))
+
+    def _release(self, handle: Any) -> None:
+        self.device.free(handle)
+
+    def fill_nan(self, buffer: Buffer) -> None:
+        if buffer.nbytes:
+            self.device.memset(buffer.handle, 0xFF, buffer.nbytes)
+
     def _address(self, value: DeviceArray) -> int:
         """Device address of the value's element 0."""
+        return int(value.buffer.handle) + value.offset
 
-    @abstractmethod
-    def _device_meta(self, meta: np.ndarray) -> Any:
-        """`meta` in device memory (cached by content), as a kernel pointer arg."""
+    def _device_meta(self, meta: np.ndarray) -> int:
+        """`meta` in device memory, uploaded once per content."""
+        key = meta.tobytes()
+        address = self._meta.get(key)
+        if address is None:
+            address = self._meta[key] = self.device.malloc(meta.nbytes)
+            self.device.copy_to_device(address, meta)
+        return address
 
-    @abstractmethod
-    def _launch(
-        self, kernel: str, grid: int, block: int, shared: int, args: Sequence[KernelArg]
-    ) -> None: ...
+    def upload(self, array: np.ndarray, copy: bool = False) -> DeviceArray:
+        host = np.asarray(array)
+        host = np.ascontiguousarray(host).reshape(host.shape)
+        value = self.empty(host.shape, host.dtype)
+        if host.nbytes:
+            self.device.copy_to_device(value.buffer.handle, host)
+        return value
 
-    @staticmethod
-    def _require_f32(*values: DeviceArray) -> None:
+    def download(self, value: DeviceArray, out: np.ndarray | None = None) -> np.ndarray:
+        if not value.is_contiguous():
+            dense = self.empty(value.shape, value.dtype)
+            try:
+                self.copy(value, dense)
+                return self.download(dense, out)
+            finally:
+                self.free(dense.buffer)
+        host = np.empty(value.shape, value.dtype)
+        if host.nbytes:
+            self.device.copy_to_host(host, self._address(value))
+        if out is None:
+            return host
+        np.copyto(out, host)
+        return out
+
+    def synchronize(self) -> None:
+        self.device.synchronize()
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        for address in self._meta.values():
+            self.device.free(address)
+        self._meta.clear()
+        self.device.close()
+
+    # Kernels.
+
+    def _require_f32(self, op: str, *values: DeviceArray) -> None:
         for v in values:
             if v.dtype != np.float32:
-                raise NotImplementedError(
-                    f"the GPU runtimes run float32 only, got {v.dtype}"
+                self.not_implemented(
+                    op, f"{v.dtype} operands (the GPU runtimes run float32 only)"
                 )
 
     def _grid(self, n: int) -> int:
@@ -213,35 +325,35 @@ class KernelRuntime(Runtime):
             ("ptr", self._device_meta(meta)),
             ("i64", n),
         ]
-        self._launch(kernel, self._grid(n), BLOCK, 0, args)
+        self.device.launch(kernel, self._grid(n), BLOCK, 0, args)
 
     def binary(
         self, kind: str, a: DeviceArray, b: DeviceArray, out: DeviceArray
     ) -> None:
-        self._require_f32(a, b, out)
+        self._require_f32(f"hip.miopen.{kind}", a, b, out)
         meta = strided_meta(out, a, b)
         self._strided("xhip_binary_f32", BINARY_CODES[kind], out, meta, a, b)
 
     def unary(self, kind: str, src: DeviceArray, out: DeviceArray) -> None:
-        self._require_f32(src, out)
+        self._require_f32(f"hip.miopen.{kind}", src, out)
         meta = strided_meta(out, src)
         self._strided("xhip_unary_f32", UNARY_CODES[kind], out, meta, src)
 
     def copy(self, src: DeviceArray, out: DeviceArray) -> None:
-        self._require_f32(src, out)
+        self._require_f32("hip.copy", src, out)
         self._strided("xhip_unary_f32", COPY_CODE, out, strided_meta(out, src), src)
 
     def cast(self, src: DeviceArray, out: DeviceArray) -> None:
         """Only float32 to float32 (a copy): the kernels take float32 only."""
         if src.dtype != np.float32 or out.dtype != np.float32:
-            raise NotImplementedError(
-                f"hip.cast from {src.dtype} to {out.dtype}: the GPU runtimes run "
-                "float32 only"
+            self.not_implemented(
+                "hip.cast",
+                f"from {src.dtype} to {out.dtype} (the GPU runtimes run float32 only)",
             )
         self.copy(src, out)
 
     def permute(self, src: DeviceArray, out: DeviceArray, perm: Sequence[int]) -> None:
-        self._require_f32(src, out)
+        self._require_f32("hip.permute", src, out)
         meta = strided_meta(out, input_strides=[src.strides[p] for p in perm])
         self._strided("xhip_unary_f32", COPY_CODE, out, meta, src)
 
@@ -252,7 +364,9 @@ class KernelRuntime(Runtime):
         axis: int = -1,
         scale: DeviceArray | None = None,
     ) -> None:
-        self._require_f32(src, out, *([scale] if scale is not None else []))
+        self._require_f32(
+            "hip.miopen.softmax", src, out, *([scale] if scale is not None else [])
+        )
         rank = len(src.shape)
         axis %= max(rank, 1)
         if rank and axis == rank - 1 and src.is_contiguous() and out.is_contiguous():
@@ -282,6 +396,104 @@ class KernelRuntime(Runtime):
             ("i64", rows),
             ("i64", n),
         ]
-        self._launch(
-            "xhip_softmax_rows_f32", min(rows, MAX_GRID), BLOCK, BLOCK * 4, args
+        grid = min(rows, MAX_GRID)
+        self.device.launch("xhip_softmax_rows_f32", grid, BLOCK, BLOCK * 4, args)
+
+    # GEMM: one strided-batched SGEMM, planned by `plan_gemm`.
+
+    def _dense(self, value: DeviceArray, keep: bool = True) -> DeviceArray:
+        """A contiguous copy of `value` (uninitialised unless `keep`)."""
+        dense = self.empty(value.shape, value.dtype)
+        if keep:
+            self.copy(value, dense)
+        return dense
+
+    def matmul(self, a: DeviceArray, b: DeviceArray, out: DeviceArray) -> None:
+        """numpy `matmul`; 1-D operands get a unit dim, as numpy gives them."""
+        self._require_f32("hip.hipblaslt.matmul", a, b, out)
+        if len(a.shape) == 1:
+            a = insert_unit_dim(a, 0)
+            out = insert_unit_dim(out, len(out.shape) - (len(b.shape) > 1))
+        if len(b.shape) == 1:
+            b = insert_unit_dim(b, 1)
+            out = insert_unit_dim(out, len(out.shape))
+        self._gemm(a, b, out, 1.0, 0.0)
+
+    def gemm(
+        self,
+        a: DeviceArray,
+        b: DeviceArray,
+        c: DeviceArray | None,
+        out: DeviceArray,
+        trans_a: bool = False,
+        trans_b: bool = False,
+        alpha: float = 1.0,
+        beta: float = 1.0,
+    ) -> None:
+        """ONNX Gemm: C broadcast into `out` first, then BLAS's beta adds it."""
+        self._require_f32(
+            "hip.hipblaslt.gemm", a, b, out, *([c] if c is not None else [])
         )
+        if trans_a:
+            a = transposed(a)
+        if trans_b:
+            b = transposed(b)
+        if c is None or beta == 0.0:
+            self._gemm(a, b, out, alpha, 0.0)
+            return
+        bias = self._dense(c) if overlaps(c, out) else c
+        self.copy(broadcast_view(bias, out.shape), out)
+        if bias is not c:
+            self.free(bias.buffer)
+        self._gemm(a, b, out, alpha, beta)
+
+    def _gemm(
+        self,
+        a: DeviceArray,
+        b: DeviceArray,
+        out: DeviceArray,
+        alpha: float,
+        beta: float,
+    ) -> None:
+        """`out = alpha a @ b + beta out`; operands BLAS cannot stride over are
+        copied dense first (broadcast batch dims materialised)."""
+        if out.size == 0:
+            return  # nothing to write; BLAS may refuse a zero batch count
+        batch = out.shape[:-2]
+        scratch: list[DeviceArray] = []
+        if _operand_layout(a, batch) is None:
+            a = self._dense(broadcast_view(a, (*batch, *a.shape[-2:])))
+            scratch.append(a)
+        if _operand_layout(b, batch) is None:
+            b = self._dense(broadcast_view(b, (*batch, *b.shape[-2:])))
+            scratch.append(b)
+        target = out
+        layout = _operand_layout(out, batch)
+        if layout is None or layout[0]:
+            target = self._dense(out, keep=beta != 0.0)
+            scratch.append(target)
+        call = plan_gemm(a, b, target)
+        assert call is not None, "dense operands always have a GEMM plan"
+        self.device.sgemm_strided_batched(
+            "T" if call.trans_b else "N",
+            "T" if call.trans_a else "N",
+            call.n,
+            call.m,
+            call.k,
+            alpha,
+            self._address(b),
+            call.ldb,
+            call.stride_b,
+            self._address(a),
+            call.lda,
+            call.stride_a,
+            beta,
+            self._address(target),
+            call.ldc,
+            call.stride_c,
+            call.batch,
+        )
+        if target is not out:
+            self.copy(target, out)
+        for s in scratch:
+            self.free(s.buffer)

@@ -1,168 +1,251 @@
-"""The HIP runtime: hip-python for memory, hipBLAS for GEMM, hiprtc for xhip's kernels.
+"""The HIP runtime: hip-python's device API (memory, hiprtc, hipBLASLt or
+hipBLAS) under `KernelRuntime`.
 
-Untested on hardware here (no AMD GPU); the kernels and the GEMM planning it
-relies on are shared with, and exercised by, the CUDA and CPU paths.
+Two package layouts are read: hip-python >= 10 (`rocm-bindings-hip` and
+`rocm-bindings-libraries`, modules `rocm.bindings.hip`, `.hiprtc`,
+`.hipblas`, `.hipblaslt`) and hip-python 6.x (`hip.hip`, `hip.hiprtc`,
+`hip.hipblas`). Untested on hardware here (no AMD GPU): the host code above
+the device calls runs on the CPU stand-in (docs/runtime.md, "The launcher
+seam"), the calls themselves are checked against the bindings' signatures.
 """
 
 from __future__ import annotations
 
 import ctypes
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from xhip.backend.gpu import (
-    KERNEL_NAMES,
-    KernelArg,
-    KernelRuntime,
-    broadcast_strides,
-    kernel_source,
-    plan_gemm,
-)
-from xhip.backend.runtime import Buffer, DeviceArray, DeviceUnavailable, overlaps
+from xhip.backend.device import DeviceAPI, KernelArg, Op
+from xhip.backend.gpu import KernelRuntime
+from xhip.backend.runtime import DeviceUnavailable
+
+WORKSPACE = 32 << 20
+"""Bytes of hipBLASLt workspace, allocated once per runtime."""
 
 
 class HipError(RuntimeError):
-    """A HIP, hiprtc or hipBLAS call failed."""
+    """A HIP, hiprtc, hipBLAS or hipBLASLt call failed."""
+
+
+def _ok(status: Any) -> bool:
+    return getattr(status, "value", status) == 0
 
 
 def _check(result: Any) -> Any:
     """hip-python returns (status, *values): raise on a bad status, return values."""
     status, *values = result if isinstance(result, tuple) else (result,)
-    if getattr(status, "value", status) != 0:
-        raise HipError(f"HIP call failed: {status}")
+    if not _ok(status):
+        raise HipError(f"HIP call failed: {getattr(status, 'name', status)}")
     if not values:
         return None
     return values[0] if len(values) == 1 else tuple(values)
 
 
-def _import_hip() -> tuple[Any, Any, Any]:
-    """hip, hiprtc and hipblas, once a device is known to be there.
+@dataclass
+class Bindings:
+    """The hip-python modules the runtime calls; a BLAS module is None when
+    its bindings are not installed."""
 
-    hip-python exposes its bindings as attributes of the `hip` package, and
-    hipBLAS's come in a wheel of their own, so they are asked for last: on a
-    machine without a GPU the message says so, not that a wheel is missing.
-    """
+    hip: Any
+    hiprtc: Any
+    hipblas: Any
+    hipblaslt: Any
+
+
+def _optional(*modules: str) -> Any:
+    """The first of `package.name` modules that imports, else None."""
+    import importlib
+
+    for name in modules:
+        try:
+            return importlib.import_module(name)
+        except ImportError:
+            continue
+    return None
+
+
+def import_bindings() -> Bindings:
+    """hip-python's modules, new layout first; `DeviceUnavailable` (one line)
+    when HIP itself cannot be imported or loaded."""
     try:
-        from hip import hip, hiprtc  # pyright: ignore
+        try:
+            from rocm.bindings import hip, hiprtc  # pyright: ignore
+        except ImportError:
+            from hip import hip, hiprtc  # pyright: ignore
     except ImportError as e:
         raise DeviceUnavailable(
             f"--device hip: hip-python is not installed ({e}); pip install 'xhip[hip]'"
         ) from None
     except OSError as e:  # libamdhip64.so and friends
         raise DeviceUnavailable(f"--device hip: {e}") from None
-    status, count = hip.hipGetDeviceCount()
-    if getattr(status, "value", status) != 0 or count == 0:
+    return Bindings(
+        hip,
+        hiprtc,
+        _optional("rocm.bindings.hipblas", "hip.hipblas"),
+        _optional("rocm.bindings.hipblaslt", "hip.hipblaslt"),
+    )
+
+
+def _import_hip() -> Bindings:
+    """The bindings, once a device is known to be there.
+
+    BLAS is asked for last: on a machine without a GPU the message says so,
+    not that a wheel is missing.
+    """
+    bindings = import_bindings()
+    status, count = bindings.hip.hipGetDeviceCount()
+    if not _ok(status) or count == 0:
         raise DeviceUnavailable(
             f"--device hip: no AMD GPU found ({getattr(status, 'name', status)})"
         )
-    try:
-        from hip import hipblas  # pyright: ignore
-    except ImportError as e:
+    if bindings.hipblas is None:
         raise DeviceUnavailable(
-            f"--device hip: hipBLAS bindings are not installed ({e})"
-        ) from None
-    return hip, hiprtc, hipblas
-
-
-class HipRuntime(KernelRuntime):
-    """AMD GPUs: kernels compiled for the device's gfx arch once per runtime."""
-
-    name = "hip"
-
-    def __init__(self, debug: bool = False):
-        super().__init__(debug)
-        self.hip, self.hiprtc, self.hipblas = _import_hip()
-        self._functions = self._compile()
-        self._blas = _check(self.hipblas.hipblasCreate())
-        self._meta: dict[bytes, Buffer] = {}
-
-    def _compile(self) -> dict[str, Any]:
-        hip, hiprtc = self.hip, self.hiprtc
-        props = hip.hipDeviceProp_t()
-        _check(hip.hipGetDeviceProperties(props, 0))
-        program = _check(
-            hiprtc.hiprtcCreateProgram(
-                kernel_source().encode(), b"xhip_kernels.hip", 0, [], []
-            )
+            "--device hip: the hipBLAS bindings are not installed; "
+            "pip install 'xhip[hip]' (rocm-bindings-libraries)"
         )
-        options = [b"--offload-arch=" + props.gcnArchName, b"-std=c++14"]
-        status = hiprtc.hiprtcCompileProgram(program, len(options), options)
-        if getattr(status[0], "value", status[0]) != 0:
-            size = _check(hiprtc.hiprtcGetProgramLogSize(program))
-            log = bytearray(size)
-            hiprtc.hiprtcGetProgramLog(program, log)
-            raise HipError(f"hiprtc failed:\n{log.decode(errors='replace')}")
-        code = bytearray(_check(hiprtc.hiprtcGetCodeSize(program)))
-        _check(hiprtc.hiprtcGetCode(program, code))
-        module = _check(hip.hipModuleLoadData(code))
-        return {
-            n: _check(hip.hipModuleGetFunction(module, n.encode()))
-            for n in KERNEL_NAMES
-        }
+    return bindings
+
+
+def _properties_6x(hip: Any) -> Any:
+    """hip-python 6.x fills a struct it is given."""
+    props = hip.hipDeviceProp_t()
+    _check(hip.hipGetDeviceProperties(props, 0))
+    return props
+
+
+def _device_properties(hip: Any) -> Any:
+    try:
+        return _check(hip.hipGetDeviceProperties(deviceId=0))
+    except TypeError:
+        return _properties_6x(hip)
+
+
+def _box(value: int, ctype: type[ctypes._SimpleCData]) -> tuple[Any, int]:
+    """An attribute value in host memory for hipBLASLt's setters: (the ctypes
+    object, to keep alive over the call, and its address)."""
+    box = ctype(value)
+    return box, ctypes.addressof(box)
+
+
+class HipDevice:
+    """`DeviceAPI` on hip-python: hipMalloc/hipMemcpy, hiprtc for the device's
+    `gcnArchName`, hipModuleLaunchKernel, GEMM on hipBLASLt (a matmul
+    descriptor, strided-batched column-major layouts, the heuristic's first
+    algorithm) with hipBLAS's `hipblasSgemmStridedBatched` where hipBLASLt
+    does not load or has no algorithm for a call."""
+
+    name = "hip-python"
+
+    def __init__(self, bindings: Bindings):
+        self.hip = bindings.hip
+        self.hiprtc = bindings.hiprtc
+        self.hipblas = bindings.hipblas
+        self.hipblaslt = bindings.hipblaslt
+        self._functions: dict[str, Any] = {}
+        self._module: Any = None
+        self._scalars = np.zeros(2, np.float32)
+        self._workspace = 0
+        self._plans: dict[tuple[Any, ...], tuple[Any, ...] | None] = {}
+        reasons: list[str] = []
+        self._blas = self._handle(self.hipblas, "hipblasCreate", reasons)
+        self._lt = self._handle(self.hipblaslt, "hipblasLtCreate", reasons)
+        if self._blas is None and self._lt is None:
+            raise DeviceUnavailable(
+                f"--device hip: neither hipBLASLt nor hipBLAS loads ({'; '.join(reasons)})"
+            )
+        if self._lt is not None:
+            self._workspace = self.malloc(WORKSPACE)
+
+    @staticmethod
+    def _handle(module: Any, create: str, reasons: list[str]) -> Any:
+        """A BLAS handle, or None (with the reason) where the library is absent:
+        the bindings import without it and fail to dlopen on first use."""
+        if module is None:
+            reasons.append(f"no {create.removesuffix('Create')} bindings")
+            return None
+        try:
+            return _check(getattr(module, create)())
+        except (RuntimeError, OSError) as e:
+            reasons.append(str(e))
+            return None
 
     # Memory.
 
-    def _allocate(self, nbytes: int) -> Any:
-        return _check(self.hip.hipMalloc(max(nbytes, 1)))
+    def malloc(self, nbytes: int) -> int:
+        return int(_check(self.hip.hipMalloc(size=nbytes)))
 
-    def _release(self, handle: Any) -> None:
-        _check(self.hip.hipFree(handle))
+    def free(self, address: int) -> None:
+        _check(self.hip.hipFree(ptr=address))
 
-    def fill_nan(self, buffer: Buffer) -> None:
-        _check(self.hip.hipMemset(buffer.handle, 0xFF, buffer.nbytes))
-
-    def _address(self, value: DeviceArray) -> int:
-        return int(value.buffer.handle) + value.offset
-
-    def _device_meta(self, meta: np.ndarray) -> Any:
-        key = meta.tobytes()
-        buffer = self._meta.get(key)
-        if buffer is None:
-            buffer = self._meta[key] = self._host_to_device(meta)
-        return int(buffer.handle)
-
-    def _host_to_device(self, array: np.ndarray) -> Buffer:
-        array = np.ascontiguousarray(array)
-        buffer = Buffer(self._allocate(array.nbytes), array.nbytes)
+    def copy_to_device(self, address: int, host: np.ndarray) -> None:
         kind = self.hip.hipMemcpyKind.hipMemcpyHostToDevice
-        _check(self.hip.hipMemcpy(buffer.handle, array.ctypes.data, array.nbytes, kind))
-        return buffer
-
-    def upload(self, array: np.ndarray, copy: bool = False) -> DeviceArray:
-        array = np.ascontiguousarray(array)
-        return DeviceArray.contiguous(
-            self._host_to_device(array), 0, array.shape, array.dtype
+        _check(
+            self.hip.hipMemcpy(
+                dst=address, src=host.ctypes.data, sizeBytes=host.nbytes, kind=kind
+            )
         )
 
-    def download(self, value: DeviceArray, out: np.ndarray | None = None) -> np.ndarray:
-        if not value.is_contiguous():
-            dense = self.empty(value.shape, value.dtype)
-            self.copy(value, dense)
-            try:
-                return self.download(dense, out)
-            finally:
-                self.free(dense.buffer)
-        host = np.empty(value.shape, value.dtype)
+    def copy_to_host(self, host: np.ndarray, address: int) -> None:
         kind = self.hip.hipMemcpyKind.hipMemcpyDeviceToHost
         _check(
             self.hip.hipMemcpy(
-                host.ctypes.data, self._address(value), host.nbytes, kind
+                dst=host.ctypes.data, src=address, sizeBytes=host.nbytes, kind=kind
             )
         )
-        if out is None:
-            return host
-        np.copyto(out, host)
-        return out
+
+    def memset(self, address: int, value: int, nbytes: int) -> None:
+        _check(self.hip.hipMemset(dst=address, value=value, sizeBytes=nbytes))
 
     def synchronize(self) -> None:
         _check(self.hip.hipDeviceSynchronize())
 
-    def _launch(
-        self, kernel: str, grid: int, block: int, shared: int, args: Sequence[KernelArg]
+    # Kernels.
+
+    def load_kernels(self, source: str, names: Sequence[str]) -> None:
+        hip, hiprtc = self.hip, self.hiprtc
+        arch = _device_properties(hip).gcnArchName
+        arch = arch.encode() if isinstance(arch, str) else bytes(arch)
+        program = _check(
+            hiprtc.hiprtcCreateProgram(
+                src=source.encode(),
+                name=b"xhip_kernels.hip",
+                numHeaders=0,
+                headers=[],
+                includeNames=[],
+            )
+        )
+        try:
+            options = [b"--offload-arch=" + arch, b"-std=c++14"]
+            status = hiprtc.hiprtcCompileProgram(
+                prog=program, numOptions=len(options), options=options
+            )
+            if not _ok(status[0]):
+                size = _check(hiprtc.hiprtcGetProgramLogSize(prog=program))
+                log = bytearray(size)
+                hiprtc.hiprtcGetProgramLog(prog=program, log=log)
+                raise HipError(f"hiprtc failed:\n{log.decode(errors='replace')}")
+            code = bytearray(_check(hiprtc.hiprtcGetCodeSize(prog=program)))
+            _check(hiprtc.hiprtcGetCode(prog=program, code=code))
+        finally:
+            hiprtc.hiprtcDestroyProgram(prog=program)
+        self._module = _check(hip.hipModuleLoadData(image=code))
+        self._functions = {
+            n: _check(hip.hipModuleGetFunction(module=self._module, kname=n.encode()))
+            for n in names
+        }
+
+    def launch(
+        self,
+        kernel: str,
+        grid: int,
+        block: int,
+        shared: int,
+        args: Sequence[KernelArg],
     ) -> None:
-        ctypes_args = tuple(
+        values = tuple(
             ctypes.c_int32(v)
             if k == "i32"
             else ctypes.c_void_p(v)
@@ -172,149 +255,233 @@ class HipRuntime(KernelRuntime):
         )
         _check(
             self.hip.hipModuleLaunchKernel(
-                self._functions[kernel],
-                grid,
-                1,
-                1,
-                block,
-                1,
-                1,
+                f=self._functions[kernel],
+                gridDimX=grid,
+                gridDimY=1,
+                gridDimZ=1,
+                blockDimX=block,
+                blockDimY=1,
+                blockDimZ=1,
                 sharedMemBytes=shared,
                 stream=None,
                 kernelParams=None,
-                extra=ctypes_args,
+                extra=values,
             )
         )
 
     # GEMM.
 
-    def _dense(self, value: DeviceArray) -> DeviceArray:
-        dense = self.empty(value.shape, value.dtype)
-        self.copy(value, dense)
-        return dense
-
-    def matmul(self, a: DeviceArray, b: DeviceArray, out: DeviceArray) -> None:
-        """hipblasSgemmStridedBatched; operands BLAS cannot stride over are copied."""
-        self._require_f32(a, b, out)
-        if len(a.shape) == 1:
-            a = insert_unit_dim(a, 0)
-            out = insert_unit_dim(out, len(out.shape) - (len(b.shape) > 1))
-        if len(b.shape) == 1:
-            b = insert_unit_dim(b, 1)
-            out = insert_unit_dim(out, len(out.shape))
-        self._gemm(a, b, out, 1.0, 0.0)
-
-    def _gemm(
+    def sgemm_strided_batched(
         self,
-        a: DeviceArray,
-        b: DeviceArray,
-        out: DeviceArray,
+        transa: Op,
+        transb: Op,
+        m: int,
+        n: int,
+        k: int,
         alpha: float,
+        a: int,
+        lda: int,
+        stride_a: int,
+        b: int,
+        ldb: int,
+        stride_b: int,
         beta: float,
+        c: int,
+        ldc: int,
+        stride_c: int,
+        batch_count: int,
     ) -> None:
-        if out.size == 0:
-            return  # nothing to write; BLAS may refuse a zero batch count
-        scratch: list[DeviceArray] = []
-        call = plan_gemm(a, b, out)
-        if call is None:
-            a, b = self._dense(a), self._dense(b)
-            scratch += [a, b]
-            target = out if out.is_contiguous() else self._dense(out)
-            if target is not out:
-                scratch.append(target)
-            call = plan_gemm(a, b, target)
-            assert call is not None
-        else:
-            target = out
-        hb = self.hipblas
-        op = {
-            False: hb.hipblasOperation_t.HIPBLAS_OP_N,
-            True: hb.hipblasOperation_t.HIPBLAS_OP_T,
-        }
-        alpha_c, beta_c = ctypes.c_float(alpha), ctypes.c_float(beta)
+        self._scalars[:] = alpha, beta
+        scalars = self._scalars.ctypes.data
+        shape = (transa, transb, m, n, k, lda, stride_a, ldb, stride_b, ldc, stride_c)
+        plan = self._lt_plan(*shape, batch_count) if self._lt is not None else None
+        if plan is not None:
+            desc, a_layout, b_layout, c_layout, algo = plan
+            _check(
+                self.hipblaslt.hipblasLtMatmul(
+                    handle=self._lt,
+                    matmulDesc=desc,
+                    alpha=scalars,
+                    A=a,
+                    Adesc=a_layout,
+                    B=b,
+                    Bdesc=b_layout,
+                    beta=scalars + 4,
+                    C=c,
+                    Cdesc=c_layout,
+                    D=c,
+                    Ddesc=c_layout,
+                    algo=int(algo),
+                    workspace=self._workspace,
+                    workspaceSizeInBytes=WORKSPACE,
+                    stream=None,
+                )
+            )
+            return
+        if self._blas is None:
+            raise HipError(
+                f"hipBLASLt has no algorithm for this SGEMM ({shape}, batch "
+                f"{batch_count}) and hipBLAS is not loaded"
+            )
+        ops = self.hipblas.hipblasOperation_t
+        op = {"N": ops.HIPBLAS_OP_N, "T": ops.HIPBLAS_OP_T}
         _check(
-            hb.hipblasSgemmStridedBatched(
-                self._blas,
-                op[call.trans_b],
-                op[call.trans_a],
-                call.n,
-                call.m,
-                call.k,
-                ctypes.addressof(alpha_c),
-                self._address(b),
-                call.ldb,
-                call.stride_b,
-                self._address(a),
-                call.lda,
-                call.stride_a,
-                ctypes.addressof(beta_c),
-                self._address(target),
-                call.ldc,
-                call.stride_c,
-                call.batch,
+            self.hipblas.hipblasSgemmStridedBatched(
+                handle=self._blas,
+                transA=op[transa],
+                transB=op[transb],
+                m=m,
+                n=n,
+                k=k,
+                alpha=scalars,
+                AP=a,
+                lda=lda,
+                strideA=stride_a,
+                BP=b,
+                ldb=ldb,
+                strideB=stride_b,
+                beta=scalars + 4,
+                CP=c,
+                ldc=ldc,
+                strideC=stride_c,
+                batchCount=batch_count,
             )
         )
-        if target is not out:
-            self.copy(target, out)
-        for s in scratch:
-            self.free(s.buffer)
 
-    def gemm(
+    def _lt_plan(
         self,
-        a: DeviceArray,
-        b: DeviceArray,
-        c: DeviceArray | None,
-        out: DeviceArray,
-        trans_a: bool = False,
-        trans_b: bool = False,
-        alpha: float = 1.0,
-        beta: float = 1.0,
-    ) -> None:
-        self._require_f32(a, b, out)
-        if trans_a:
-            a = transposed(a)
-        if trans_b:
-            b = transposed(b)
-        if c is None or beta == 0.0:
-            self._gemm(a, b, out, alpha, 0.0)
-            return
-        bias = self._dense(c) if overlaps(c, out) else c
-        self.copy(broadcast_view(bias, out.shape), out)
-        self._gemm(a, b, out, alpha, beta)
-        if bias is not c:
-            self.free(bias.buffer)
+        transa: Op,
+        transb: Op,
+        m: int,
+        n: int,
+        k: int,
+        lda: int,
+        stride_a: int,
+        ldb: int,
+        stride_b: int,
+        ldc: int,
+        stride_c: int,
+        batch: int,
+    ) -> tuple[Any, ...] | None:
+        """hipBLASLt's descriptors and algorithm for one GEMM shape, made once;
+        None where the heuristic has no algorithm (hipBLAS then runs it)."""
+        key = (transa, transb, m, n, k, lda, stride_a, ldb, stride_b, ldc, stride_c)
+        key = (*key, batch)
+        if key in self._plans:
+            return self._plans[key]
+        hipblaslt, hipblas = self.hipblaslt, self.hipblas
+        f32 = self.hip.hipDataType.HIP_R_32F
+        desc_attr = hipblaslt.hipblasLtMatmulDescAttributes_t
+        layout_attr = hipblaslt.hipblasLtMatrixLayoutAttribute_t
+        ops = hipblas.hipblasOperation_t
+        desc = _check(
+            hipblaslt.hipblasLtMatmulDescCreate(
+                computeType=hipblas.hipblasComputeType_t.HIPBLAS_COMPUTE_32F,
+                scaleType=f32,
+            )
+        )
+        for attr, op in (
+            (desc_attr.HIPBLASLT_MATMUL_DESC_TRANSA, transa),
+            (desc_attr.HIPBLASLT_MATMUL_DESC_TRANSB, transb),
+        ):
+            value = ops.HIPBLAS_OP_N if op == "N" else ops.HIPBLAS_OP_T
+            box, address = _box(int(value), ctypes.c_int32)
+            _check(
+                hipblaslt.hipblasLtMatmulDescSetAttribute(
+                    matmulDesc=desc, attr=attr, buf=address, sizeInBytes=4
+                )
+            )
+        layouts = []
+        for rows, cols, ld, stride in (
+            (m if transa == "N" else k, k if transa == "N" else m, lda, stride_a),
+            (k if transb == "N" else n, n if transb == "N" else k, ldb, stride_b),
+            (m, n, ldc, stride_c),
+        ):
+            layout = _check(
+                hipblaslt.hipblasLtMatrixLayoutCreate(
+                    type=f32, rows=rows, cols=cols, ld=ld
+                )
+            )
+            for attr, value, ctype, size in (
+                (
+                    layout_attr.HIPBLASLT_MATRIX_LAYOUT_BATCH_COUNT,
+                    batch,
+                    ctypes.c_int32,
+                    4,
+                ),
+                (
+                    layout_attr.HIPBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET,
+                    stride,
+                    ctypes.c_int64,
+                    8,
+                ),
+            ):
+                box, address = _box(value, ctype)
+                _check(
+                    hipblaslt.hipblasLtMatrixLayoutSetAttribute(
+                        matLayout=layout, attr=attr, buf=address, sizeInBytes=size
+                    )
+                )
+            layouts.append(layout)
+        pref = _check(hipblaslt.hipblasLtMatmulPreferenceCreate())
+        attr = hipblaslt.hipblasLtMatmulPreferenceAttributes_t.HIPBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES
+        box, address = _box(WORKSPACE, ctypes.c_uint64)
+        _check(
+            hipblaslt.hipblasLtMatmulPreferenceSetAttribute(
+                pref=pref, attr=attr, buf=address, sizeInBytes=8
+            )
+        )
+        result = hipblaslt.hipblasLtMatmulHeuristicResult_t()
+        status, found = hipblaslt.hipblasLtMatmulAlgoGetHeuristic(
+            handle=self._lt,
+            matmulDesc=desc,
+            Adesc=layouts[0],
+            Bdesc=layouts[1],
+            Cdesc=layouts[2],
+            Ddesc=layouts[2],
+            pref=pref,
+            requestedAlgoCount=1,
+            heuristicResultsArray=result,
+        )
+        _check(hipblaslt.hipblasLtMatmulPreferenceDestroy(pref=pref))
+        plan: tuple[Any, ...] | None = None
+        if _ok(status) and found > 0:
+            # The algorithm is the result's first member: its address is the
+            # result's, which stays alive with the plan.
+            plan = (desc, *layouts, result)
+        else:
+            for layout in layouts:
+                _check(hipblaslt.hipblasLtMatrixLayoutDestroy(matLayout=layout))
+            _check(hipblaslt.hipblasLtMatmulDescDestroy(matmulDesc=desc))
+        self._plans[key] = plan
+        return plan
 
     def close(self) -> None:
-        for buffer in self._meta.values():
-            self._release(buffer.handle)
-        self._meta.clear()
-        _check(self.hipblas.hipblasDestroy(self._blas))
+        hipblaslt = self.hipblaslt
+        for plan in self._plans.values():
+            if plan is not None:
+                desc, *layouts, _ = plan
+                for layout in layouts:
+                    _check(hipblaslt.hipblasLtMatrixLayoutDestroy(matLayout=layout))
+                _check(hipblaslt.hipblasLtMatmulDescDestroy(matmulDesc=desc))
+        self._plans.clear()
+        if self._lt is not None:
+            self.free(self._workspace)
+            _check(hipblaslt.hipblasLtDestroy(handle=self._lt))
+            self._lt = None
+        if self._blas is not None:
+            _check(self.hipblas.hipblasDestroy(handle=self._blas))
+            self._blas = None
+        if self._module is not None:
+            _check(self.hip.hipModuleUnload(module=self._module))
+            self._module = None
 
 
-def broadcast_view(value: DeviceArray, shape: tuple[int, ...]) -> DeviceArray:
-    """`value` broadcast to `shape` with stride-0 dims (read-only use)."""
-    strides = broadcast_strides(value, shape)
-    return DeviceArray(
-        value.buffer, value.offset, shape, tuple(strides), value.dtype, value.base
-    )
+class HipRuntime(KernelRuntime):
+    """AMD GPUs: kernels compiled for the device's gfx arch once per runtime."""
 
+    name = "hip"
 
-def transposed(value: DeviceArray) -> DeviceArray:
-    """The 2-D view with its dims swapped."""
-    return DeviceArray(
-        value.buffer,
-        value.offset,
-        value.shape[::-1],
-        value.strides[::-1],
-        value.dtype,
-        value.base,
-    )
-
-
-def insert_unit_dim(value: DeviceArray, axis: int) -> DeviceArray:
-    """The view with a size-1 dim inserted at `axis` (1-D matmul operands)."""
-    shape = (*value.shape[:axis], 1, *value.shape[axis:])
-    strides = (*value.strides[:axis], 1, *value.strides[axis:])
-    return DeviceArray(
-        value.buffer, value.offset, shape, strides, value.dtype, value.base
-    )
+    @classmethod
+    def open_device(cls) -> DeviceAPI:
+        return HipDevice(_import_hip())

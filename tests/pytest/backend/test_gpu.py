@@ -1,23 +1,26 @@
 """GPU runtimes: clean skips without a device; shared GEMM planning and kernel
-metadata checked on the CPU (the kernel source compiled: test_kernel_compile.py);
-the CUDA runtime against numpy float64 when a CUDA device is present."""
+metadata checked on the CPU (the kernel source compiled: test_kernel_compile.py;
+the runtimes run on the CPU stand-in of their device API: tests/pytest/emulator);
+hip-python's bindings checked against the calls hip.py makes; the CUDA runtime
+against numpy float64 when a CUDA device is present."""
 
 from __future__ import annotations
 
+import ast
+import inspect
 import io
-from typing import cast
-from unittest.mock import Mock
+from pathlib import Path
 
 import numpy as np
 import pytest
 from numpy.lib.stride_tricks import as_strided
 from xdsl.dialects.builtin import ModuleOp
 
+from xhip.backend import hip as hip_runtime
 from xhip.backend import runtime_for
 from xhip.backend.cpu import CpuRuntime
 from xhip.backend.gpu import (
     GemmCall,
-    KernelRuntime,
     plan_gemm,
     strided_meta,
 )
@@ -46,8 +49,8 @@ def test_missing_gpu_is_one_clear_line(device: str) -> None:
 def _hip_device_count() -> tuple[str, int] | None:
     """What hip-python's hipGetDeviceCount says, or None where it cannot load."""
     try:
-        from hip import hip  # pyright: ignore
-    except (ImportError, OSError):
+        hip = hip_runtime.import_bindings().hip
+    except DeviceUnavailable:
         return None
     status, count = hip.hipGetDeviceCount()
     return getattr(status, "name", str(status)), count
@@ -153,17 +156,131 @@ def test_plan_gemm_refuses_unblasable_layouts() -> None:
     assert plan_gemm(_device(a), _device(_rand(4, 3)), _device(_rand(4, 3, 3))) is None
 
 
-def test_gpu_cast_is_a_float32_copy_or_refused() -> None:
-    """The kernels take float32 only: `hip.cast` between other types is refused
-    with a message naming both, before anything touches a device."""
-    gpu = cast(KernelRuntime, Mock())
-    host = CpuRuntime()
-    f32 = host.upload(np.zeros(3, np.float32))
-    i64 = host.upload(np.zeros(3, np.int64))
-    KernelRuntime.cast(gpu, f32, f32)
-    cast(Mock, gpu.copy).assert_called_once_with(f32, f32)
-    with pytest.raises(NotImplementedError, match="hip.cast from float32 to int64"):
-        KernelRuntime.cast(gpu, f32, i64)
+def test_plan_gemm_refuses_a_stride_blas_cannot_express() -> None:
+    """A broadcast (stride 0) row dim is no leading dimension: BLAS needs
+    ld >= rows, so the runtime copies such an operand dense first."""
+    flat = _device(_rand(8))
+    a = DeviceArray(flat.buffer, 0, (5, 1), (0, 1), F32)  # one value, five rows
+    assert plan_gemm(a, _device(_rand(1, 4)), _device(_rand(5, 4))) is None
+    ok = DeviceArray(flat.buffer, 0, (5, 1), (1, 1), F32)
+    call = plan_gemm(ok, _device(_rand(1, 4)), _device(_rand(5, 4)))
+    assert call is not None and call.lda >= 1
+
+
+# hip-python: the calls hip.py makes, checked against the installed bindings.
+
+_HIP_MODULES = ("hip", "hiprtc", "hipblas", "hipblaslt")
+
+
+def _hip_calls() -> list[tuple[str, str, int, list[str], int]]:
+    """(module, function, positional count, keywords, line) of every
+    `<module>.<function>(...)` and `self.<module>.<function>(...)` in hip.py,
+    except in `_*_6x` helpers, which speak hip-python 6.x."""
+    tree = ast.parse(Path(hip_runtime.__file__).read_text())
+    legacy = {
+        id(node)
+        for f in ast.walk(tree)
+        if isinstance(f, ast.FunctionDef) and f.name.endswith("_6x")
+        for node in ast.walk(f)
+    }
+    calls = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or id(node) in legacy:
+            continue
+        func = node.func
+        if not isinstance(func, ast.Attribute):
+            continue
+        owner = func.value
+        if isinstance(owner, ast.Attribute) and isinstance(owner.value, ast.Name):
+            module = owner.attr if owner.value.id == "self" else None
+        elif isinstance(owner, ast.Name):
+            module = owner.id
+        else:
+            module = None
+        if module in _HIP_MODULES:
+            keywords = [k.arg for k in node.keywords if k.arg is not None]
+            calls.append((module, func.attr, len(node.args), keywords, node.lineno))
+    return calls
+
+
+def test_hip_py_calls_match_the_bindings() -> None:
+    """Every binding hip.py calls exists and takes the arguments it is given,
+    by name (hipBLASLt and hipBLAS need a device to run; their signatures do
+    not). hip-python >= 10 lays them out as `rocm.bindings.*`."""
+    modules = {}
+    for name in _HIP_MODULES:
+        try:
+            modules[name] = __import__(f"rocm.bindings.{name}", fromlist=[name])
+        except ImportError:
+            continue
+    if not modules:
+        pytest.skip("hip-python >= 10 is not installed: pip install 'xhip[hip]'")
+    calls = _hip_calls()
+    assert {c[1] for c in calls} >= {
+        "hipMalloc",
+        "hipModuleLaunchKernel",
+        "hipblasSgemmStridedBatched",
+        "hipblasLtMatmul",
+        "hipblasLtMatmulAlgoGetHeuristic",
+    }
+    checked = 0
+    for module, function, positional, keywords, line in calls:
+        if module not in modules:
+            continue
+        target = getattr(modules[module], function, None)
+        assert target is not None, f"hip.py:{line}: {module}.{function} does not exist"
+        if isinstance(target, type):  # a struct: made with no arguments
+            continue
+        signature = inspect.signature(target)
+        try:
+            signature.bind(*[None] * positional, **dict.fromkeys(keywords))
+        except TypeError as e:
+            pytest.fail(f"hip.py:{line}: {module}.{function}{signature}: {e}")
+        checked += 1
+    assert checked, "no binding call checked"
+    missing = sorted(set(_HIP_MODULES) - set(modules))
+    assert not missing or checked, missing
+
+
+def test_hip_blas_libraries_missing_is_one_clear_line() -> None:
+    """The BLAS bindings import without their libraries and fail on first use:
+    the device says which do not load, in one line (past this, a GPU is needed)."""
+    try:
+        bindings = hip_runtime.import_bindings()
+    except DeviceUnavailable as e:
+        pytest.skip(str(e))
+    if bindings.hipblas is None:
+        pytest.skip("the hipBLAS bindings are not installed")
+    try:
+        device = hip_runtime.HipDevice(bindings)
+    except DeviceUnavailable as e:
+        message = str(e)
+    else:
+        device.close()
+        pytest.skip("hipBLAS or hipBLASLt loads here")
+    assert message.startswith("--device hip: neither hipBLASLt nor hipBLAS loads (")
+    assert "\n" not in message
+
+
+def test_hip_py_enums_exist_in_the_bindings() -> None:
+    """The enum members hip.py names, where hip-python >= 10 defines them."""
+    try:
+        from rocm.bindings import hip, hipblas, hipblaslt  # pyright: ignore
+    except ImportError:
+        pytest.skip("rocm-bindings-hip and rocm-bindings-libraries are not installed")
+    assert hip.hipDataType.HIP_R_32F is not None
+    assert hip.hipMemcpyKind.hipMemcpyHostToDevice is not None
+    assert hipblas.hipblasComputeType_t.HIPBLAS_COMPUTE_32F is not None
+    ops = hipblas.hipblasOperation_t
+    assert ops.HIPBLAS_OP_N != ops.HIPBLAS_OP_T
+    desc = hipblaslt.hipblasLtMatmulDescAttributes_t
+    assert desc.HIPBLASLT_MATMUL_DESC_TRANSA != desc.HIPBLASLT_MATMUL_DESC_TRANSB
+    layout = hipblaslt.hipblasLtMatrixLayoutAttribute_t
+    assert layout.HIPBLASLT_MATRIX_LAYOUT_BATCH_COUNT is not None
+    assert layout.HIPBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET is not None
+    pref = hipblaslt.hipblasLtMatmulPreferenceAttributes_t
+    assert pref.HIPBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES is not None
+    assert hipblaslt.hipblasLtMatmulHeuristicResult_t().c_sizeof() > 0
 
 
 def test_strided_meta_broadcasts() -> None:

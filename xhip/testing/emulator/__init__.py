@@ -3,7 +3,9 @@
 `EmulatedKernels(kernel_source())` compiles the kernel source with the host
 g++ against `emulator.h` (threads as fibers, real barriers, per-block shared
 memory, warp shuffles at warp size 32 or 64) and launches its kernels on host
-memory. See docs/runtime.md, "Kernels without a GPU".
+memory. `EmulatedDevice` is a CPU stand-in of the GPU runtimes' device API
+(`xhip.backend.device`) on top of it, so `CudaRuntime` and `HipRuntime` run
+their host code here. See docs/runtime.md, "Kernels without a GPU".
 """
 
 from xhip.testing.emulator.build import (
@@ -18,8 +20,18 @@ from xhip.testing.emulator.build import (
     kernels,
     translation_unit,
 )
+from xhip.testing.emulator.device import (
+    BlasError,
+    DeviceError,
+    EmulatedDevice,
+    GemmRecord,
+)
 
 __all__ = [
+    "BlasError",
+    "DeviceError",
+    "EmulatedDevice",
+    "GemmRecord",
     "CUDA_DEFAULT_SHARED",
     "EmulatedKernels",
     "EmulatorError",

@@ -1,0 +1,273 @@
+"""A CPU stand-in for `xhip.backend.device.DeviceAPI` (test-only).
+
+The GPU runtimes' host code runs on it unchanged: device memory is host
+memory (an address is a numpy buffer's address), copies and memsets are
+byte copies, kernels run in the emulator (`EmulatedKernels`) and the one
+SGEMM is numpy written from cuBLAS's documentation of
+`cublasSgemmStridedBatched`, not from xhip's own GEMM planning, so a wrong
+transpose, leading dimension or batch stride gives wrong numbers here too.
+
+It refuses what the libraries refuse (cuBLAS's CUBLAS_STATUS_INVALID_VALUE
+conditions) and, being a test tool, also what they would run with undefined
+results: addresses outside a live allocation, a double free, output batches
+that overlap each other or an input.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from xhip.backend.device import KernelArg, Op
+from xhip.testing.emulator.build import EmulatedKernels, Order
+
+ALIGNMENT = 256
+INT_MAX = (1 << 31) - 1
+MAX_BLOCK = 1024
+"""Threads per block on NVIDIA and AMD GPUs alike."""
+
+
+class DeviceError(RuntimeError):
+    """A call the real library would refuse, or run with undefined results."""
+
+
+class BlasError(DeviceError):
+    """An SGEMM the BLAS library refuses (CUBLAS_STATUS_INVALID_VALUE)."""
+
+
+@dataclass(frozen=True)
+class GemmRecord:
+    """One SGEMM as the runtime called it (tests read the marshalling)."""
+
+    transa: Op
+    transb: Op
+    m: int
+    n: int
+    k: int
+    lda: int
+    stride_a: int
+    ldb: int
+    stride_b: int
+    ldc: int
+    stride_c: int
+    batch_count: int
+
+
+class EmulatedDevice:
+    """`DeviceAPI` on the CPU: host memory, the kernel emulator, numpy SGEMM.
+
+    Fresh and freed memory is `fill` bytes, all ones by default (a float NaN,
+    as debug mode poisons it), so a read of memory nobody wrote shows.
+    """
+
+    name = "CPU stand-in"
+
+    def __init__(
+        self,
+        warp_size: int = 32,
+        kernels: EmulatedKernels | None = None,
+        order: Order = "forward",
+        fill: int = 0xFF,
+    ):
+        self.warp_size = warp_size
+        self.fill = fill
+        self.order: Order = order
+        self.kernels = kernels
+        """Prebuilt kernels to use when `load_kernels` gets their source."""
+        self._loaded: set[str] = set()
+        self._starts: list[int] = []
+        self._memory: dict[int, np.ndarray] = {}
+        self.launches: list[str] = []
+        self.gemms: list[GemmRecord] = []
+        self.memsets: list[tuple[int, int, int]] = []
+        """(address, value, bytes) of each memset."""
+        self.closed = False
+
+    @property
+    def live_bytes(self) -> int:
+        """Bytes allocated and not freed (a leak test reads it)."""
+        return sum(v.nbytes for v in self._memory.values())
+
+    # Memory.
+
+    def malloc(self, nbytes: int) -> int:
+        if nbytes <= 0:
+            raise DeviceError(f"malloc of {nbytes} bytes")
+        raw = np.empty(nbytes + ALIGNMENT, np.uint8)
+        start = -raw.ctypes.data % ALIGNMENT
+        memory = raw[start : start + nbytes]
+        memory.fill(self.fill)
+        address = memory.ctypes.data
+        self._memory[address] = memory
+        bisect.insort(self._starts, address)
+        return address
+
+    def free(self, address: int) -> None:
+        memory = self._memory.pop(address, None)
+        if memory is None:
+            raise DeviceError(
+                f"free of {address:#x}: not an address malloc returned, or freed twice"
+            )
+        memory.fill(self.fill)
+        del self._starts[bisect.bisect_left(self._starts, address)]
+
+    def _bytes(self, address: int, nbytes: int, what: str) -> np.ndarray:
+        """The bytes [address, address + nbytes) of one live allocation."""
+        i = bisect.bisect_right(self._starts, address) - 1
+        if i >= 0:
+            start = self._starts[i]
+            memory = self._memory[start]
+            if address + nbytes <= start + memory.nbytes:
+                return memory[address - start : address - start + nbytes]
+        raise DeviceError(
+            f"{what}: bytes [{address:#x}, {address + nbytes:#x}) are not inside "
+            "one live device allocation"
+        )
+
+    def copy_to_device(self, address: int, host: np.ndarray) -> None:
+        if not host.flags.c_contiguous:
+            raise DeviceError("copy_to_device of a non-contiguous host array")
+        target = self._bytes(address, host.nbytes, "copy_to_device")
+        target[:] = host.reshape(-1).view(np.uint8)
+
+    def copy_to_host(self, host: np.ndarray, address: int) -> None:
+        if not host.flags.c_contiguous or not host.flags.writeable:
+            raise DeviceError("copy_to_host into a non-contiguous or read-only array")
+        source = self._bytes(address, host.nbytes, "copy_to_host")
+        host.reshape(-1).view(np.uint8)[:] = source
+
+    def memset(self, address: int, value: int, nbytes: int) -> None:
+        self._bytes(address, nbytes, "memset")[:] = value & 0xFF
+        self.memsets.append((address, value, nbytes))
+
+    def synchronize(self) -> None:
+        """Every call completed before it returned."""
+
+    def close(self) -> None:
+        self.closed = True
+
+    # Kernels.
+
+    def load_kernels(self, source: str, names: Sequence[str]) -> None:
+        if self.kernels is None or self.kernels.source != source:
+            self.kernels = EmulatedKernels(source, "xhip_kernels.h")
+        missing = set(names) - set(self.kernels.names)
+        if missing:
+            raise DeviceError(f"no kernel named {sorted(missing)} in the module")
+        self._loaded = set(names)
+
+    def launch(
+        self,
+        kernel: str,
+        grid: int,
+        block: int,
+        shared: int,
+        args: Sequence[KernelArg],
+    ) -> None:
+        if self.kernels is None or kernel not in self._loaded:
+            raise DeviceError(f"launch of {kernel!r}, which no loaded module has")
+        if not 1 <= grid <= INT_MAX or not 1 <= block <= MAX_BLOCK:
+            raise DeviceError(f"{kernel}: invalid launch of {grid} x {block} threads")
+        for i, (kind, value) in enumerate(args):
+            if kind == "ptr" and value != 0:
+                self._bytes(value, 1, f"{kernel} argument {i}")
+        self.launches.append(kernel)
+        self.kernels.launch(
+            kernel,
+            grid,
+            block,
+            shared,
+            args,
+            warp_size=self.warp_size,
+            order=self.order,
+        )
+
+    # BLAS.
+
+    def _matrices(
+        self,
+        address: int,
+        rows: int,
+        cols: int,
+        ld: int,
+        stride: int,
+        batch: int,
+        what: str,
+    ) -> np.ndarray:
+        """Column-major `rows x cols` matrices X_i = x + i * stride (elements)
+        as a (batch, rows, cols) view of device memory."""
+        if rows == 0 or cols == 0:
+            return np.zeros((batch, rows, cols), np.float32)
+        if address % 4:
+            raise DeviceError(f"{what}: {address:#x} is not float-aligned")
+        if stride < 0:
+            raise DeviceError(f"{what}: negative batch stride {stride}")
+        last = (batch - 1) * stride + (cols - 1) * ld + rows - 1
+        memory = self._bytes(address, (last + 1) * 4, what).view(np.float32)
+        return as_strided(memory, (batch, rows, cols), (stride * 4, 4, ld * 4))
+
+    def sgemm_strided_batched(
+        self,
+        transa: Op,
+        transb: Op,
+        m: int,
+        n: int,
+        k: int,
+        alpha: float,
+        a: int,
+        lda: int,
+        stride_a: int,
+        b: int,
+        ldb: int,
+        stride_b: int,
+        beta: float,
+        c: int,
+        ldc: int,
+        stride_c: int,
+        batch_count: int,
+    ) -> None:
+        """cublasSgemmStridedBatched: C_i = alpha op(A_i) op(B_i) + beta C_i."""
+        if transa not in ("N", "T") or transb not in ("N", "T"):
+            raise BlasError(f"transa={transa!r}, transb={transb!r}: not N or T")
+        for label, value in (("m", m), ("n", n), ("k", k), ("batchCount", batch_count)):
+            if not 0 <= value <= INT_MAX:
+                raise BlasError(f"{label}={value} is negative or not an int")
+        a_rows, a_cols = (m, k) if transa == "N" else (k, m)
+        b_rows, b_cols = (k, n) if transb == "N" else (n, k)
+        for label, ld, rows in (
+            ("lda", lda, a_rows),
+            ("ldb", ldb, b_rows),
+            ("ldc", ldc, m),
+        ):
+            if not max(1, rows) <= ld <= INT_MAX:
+                raise BlasError(f"{label}={ld} < max(1, {rows})")
+        self.gemms.append(
+            GemmRecord(
+                transa, transb, m, n, k, lda, stride_a, ldb, stride_b, ldc, stride_c,
+                batch_count,
+            )
+        )  # fmt: skip
+        if m == 0 or n == 0 or batch_count == 0:
+            return  # cuBLAS returns at once
+        if batch_count > 1 and stride_c < ldc * (n - 1) + m:
+            raise DeviceError(
+                f"strideC={stride_c}: output matrices of {m} x {n} (ldc={ldc}) overlap"
+            )
+        xa = self._matrices(a, a_rows, a_cols, lda, stride_a, batch_count, "A")
+        xb = self._matrices(b, b_rows, b_cols, ldb, stride_b, batch_count, "B")
+        xc = self._matrices(c, m, n, ldc, stride_c, batch_count, "C")
+        for name, x in (("A", xa), ("B", xb)):
+            if x.size and np.shares_memory(x, xc):
+                raise DeviceError(f"C overlaps {name}: the result would be undefined")
+        op_a = xa if transa == "N" else xa.transpose(0, 2, 1)
+        op_b = xb if transb == "N" else xb.transpose(0, 2, 1)
+        result = np.float64(alpha) * np.matmul(
+            op_a.astype(np.float64), op_b.astype(np.float64)
+        )
+        if beta != 0.0:  # beta == 0: C is not read (it may hold NaN)
+            result += np.float64(beta) * xc.astype(np.float64)
+        xc[...] = result.astype(np.float32)
