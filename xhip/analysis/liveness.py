@@ -107,7 +107,7 @@ class BufferLiveness:
         results = [r for r in op.results if is_memref(r)]
         if not results:
             return
-        sources = {self.root(o) for o in op.operands if is_memref(o)}
+        sources: set[SSAValue] = {self.root(o) for o in op.operands if is_memref(o)}
         if isinstance(op, ReallocOp) or len(sources) > 1:
             for source in sources:
                 self.buffers[source].escapes = True

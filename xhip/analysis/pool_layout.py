@@ -24,11 +24,13 @@ from xdsl.dialects.builtin import (
     MemRefType,
     StringAttr,
 )
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.utils.hints import isa
 
 from xhip.analysis.liveness import BufferLiveness
 from xhip.analysis.memory_plan import element_bytes
 from xhip.dialects import hip
+from xhip.dialects.constraints import AnyMemRefTypeConstr
 
 _BINARY: dict[type[Operation], Callable[[int, int], int]] = {
     arith.AddiOp: lambda a, b: a + b,
@@ -114,7 +116,7 @@ def shapes_from_dim_params(
     shapes: dict[int, tuple[int, ...]] = {}
     arg_attrs = function.arg_attrs.data if function.arg_attrs else ()
     for i, arg in enumerate(function.args):
-        if not isinstance(arg.type, MemRefType):
+        if not AnyMemRefTypeConstr.verifies(arg.type):
             continue
         named: dict[int, str] = {}
         attrs = arg_attrs[i] if i < len(arg_attrs) else None
@@ -166,7 +168,7 @@ class _Evaluator:
             self.shapes[op.dest] = self.shapes[op.source]
 
     def _shape_from_sizes(self, result: SSAValue, operands: Sequence[SSAValue]) -> None:
-        assert isinstance(result.type, MemRefType)
+        assert AnyMemRefTypeConstr.verifies(result.type)
         sizes = [self.ints.get(o) for o in operands if isinstance(o.type, IndexType)]
         if isinstance(result.owner, memref.ViewOp):
             sizes = sizes[1:]
@@ -189,7 +191,7 @@ def _is_pool(value: SSAValue) -> bool:
     owner = value.owner
     return (
         isinstance(owner, memref.AllocOp | hip.AllocOp)
-        and isinstance(value.type, MemRefType)
+        and AnyMemRefTypeConstr.verifies(value.type)
         and value.type.get_shape() == (DYNAMIC_INDEX,)
     )
 
@@ -211,7 +213,7 @@ def evaluate_pool(
     if len(pools) != 1:
         raise PoolEvaluationError(f"expected one pool, found {len(pools)}")
     pool = pools[0]
-    size_operand = pool.owner.operands[-1]  # pyright: ignore[reportAttributeAccessIssue]
+    size_operand = pool.owner.operands[-1]
     layout = PoolLayout(evaluator.int_of(size_operand, "pool size"))
     views = [
         op for op in block.ops if isinstance(op, memref.ViewOp) and op.source is pool
@@ -241,7 +243,7 @@ def evaluate_pool(
 def buffer_offsets(function: func.FuncOp) -> list[int] | None:
     """The `hipdnn.buffer_offsets` the function carries, if any."""
     attr = function.attributes.get("hipdnn.buffer_offsets")
-    if not isinstance(attr, ArrayAttr):
+    if not isa(attr, ArrayAttr[Attribute]):
         return None
     return [a.value.data for a in attr.data if isinstance(a, IntegerAttr)]
 

@@ -64,6 +64,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from xhip.dialects import formula
+from xhip.dialects.constraints import AnyShapedTypeConstr
 from xhip.dialects.formula import Expr, X, Y
 
 ShapedType = TensorType[Attribute] | MemRefType[Attribute]
@@ -90,7 +91,7 @@ global's bytes are, in place of an initial value."""
 
 
 def shape_of(value: SSAValue) -> tuple[int, ...]:
-    assert isinstance(value.type, TensorType | MemRefType)
+    assert AnyShapedTypeConstr.verifies(value.type)
     return value.type.get_shape()
 
 
@@ -248,9 +249,9 @@ class HipDPSOp(IRDLOperation, ABC):
                 f"'{self.name}' in memref mode has no results, got {len(self.res)}"
             )
         out_elt = self.outputs[0].type
-        assert isinstance(out_elt, TensorType | MemRefType)
+        assert AnyShapedTypeConstr.verifies(out_elt)
         for i, value in enumerate(self.inputs if self.SAME_ELEMENT_TYPE else ()):
-            assert isinstance(value.type, TensorType | MemRefType)
+            assert AnyShapedTypeConstr.verifies(value.type)
             if value.type.get_element_type() != out_elt.get_element_type():
                 raise VerifyException(
                     f"'{self.name}' ins operand {i} has element type "
@@ -821,7 +822,7 @@ class FreeOp(IRDLOperation):
         super().__init__(operands=[ctx, memref])
 
 
-def _declared_ops() -> list[type[IRDLOperation]]:
+def _declared_ops() -> list[type[Operation]]:
     """The ops of this module, in declaration order: the dialect's one list."""
     return [
         value

@@ -13,6 +13,7 @@ from io import StringIO
 from xdsl.dialects import memref as xmemref
 from xdsl.dialects.builtin import (
     I64,
+    AnyDenseElement,
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerAttr,
@@ -48,6 +49,7 @@ from xdsl.traits import (
     SymbolOpInterface,
 )
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.hints import isa
 
 
 class _CastCanonicalization(HasCanonicalizationPatternsTrait):
@@ -128,7 +130,7 @@ class GlobalOp(xmemref.GlobalOp):
                 initial = UnitAttr()
             elif parser.parse_optional_keyword("dense"):
                 # MLIR elides the literal's type: it is the memref's, as a tensor.
-                assert isinstance(mtype, MemRefType)
+                assert isa(mtype, MemRefType[AnyDenseElement])
                 initial = parser.parse_dense_int_or_fp_elements_attr(
                     TensorType(mtype.element_type, mtype.get_shape())
                 )
@@ -182,7 +184,9 @@ class CastOp(xmemref.CastOp):
     traits = traits_def(NoMemoryEffect(), _CastCanonicalization())
 
     assembly_format = "$source attr-dict `:` type($source) `to` type($dest)"
-    parse = classmethod(Operation.parse.__func__)  # pyright: ignore
+    # xDSL takes Operation's own `parse`, by identity, to mean "parse with the
+    # assembly format"; this undoes xmemref's override, which no type can say.
+    parse = classmethod(Operation.parse.__func__)  # pyright: ignore[reportAssignmentType]
     print = Operation.print
 
 
@@ -199,7 +203,9 @@ class DimOp(xmemref.DimOp):
     traits = traits_def(NoMemoryEffect(), _DimCanonicalization())
 
     assembly_format = "$source `,` $index attr-dict `:` type($source)"
-    parse = classmethod(Operation.parse.__func__)  # pyright: ignore
+    # xDSL takes Operation's own `parse`, by identity, to mean "parse with the
+    # assembly format"; this undoes xmemref's override, which no type can say.
+    parse = classmethod(Operation.parse.__func__)  # pyright: ignore[reportAssignmentType]
     print = Operation.print
 
 

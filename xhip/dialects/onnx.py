@@ -38,6 +38,9 @@ from xdsl.irdl import (
 )
 from xdsl.traits import NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.hints import isa
+
+from xhip.dialects.constraints import AnyTensorTypeConstr
 
 AnyTensor = base(TensorType)
 
@@ -82,7 +85,7 @@ class OnnxOp(IRDLOperation, ABC):
 
     def get_ints(self, name: str) -> list[int] | None:
         attr = self.properties.get(name)
-        if isinstance(attr, ArrayAttr):
+        if isa(attr, ArrayAttr[Attribute]):
             return [a.value.data for a in attr.data if isinstance(a, IntegerAttr)]
         return None
 
@@ -233,12 +236,12 @@ class TransposeOp(OnnxOp):
         perm = self.get_ints("perm")
         if perm is not None:
             return perm
-        assert isinstance(self.data.type, TensorType)
+        assert AnyTensorTypeConstr.verifies(self.data.type)
         return list(reversed(range(self.data.type.get_num_dims())))
 
     def verify_(self) -> None:
         perm = self.get_ints("perm")
-        if perm is None or not isinstance(self.data.type, TensorType):
+        if perm is None or not AnyTensorTypeConstr.verifies(self.data.type):
             return
         if sorted(perm) != list(range(self.data.type.get_num_dims())):
             raise VerifyException(

@@ -425,7 +425,9 @@ def load_model(path: str | os.PathLike[str]) -> ModelProto:
     if os.path.isdir(source):
         raise OnnxImportError(f"{source}: is a directory, not an ONNX model")
     try:
-        model = onnx.load(source)
+        # onnx annotates `f` with a bare `os.PathLike`: strict reads it as
+        # partially unknown.
+        model = cast(Callable[[str], ModelProto], onnx.load)(source)
     except DecodeError as e:
         raise OnnxImportError(
             f"{source}: not an ONNX model (protobuf parse failed: {first_line(str(e))}; "
@@ -453,7 +455,8 @@ def import_model(
         if not model.HasField("graph"):
             raise OnnxImportError(f"{source}: the model has no graph")
     else:
-        base_dir = os.path.dirname(os.fspath(model))
-        source = source or os.fspath(model)
+        path = os.fspath(model)
+        base_dir = os.path.dirname(path)
+        source = source or path
         model = load_model(model)
     return _Importer(model, source, base_dir).build()

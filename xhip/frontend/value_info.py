@@ -8,7 +8,7 @@ without its weights' data, so a model with 100 MB of weights costs no copy.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeGuard, cast
 
@@ -84,7 +84,7 @@ class ValueInfo:
 
 def is_named(param: str | None) -> TypeGuard[str]:
     """Whether a dim_param is a model's name, not one onnx made up (`unk__3`)."""
-    return bool(param) and not cast(str, param).startswith("unk__")
+    return bool(param) and not param.startswith("unk__")
 
 
 def value_info(tp: TypeProto) -> ValueInfo | None:
@@ -109,7 +109,9 @@ def infer_value_infos(model: ModelProto) -> dict[str, ValueInfo]:
     """Types of every value: the model's, onnx's inference, then our own."""
     skeleton = _skeleton(model)
     try:
-        onnx.checker.check_model(skeleton)
+        # onnx annotates `model` with a bare `os.PathLike`: strict reads it as
+        # partially unknown.
+        cast(Callable[[ModelProto], None], onnx.checker.check_model)(skeleton)
     except onnx.checker.ValidationError as e:
         raise InferenceFailure(f"invalid ONNX model: {first_line(str(e))}") from None
     try:

@@ -21,6 +21,7 @@ that needs a static shape.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -47,6 +48,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
+from xhip.dialects.constraints import AnyMemRefTypeConstr
 from xhip.dialects.memref import CastOp
 from xhip.transforms.one_shot_bufferize import copy_op
 
@@ -69,7 +71,7 @@ def _alloc_behind_casts(value: SSAValue) -> tuple[xmemref.AllocOp, bool] | None:
     return None
 
 
-def _castable(source: MemRefType, target: MemRefType) -> bool:
+def _castable(source: MemRefType[Attribute], target: MemRefType[Attribute]) -> bool:
     """A `memref.cast` between these types is valid (same layout kind)."""
     return (
         source.get_element_type() == target.get_element_type()
@@ -86,7 +88,7 @@ def _write_into(
     if found is not None and function.is_ancestor(found[0]):
         alloc, through_cast = found
         alloc_type = alloc.memref.type
-        assert isinstance(out.type, MemRefType)
+        assert AnyMemRefTypeConstr.verifies(out.type)
         if not through_cast and alloc_type == out.type:
             rewriter.replace_all_uses_with(alloc.memref, out)
             rewriter.erase(alloc)
@@ -139,7 +141,7 @@ def _write_through_view(
     return True
 
 
-OutParams = dict[str, list[tuple[int, MemRefType]]]
+OutParams = dict[str, list[tuple[int, MemRefType[Attribute]]]]
 """The results moved to arguments, per function name: (result index, type)."""
 
 
@@ -152,12 +154,14 @@ class ResultsToOutParams(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: func.FuncOp, rewriter: PatternRewriter) -> None:
         outputs = op.function_type.outputs.data
-        moved = [(i, t) for i, t in enumerate(outputs) if isinstance(t, MemRefType)]
+        moved = [
+            (i, t) for i, t in enumerate(outputs) if AnyMemRefTypeConstr.verifies(t)
+        ]
         if not moved:
             return
         self.out_params[op.sym_name.data] = moved
         inputs = list(op.function_type.inputs.data)
-        res_attrs = (
+        res_attrs: list[Mapping[str, Attribute]] = (
             [d.data for d in op.res_attrs.data]
             if op.res_attrs is not None
             else [{} for _ in outputs]
@@ -186,7 +190,7 @@ class ResultsToOutParams(RewritePattern):
     @staticmethod
     def _rewrite_body(
         op: func.FuncOp,
-        moved: list[tuple[int, MemRefType]],
+        moved: list[tuple[int, MemRefType[Attribute]]],
         rewriter: PatternRewriter,
     ) -> None:
         block = op.body.block

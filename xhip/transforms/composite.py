@@ -57,7 +57,8 @@ def teach_xdsl_opt_composite_passes() -> None:
         self.pipeline = replace(self.pipeline, passes=passes)
         apply_passes(self, prog)
 
-    apply_passes_expanded.expands_composite_passes = True  # pyright: ignore
+    # The marker `getattr` reads above, set through the function's own dict.
+    apply_passes_expanded.__dict__["expands_composite_passes"] = True
     xDSLOptMain.apply_passes = apply_passes_expanded
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, memref
-from xdsl.ir import BlockArgument, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -68,8 +68,12 @@ class FoldScalarMulIntoSoftmax(RewritePattern):
         )
         rewriter.replace(op, fused)
         rewriter.erase(mul)
-        source = product.owner
-        if not product.uses and is_side_effect_free(source):
+        source = product.owner  # an op: `product` is no block argument
+        if (
+            isinstance(source, Operation)
+            and not product.uses
+            and is_side_effect_free(source)
+        ):
             rewriter.erase(source)
 
 

@@ -149,7 +149,7 @@ def _poolable(info: BufferInfo, alignment: int) -> bool:
     if alloc is None or info.escapes or alloc.symbol_operands:
         return False
     mtype = alloc.memref.type
-    if not isinstance(mtype, MemRefType) or not has_identity_layout(mtype):
+    if not has_identity_layout(mtype):
         return False
     return alloc.alignment is None or alloc.alignment.value.data <= alignment
 

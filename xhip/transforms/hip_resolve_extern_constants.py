@@ -10,6 +10,7 @@ The final ABI is `(%ctx, %inputs..., %outputs..., %constants)`.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -24,7 +25,7 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     i8,
 )
-from xdsl.ir import BlockArgument, Operation
+from xdsl.ir import Attribute, BlockArgument, Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -55,7 +56,9 @@ def _fail(message: str) -> PassFailedException:
 def _external_constant(op: memref.GlobalOp) -> ExternalConstant:
     name = op.sym_name.data
     data = op.attributes[EXTERNAL_DATA_ATTR]
-    fields = data.data if isinstance(data, DictionaryAttr) else {}
+    fields: Mapping[str, Attribute] = (
+        data.data if isinstance(data, DictionaryAttr) else {}
+    )
     offset, size = fields.get("offset"), fields.get("size")
     if not isinstance(offset, IntegerAttr) or not isinstance(size, IntegerAttr):
         raise _fail(f"@{name}: {EXTERNAL_DATA_ATTR} must be {{offset = N, size = N}}")

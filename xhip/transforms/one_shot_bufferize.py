@@ -55,6 +55,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
 from xhip.dialects import hip
+from xhip.dialects.constraints import AnyMemRefTypeConstr, AnyTensorTypeConstr
 from xhip.dialects.memref import CastOp, DimOp, GlobalOp
 from xhip.transforms.hip_add_context_arg import context_arg, enclosing_function
 from xhip.transforms.onnx_to_hip.constants import symbol_names
@@ -63,7 +64,7 @@ ALIGNMENT = 64
 """`alignment` of allocations and constant globals, as upstream's default."""
 
 
-def fully_dynamic_type(tensor_type: TensorType[Attribute]) -> MemRefType:
+def fully_dynamic_type(tensor_type: TensorType[Attribute]) -> MemRefType[Attribute]:
     """The function-boundary memref: any strides, any offset."""
     rank = len(tensor_type.get_shape())
     return MemRefType(
@@ -73,7 +74,7 @@ def fully_dynamic_type(tensor_type: TensorType[Attribute]) -> MemRefType:
     )
 
 
-def identity_type(tensor_type: TensorType[Attribute]) -> MemRefType:
+def identity_type(tensor_type: TensorType[Attribute]) -> MemRefType[Attribute]:
     return MemRefType(tensor_type.get_element_type(), tensor_type.get_shape())
 
 
@@ -105,7 +106,7 @@ class BufferizeFunctionArguments(RewritePattern):
             return
         block = op.body.block
         for index, arg in enumerate(block.args):
-            if not isinstance(arg.type, TensorType):
+            if not AnyTensorTypeConstr.verifies(arg.type):
                 continue
             new_arg = rewriter.insert_block_argument(
                 block, index, fully_dynamic_type(arg.type)
@@ -140,10 +141,10 @@ class BufferizeReturn(RewritePattern):
             return
         results: list[SSAValue] = []
         for value, buffer in zip(op.arguments, buffers):
-            if not isinstance(value.type, TensorType):
+            if not AnyTensorTypeConstr.verifies(value.type):
                 results.append(buffer)
                 continue
-            assert isinstance(buffer.type, MemRefType)
+            assert AnyMemRefTypeConstr.verifies(buffer.type)
             if not isinstance(buffer.type.layout, NoneAttr):
                 copy = _fresh_buffer_like(buffer, rewriter)
                 rewriter.insert(copy_op(function, buffer, copy))
@@ -232,7 +233,7 @@ class ConstantGlobals:
         """The constant global holding `value`: an existing one, else a new one."""
         if value in self._by_value:
             return self._by_value[value]
-        assert isinstance(value.type, TensorType)
+        assert AnyTensorTypeConstr.verifies(value.type)
         global_op = GlobalOp.create(
             properties={
                 "sym_name": StringAttr(self._fresh_name(value.type)),
@@ -328,7 +329,7 @@ class BufferizeHipOp(RewritePattern):
 
 
 def _fresh_buffer_like(buffer: SSAValue, rewriter: PatternRewriter) -> SSAValue:
-    assert isinstance(buffer.type, MemRefType)
+    assert AnyMemRefTypeConstr.verifies(buffer.type)
     shape = buffer.type.get_shape()
     sizes: list[SSAValue] = []
     for i, size in enumerate(shape):
@@ -353,7 +354,9 @@ def _fresh_buffer_like(buffer: SSAValue, rewriter: PatternRewriter) -> SSAValue:
     return alloc.memref
 
 
-def _strides(memref_type: MemRefType) -> tuple[list[int | None], int | None] | None:
+def _strides(
+    memref_type: MemRefType[Attribute],
+) -> tuple[list[int | None], int | None] | None:
     """Strides and offset of a strided layout; None for the identity layout."""
     layout = memref_type.layout
     if isinstance(layout, NoneAttr):
@@ -369,8 +372,8 @@ def _groups(reassociation: ArrayAttr[ArrayAttr[IntegerAttr]]) -> list[list[int]]
 
 
 def collapsed_type(
-    source: MemRefType, groups: list[list[int]], shape: tuple[int, ...]
-) -> MemRefType:
+    source: MemRefType[Attribute], groups: list[list[int]], shape: tuple[int, ...]
+) -> MemRefType[Attribute]:
     """A collapse keeps the innermost stride of each group."""
     strided = _strides(source)
     if strided is None:
@@ -384,8 +387,8 @@ def collapsed_type(
 
 
 def expanded_type(
-    source: MemRefType, groups: list[list[int]], shape: tuple[int, ...]
-) -> MemRefType:
+    source: MemRefType[Attribute], groups: list[list[int]], shape: tuple[int, ...]
+) -> MemRefType[Attribute]:
     """An expansion multiplies each group's stride by the sizes inside it."""
     strided = _strides(source)
     if strided is None:
@@ -413,7 +416,7 @@ class BufferizeCollapseShape(RewritePattern):
         buffer = buffer_of(op.src)
         if buffer is None:
             return
-        assert isinstance(buffer.type, MemRefType)
+        assert AnyMemRefTypeConstr.verifies(buffer.type)
         result_type = collapsed_type(
             buffer.type, _groups(op.reassociation), op.result.type.get_shape()
         )
@@ -436,7 +439,7 @@ class BufferizeExpandShape(RewritePattern):
         buffer = buffer_of(op.src)
         if buffer is None:
             return
-        assert isinstance(buffer.type, MemRefType)
+        assert AnyMemRefTypeConstr.verifies(buffer.type)
         result_type = expanded_type(
             buffer.type, _groups(op.reassociation), op.result.type.get_shape()
         )
@@ -460,9 +463,9 @@ class BufferizeTensorCast(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tensor.CastOp, rewriter: PatternRewriter) -> None:
         buffer = buffer_of(op.source)
-        if buffer is None or not isinstance(op.dest.type, TensorType):
+        if buffer is None or not AnyTensorTypeConstr.verifies(op.dest.type):
             return
-        assert isinstance(buffer.type, MemRefType)
+        assert AnyMemRefTypeConstr.verifies(buffer.type)
         result_type = MemRefType(
             buffer.type.get_element_type(),
             op.dest.type.get_shape(),

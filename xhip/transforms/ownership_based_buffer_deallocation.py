@@ -95,8 +95,10 @@ class OwnershipBasedBufferDeallocation:
             if not is_memref(arg):
                 continue
             if not is_function_entry:
+                owner = block.parent_op() or block.last_op
+                assert owner is not None
                 raise _fail(
-                    block.parent_op() or block.last_op,  # type: ignore[arg-type]
+                    owner,
                     "has a memref block argument; only function arguments are supported",
                 )
             state.indicators[arg] = state.false()
@@ -169,10 +171,13 @@ class OwnershipBasedBufferDeallocation:
             metadata.base_buffer.name_hint = "base_buffer"
             Rewriter.insert_op(metadata, InsertPoint.before(op))
             memrefs.append(metadata.base_buffer)
-        conditions = [state.indicators[v] for v in state.to_free]
-        assert all(c is not None for c in conditions)
+        conditions: list[SSAValue] = []
+        for value in state.to_free:
+            condition = state.indicators[value]
+            assert condition is not None
+            conditions.append(condition)
         Rewriter.insert_op(
-            DeallocOp(memrefs, conditions, retained),  # type: ignore[arg-type]
+            DeallocOp(memrefs, conditions, retained),
             InsertPoint.before(op),
         )
 

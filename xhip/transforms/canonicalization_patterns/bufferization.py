@@ -116,7 +116,9 @@ def rewrite_deallocs(root: Operation, patterns: Sequence[RewritePattern]) -> Non
             rewriter.operation_insertion_handler.append(on_insert)
             pattern.match_and_rewrite(op, rewriter)
             if rewriter.has_done_action:
-                if op.parent is not None:
+                # A method call, not `op.parent`: the rewrite may have erased `op`,
+                # which the narrowing of `op.parent` above cannot know.
+                if op.parent_block() is not None:
                     worklist.append(op)
                 break
 

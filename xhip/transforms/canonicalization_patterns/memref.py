@@ -11,6 +11,8 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
+from xhip.dialects.constraints import AnyMemRefTypeConstr
+
 
 def constant_index(value: SSAValue) -> int | None:
     """The value of an `arith.constant` index, or None."""
@@ -33,7 +35,7 @@ def dynamic_size_operand(op: Operation, dim: int) -> SSAValue | None:
         sizes, result = op.output_shape, op.result
     else:
         return None
-    assert isinstance(result.type, MemRefType)
+    assert AnyMemRefTypeConstr.verifies(result.type)
     shape = result.type.get_shape()
     if not 0 <= dim < len(shape) or shape[dim] != DYNAMIC_INDEX:
         return None
@@ -65,7 +67,7 @@ class FoldDimOfStaticDim(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: memref.DimOp, rewriter: PatternRewriter) -> None:
         index = constant_index(op.index)
-        if index is None or not isinstance(op.source.type, MemRefType):
+        if index is None or not AnyMemRefTypeConstr.verifies(op.source.type):
             return
         shape = op.source.type.get_shape()
         if 0 <= index < len(shape) and shape[index] != DYNAMIC_INDEX:

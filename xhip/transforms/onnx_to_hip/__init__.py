@@ -8,7 +8,7 @@ concrete `OnnxPattern` subclass, and one `ConvertElementwise` per entry of
 from __future__ import annotations
 
 import inspect
-from typing import Any
+from typing import Any, TypeGuard
 
 from xhip.transforms.onnx_to_hip import compute, constants, reshape
 from xhip.transforms.onnx_to_hip.support import ConversionState, OnnxPattern
@@ -19,14 +19,17 @@ _BUILT_OTHERWISE = (compute.ConvertElementwise, constants.ConvertConstant)
 """Made with more than the state: one per table entry, and with the policy."""
 
 
+def _is_pattern_class(value: object) -> TypeGuard[type[OnnxPattern[Any]]]:
+    return inspect.isclass(value) and issubclass(value, OnnxPattern)
+
+
 def pattern_classes() -> list[type[OnnxPattern[Any]]]:
     """The concrete pattern classes of `MODULES` that take only the state."""
     return [
         value
         for module in MODULES
         for value in vars(module).values()
-        if inspect.isclass(value)
-        and issubclass(value, OnnxPattern)
+        if _is_pattern_class(value)
         and value.__module__ == module.__name__
         and not inspect.isabstract(value)
         and value not in _BUILT_OTHERWISE

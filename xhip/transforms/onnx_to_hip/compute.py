@@ -6,6 +6,8 @@ the operand that decides them (`support.build_init`).
 
 from __future__ import annotations
 
+from typing import Any
+
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -35,7 +37,7 @@ from xhip.transforms.onnx_to_hip.support import (
 
 
 def _emit(
-    pattern: OnnxPattern,
+    pattern: OnnxPattern[Any],
     op: Operation,
     rewriter: PatternRewriter,
     hip_type: type[hip.HipDPSOp],
@@ -155,7 +157,7 @@ def _binary_sources(op: Operation) -> list[DimSource | None]:
 
 
 def _cast(
-    pattern: OnnxPattern,
+    pattern: OnnxPattern[Any],
     op: Operation,
     rewriter: PatternRewriter,
     value: SSAValue,

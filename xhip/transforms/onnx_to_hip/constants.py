@@ -35,6 +35,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import SymbolOpInterface
 
 from xhip.dialects import onnx
+from xhip.dialects.constraints import AnyDenseElementsAttrConstr, AnyTensorTypeConstr
 from xhip.dialects.hip import CONSTANTS_FILE, EXTERNAL_DATA_ATTR
 from xhip.dialects.memref import GlobalOp
 from xhip.transforms.onnx_to_hip.support import (
@@ -212,14 +213,15 @@ class ConvertConstant(OnnxPattern[onnx.ConstantOp]):
         if _read_at_compile_time(op):
             return
         tensor_type = op.output.type
-        if not isinstance(tensor_type, TensorType) or op.value is None:
+        # `output` is declared a tensor, which only verification enforces.
+        if not AnyTensorTypeConstr.verifies(tensor_type) or op.value is None:
             raise Unsupported("expected a `value` of ranked tensor type")
         data = constant_bytes(op.value, tensor_type, self.policy.elided)
         if self.policy.externalizes(tensor_type):
             rewriter.replace(op, self._external(op, tensor_type, data, rewriter))
             return
         value = op.value
-        if not isinstance(value, DenseIntOrFPElementsAttr):
+        if not AnyDenseElementsAttrConstr.verifies(value):
             value = DenseIntOrFPElementsAttr(
                 cast(TensorType[AnyDenseElement], tensor_type), BytesAttr(data)
             )

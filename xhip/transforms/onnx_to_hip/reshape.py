@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
@@ -218,7 +219,7 @@ class ViewBuilder:
 
 
 def _replace_with_view(
-    pattern: OnnxPattern,
+    pattern: OnnxPattern[Any],
     op: Operation,
     rewriter: PatternRewriter,
     source: SSAValue,

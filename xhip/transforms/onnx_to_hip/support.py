@@ -21,8 +21,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
+from xdsl.utils.hints import isa
 
 from xhip.dialects import onnx
+from xhip.dialects.constraints import AnyTensorTypeConstr
 from xhip.transforms.hip_add_context_arg import context_arg, enclosing_function
 
 
@@ -112,7 +114,7 @@ DimSource = tuple[SSAValue, int]
 
 
 def ranked(value: SSAValue, what: str) -> TensorType[Attribute]:
-    if not isinstance(value.type, TensorType):
+    if not AnyTensorTypeConstr.verifies(value.type):
         raise Unsupported(f"{what} has type {value.type}; a ranked tensor is needed")
     return value.type
 
@@ -187,10 +189,8 @@ def constant_ints(value: SSAValue) -> list[int] | None:
     if not isinstance(owner, onnx.ConstantOp | arith.ConstantOp):
         return None
     attr = owner.value
-    if isinstance(attr, DenseIntOrFPElementsAttr) and isinstance(
-        attr.get_element_type(), IntegerType | IndexType
-    ):
-        return [int(v) for v in attr.get_values()]  # pyright: ignore
+    if isa(attr, DenseIntOrFPElementsAttr[IntegerType | IndexType]):
+        return [int(v) for v in attr.get_values()]
     return None
 
 
