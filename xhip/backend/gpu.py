@@ -38,16 +38,21 @@ _GENERATED = "// @XHIP_ELEMENTWISE_OPS@"
 
 @cache
 def kernel_source() -> str:
-    """The HIP/CUDA C++ source of xhip's kernels, with the elementwise ops'
-    switches generated from their formulas."""
-    text = (
-        resources.files("xhip.backend")
-        .joinpath("kernels/xhip_kernels.h")
-        .read_text(encoding="utf-8")
-    )
+    """The HIP/CUDA C++ source of xhip's kernels: `kernels/xhip_kernels.h` (the
+    shared helpers, with the elementwise ops' switches generated from their
+    formulas), then every other `kernels/*.h`, one per family of ops, by name."""
+    folder = resources.files("xhip.backend").joinpath("kernels")
+    text = folder.joinpath("xhip_kernels.h").read_text(encoding="utf-8")
     head, marker, tail = text.partition(_GENERATED)
     assert marker, f"kernels/xhip_kernels.h lost its {_GENERATED} line"
-    return head + generated_switches() + tail.split("\n", 1)[1]
+    parts = [head + generated_switches() + tail.split("\n", 1)[1]]
+    others = sorted(
+        (f for f in folder.iterdir() if f.name.endswith(".h")), key=lambda f: f.name
+    )
+    parts += [
+        f.read_text(encoding="utf-8") for f in others if f.name != "xhip_kernels.h"
+    ]
+    return "\n".join(parts)
 
 
 def kernel_names(source: str) -> tuple[str, ...]:

@@ -1,4 +1,6 @@
 // xhip device kernels: one source for hiprtc (AMD) and NVRTC (NVIDIA).
+// This file comes first; each other kernels/*.h (one family of ops) follows
+// it, by name, in the one source that gpu.kernel_source() compiles.
 //
 // Only what no library call covers: strided elementwise ops with numpy
 // broadcasting, elementwise functions (relu, exp, ...), strided copies
