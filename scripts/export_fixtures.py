@@ -408,7 +408,7 @@ def specs() -> list[Spec]:
         "torchvision.models.mobilenet_v2(weights=None, num_classes=10, width_mult=0.25)"
     )
     mbv2 = "torchvision.models.mobilenet_v2(weights=None, num_classes=10)"
-    both, none, ts_only = frozenset(EXPORTERS), frozenset(), frozenset({"torchscript"})
+    both, none = frozenset(EXPORTERS), frozenset()
     return [
         text_spec("gpt2", "GPT2Config", "GPT2LMHeadModel", GPT2_CONFIG, "logits"),
         gpt2_past_spec(),
