@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import cast
@@ -26,6 +27,7 @@ from typing import cast
 import numpy as np
 import onnx
 from google.protobuf.message import DecodeError
+from onnx import version_converter
 from onnx import (
     AttributeProto,
     ModelProto,
@@ -65,7 +67,12 @@ from xhip.frontend.value_info import (
 )
 
 MIN_OPSET = 13
-"""The oldest default-domain opset we import: the one the dialect's ops follow."""
+"""The default-domain opset the dialect's ops follow: older models are first
+converted to it by onnx's version converter (`upgrade_opset`)."""
+
+
+class OpsetConversionWarning(UserWarning):
+    """A model was converted from an older opset at import: said in one line."""
 
 ONNX_DOMAINS = ("", "ai.onnx")
 
@@ -120,11 +127,6 @@ class _Importer:
             raise self.fail("the model imports no version of the default ONNX opset")
         opset = versions[0]
         newest = onnx.defs.onnx_opset_version()
-        if opset < MIN_OPSET:
-            raise self.fail(
-                f"opset {opset} is older than the oldest xhip imports ({MIN_OPSET}); "
-                f"convert it first with onnx.version_converter.convert_version"
-            )
         if opset > newest:
             raise self.fail(
                 f"opset {opset} is newer than this onnx package knows ({newest})"
@@ -459,4 +461,31 @@ def import_model(
         base_dir = os.path.dirname(path)
         source = source or path
         model = load_model(model)
-    return _Importer(model, source, base_dir).build()
+    return _Importer(upgrade_opset(model, source), source, base_dir).build()
+
+
+def default_opset(model: ModelProto) -> int | None:
+    versions = [o.version for o in model.opset_import if o.domain in ONNX_DOMAINS]
+    return versions[0] if versions else None
+
+
+def upgrade_opset(model: ModelProto, source: str) -> ModelProto:
+    """`model` at `MIN_OPSET` or newer: an older one goes through
+    `onnx.version_converter`, said in one warning; a failure is one line."""
+    opset = default_opset(model)
+    if opset is None or opset >= MIN_OPSET:
+        return model
+    try:
+        converted = version_converter.convert_version(model, MIN_OPSET)
+    except Exception as e:  # the converter raises RuntimeError, ValueError, ...
+        raise OnnxImportError(
+            f"{source}: cannot convert opset {opset} to {MIN_OPSET} with "
+            f"onnx.version_converter: {first_line(str(e))}"
+        ) from None
+    warnings.warn(
+        f"{source}: converted from opset {opset} to {MIN_OPSET} "
+        "(onnx.version_converter)",
+        OpsetConversionWarning,
+        stacklevel=2,
+    )
+    return converted
