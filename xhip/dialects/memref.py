@@ -8,6 +8,7 @@ add MLIR's custom syntax and the canonicalizations the pipeline relies on.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from io import StringIO
 
 from xdsl.dialects import memref as xmemref
@@ -24,8 +25,9 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnitAttr,
     UnrankedMemRefType,
+    i64,
 )
-from xdsl.ir import Attribute, Dialect, Operation
+from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
@@ -108,6 +110,29 @@ class GlobalOp(xmemref.GlobalOp):
 
     traits = traits_def(SymbolOpInterface(), MemoryAllocEffect())
 
+    def __init__(
+        self,
+        sym_name: str,
+        type: MemRefType[Attribute],
+        initial_value: UnitAttr | DenseIntOrFPElementsAttr | None = None,
+        *,
+        visibility: str = "private",
+        constant: bool = False,
+        alignment: int | None = None,
+        attributes: Mapping[str, Attribute] | None = None,
+    ):
+        super(xmemref.GlobalOp, self).__init__(
+            properties={
+                "sym_name": StringAttr(sym_name),
+                "sym_visibility": StringAttr(visibility),
+                "type": type,
+                "initial_value": initial_value,
+                "constant": UnitAttr() if constant else None,
+                "alignment": None if alignment is None else IntegerAttr(alignment, i64),
+            },
+            attributes=attributes,
+        )
+
     def verify_(self) -> None:
         # Replaces xDSL's, which insists on an initial value.
         if self.alignment is not None:
@@ -183,6 +208,9 @@ class CastOp(xmemref.CastOp):
 
     traits = traits_def(NoMemoryEffect(), _CastCanonicalization())
 
+    def __init__(self, source: SSAValue | Operation, dest: Attribute):
+        super(xmemref.CastOp, self).__init__(operands=[source], result_types=[dest])
+
     assembly_format = "$source attr-dict `:` type($source) `to` type($dest)"
     # xDSL takes Operation's own `parse`, by identity, to mean "parse with the
     # assembly format"; this undoes xmemref's override, which no type can say.
@@ -222,6 +250,20 @@ class ReallocOp(IRDLOperation):
 
     traits = traits_def(MemoryAllocEffect(), MemoryFreeEffect())
     irdl_options = (ParsePropInAttrDict(),)
+
+    def __init__(
+        self,
+        source: SSAValue | Operation,
+        result_type: MemRefType[Attribute],
+        dynamic_result_size: SSAValue | Operation | None = None,
+    ):
+        super().__init__(
+            operands=[
+                source,
+                [] if dynamic_result_size is None else [dynamic_result_size],
+            ],
+            result_types=[result_type],
+        )
 
     assembly_format = (
         "$source (`(` $dynamic_result_size^ `)`)? attr-dict "

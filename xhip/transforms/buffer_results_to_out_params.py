@@ -94,7 +94,7 @@ def _write_into(
             rewriter.erase(alloc)
             return
         if _castable(out.type, alloc_type):
-            cast = CastOp.create(operands=[out], result_types=[alloc_type])
+            cast = CastOp(out, alloc_type)
             rewriter.replace(alloc, cast)
             cast.results[0].name_hint = "cast"
             return

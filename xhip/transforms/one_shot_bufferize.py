@@ -37,9 +37,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     NoneAttr,
     StridedLayoutAttr,
-    StringAttr,
     TensorType,
-    UnitAttr,
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -151,7 +149,7 @@ class BufferizeReturn(RewritePattern):
                 buffer = copy
             boundary = fully_dynamic_type(value.type)
             if buffer.type != boundary:
-                cast = CastOp.create(operands=[buffer], result_types=[boundary])
+                cast = CastOp(buffer, boundary)
                 cast.results[0].name_hint = "cast"
                 rewriter.insert(cast)
             results.append(buffer)
@@ -192,7 +190,7 @@ class BufferizeDim(RewritePattern):
         buffer = buffer_of(op.source)
         if buffer is None:
             return
-        dim = DimOp.create(operands=[buffer, op.index], result_types=[op.result.type])
+        dim = DimOp(buffer, op.index)
         dim.result.name_hint = "dim"
         rewriter.replace(op, dim)
 
@@ -234,15 +232,12 @@ class ConstantGlobals:
         if value in self._by_value:
             return self._by_value[value]
         assert AnyTensorTypeConstr.verifies(value.type)
-        global_op = GlobalOp.create(
-            properties={
-                "sym_name": StringAttr(self._fresh_name(value.type)),
-                "sym_visibility": StringAttr("private"),
-                "type": identity_type(value.type),
-                "initial_value": value,
-                "constant": UnitAttr(),
-                "alignment": IntegerAttr(ALIGNMENT, i64),
-            }
+        global_op = GlobalOp(
+            self._fresh_name(value.type),
+            identity_type(value.type),
+            value,
+            constant=True,
+            alignment=ALIGNMENT,
         )
         rewriter.insert(global_op, InsertPoint.at_start(self.module.body.block))
         self._by_value[value] = global_op
@@ -337,9 +332,7 @@ def _fresh_buffer_like(buffer: SSAValue, rewriter: PatternRewriter) -> SSAValue:
             continue
         index = arith.ConstantOp(IntegerAttr.from_index_int_value(i))
         index.result.name_hint = f"c{i}"
-        dim = DimOp.create(
-            operands=[buffer, index.result], result_types=[index.result.type]
-        )
+        dim = DimOp(buffer, index.result)
         dim.result.name_hint = "dim"
         rewriter.insert([index, dim])
         sizes.append(dim.result)
@@ -471,7 +464,7 @@ class BufferizeTensorCast(RewritePattern):
             op.dest.type.get_shape(),
             buffer.type.layout,
         )
-        cast = CastOp.create(operands=[buffer], result_types=[result_type])
+        cast = CastOp(buffer, result_type)
         cast.results[0].name_hint = "cast"
         rewriter.replace(op, [cast, _wrap(cast)])
 

@@ -25,7 +25,6 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     IntegerAttr,
     MemRefType,
-    StringAttr,
     TensorType,
     i64,
 )
@@ -243,13 +242,10 @@ class ConvertConstant(OnnxPattern[onnx.ConstantOp]):
         memref_type = MemRefType(
             tensor_type.get_element_type(), tensor_type.get_shape()
         )
-        global_op = GlobalOp.create(
-            properties={
-                "sym_name": StringAttr(name),
-                "sym_visibility": StringAttr("private"),
-                "type": memref_type,
-                "alignment": IntegerAttr(ALIGNMENT, i64),
-            },
+        global_op = GlobalOp(
+            name,
+            memref_type,
+            alignment=ALIGNMENT,
             attributes={
                 EXTERNAL_DATA_ATTR: DictionaryAttr(
                     {
