@@ -150,6 +150,7 @@ def compile(
     *,
     externalize_min_num_elements: int = 256,
     debug: bool = False,
+    max_memory: int | str | None = None,
 ) -> CompiledModel:
     """Compile `model` for `device`: a callable `{name: array} -> {name: array}`.
 
@@ -157,10 +158,18 @@ def compile(
     a missing GPU raises `xhip.backend.DeviceUnavailable`. `debug` runs the
     runtime's debug mode (docs/runtime.md): fresh and freed memory poisoned with
     NaN, every view and op checked, so a memory-plan bug fails loudly.
+    `max_memory` (bytes, or a size such as "8G") caps what the runtime may
+    allocate (default: the machine's physical memory): a call whose buffers
+    need more raises `xhip.backend.memory.MemoryLimitError` before allocating.
     """
     from xhip.backend import runtime_for
+    from xhip.backend.memory import parse_size, physical_memory
     from xhip.backend.session import CompiledModel
 
+    limit = parse_size(max_memory) if isinstance(max_memory, str) else max_memory
+    if limit is not None and limit <= 0:
+        raise ValueError(f"max_memory must be positive, got {max_memory!r}")
     runtime = runtime_for(device, debug=debug)
+    runtime.max_memory = physical_memory() if limit is None else limit
     ir = compile_to_ir(model, externalize_min_num_elements=externalize_min_num_elements)
     return CompiledModel(ir.module, ir.signature, ir.constants, runtime)

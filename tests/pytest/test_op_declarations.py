@@ -15,7 +15,7 @@ import pytest
 import xhip
 from xhip.backend.cpu import CpuRuntime
 from xhip.backend.cuda import CudaRuntime
-from xhip.backend.elementwise import BINARY_CODES, UNARY_CODES, c_expression
+from xhip.backend.elementwise import KERNELS, kernel_case
 from xhip.backend.gpu import CPU_ONLY, kernel_source
 from xhip.backend.hip import HipRuntime
 from xhip.backend.interpreter import builder_of
@@ -81,9 +81,15 @@ def test_the_gpus_run_it_or_say_why_not(
     "op", [pytest.param(op, id=op.name) for op in hip.ELEMENTWISE_OPS]
 )
 def test_elementwise_ops_have_a_kernel_case(op: type[hip.ElementwiseOp]) -> None:
-    codes = UNARY_CODES if op.FORMULA.arity() == 1 else BINARY_CODES
-    case = f"case {codes[op.kind()]}: return {c_expression(op.FORMULA)};"
-    assert case in kernel_source()
+    """A case in the switch of every element type its formula computes in."""
+    source = kernel_source()
+    kernels = [k for k in KERNELS.values() if op in k.ops]
+    assert kernels, f"no kernel runs {op.name}"
+    for kernel in kernels:
+        assert kernel_case(op, kernel.type) in source, kernel.name
+        assert f"__global__ void {kernel.name}(" in source
+    kinds = {k.type.kind for k in kernels}
+    assert kinds == set(op.kinds()), op.name
 
 
 def test_the_cpu_only_list_names_real_ops_with_reasons() -> None:

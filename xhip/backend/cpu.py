@@ -12,11 +12,14 @@ import os
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
+from xhip.backend.cpu_conv import CpuConvolutions
+from xhip.backend.cpu_reduce import CpuReductions
 from xhip.backend.elementwise import numpy_function
 from xhip.backend.runtime import Buffer, DeviceArray, Runtime
 from xhip.dialects import hip
@@ -128,7 +131,7 @@ def _softmax_block(x: np.ndarray, out: np.ndarray, ones: np.ndarray) -> None:
     np.multiply(out, total[:, None], out=out)
 
 
-class CpuRuntime(Runtime):
+class CpuRuntime(CpuConvolutions, CpuReductions, Runtime):
     """numpy on the host; `threads` workers for the memory-bound ops."""
 
     name = "cpu"
@@ -348,15 +351,42 @@ class CpuRuntime(Runtime):
     def permute(self, src: DeviceArray, out: DeviceArray, perm: Sequence[int]) -> None:
         self._elementwise(_copyto, self.array(out), self.array(src).transpose(perm))
 
+    def _formula(self, kind: str, params: Sequence[float]) -> Callable[..., Any]:
+        op = _ELEMENTWISE[kind]
+        fn = numpy_function(op.FORMULA, op.arity())
+        return partial(fn, params=tuple(params)) if params else fn
+
     def binary(
-        self, kind: str, a: DeviceArray, b: DeviceArray, out: DeviceArray
+        self,
+        kind: str,
+        a: DeviceArray,
+        b: DeviceArray,
+        out: DeviceArray,
+        params: Sequence[float] = (),
     ) -> None:
-        fn = numpy_function(_ELEMENTWISE[kind].FORMULA)
+        fn = self._formula(kind, params)
         self._elementwise(fn, self.array(out), self.array(a), self.array(b))
 
-    def unary(self, kind: str, src: DeviceArray, out: DeviceArray) -> None:
-        fn = numpy_function(_ELEMENTWISE[kind].FORMULA)
-        self._elementwise(fn, self.array(out), self.array(src))
+    def unary(
+        self,
+        kind: str,
+        src: DeviceArray,
+        out: DeviceArray,
+        params: Sequence[float] = (),
+    ) -> None:
+        self._elementwise(self._formula(kind, params), self.array(out), self.array(src))
+
+    def ternary(
+        self,
+        kind: str,
+        a: DeviceArray,
+        b: DeviceArray,
+        c: DeviceArray,
+        out: DeviceArray,
+        params: Sequence[float] = (),
+    ) -> None:
+        inputs = (self.array(a), self.array(b), self.array(c))
+        self._elementwise(self._formula(kind, params), self.array(out), *inputs)
 
     def copy(self, src: DeviceArray, out: DeviceArray) -> None:
         self._elementwise(_copyto, self.array(out), self.array(src))
@@ -379,7 +409,7 @@ class CpuRuntime(Runtime):
         arithmetic as the two ops.
         """
         x, o = self.array(src), self.array(out)
-        factor = None if scale is None else self.array(scale)
+        factor = None if scale is None else self.array(scale).reshape(())
         if x.size == 0:
             return
         if x.ndim == 0:

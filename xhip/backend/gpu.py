@@ -22,12 +22,26 @@ import numpy as np
 
 from xhip.backend.device import DeviceAPI, KernelArg
 from xhip.backend.elementwise import (
-    BINARY_CODES,
-    COPY_CODE,
-    UNARY_CODES,
+    CAST_KERNEL,
+    COPY_KERNELS,
+    OPS,
+    TYPE_CODES,
+    codes,
+    expected_dtypes,
     generated_switches,
+    kernel_for,
+    value_type,
 )
-from xhip.backend.runtime import Buffer, DeviceArray, Runtime, overlaps
+from xhip.backend.gpu_conv import GpuConvolutions
+from xhip.backend.gpu_reduce import GpuReductions
+from xhip.backend.runtime import (
+    Buffer,
+    DeviceArray,
+    Runtime,
+    check_call,
+    check_span,
+    overlaps,
+)
 
 BLOCK = 256
 """Threads per block: a power of two (the softmax reduction needs one)."""
@@ -216,9 +230,10 @@ def insert_unit_dim(value: DeviceArray, axis: int) -> DeviceArray:
     )
 
 
-class KernelRuntime(Runtime):
+class KernelRuntime(GpuConvolutions, GpuReductions, Runtime):
     """A GPU runtime: xhip's kernels for everything but GEMM, one strided-batched
-    SGEMM for that; float32 only.
+    SGEMM for that. Elementwise ops, copies, permutes and casts run on every
+    element type of `elementwise.ELEMENT_TYPES`; the rest on float32.
 
     Everything runs through `self.device` (device.py), so the same code runs
     on a GPU and on the CPU stand-in. A subclass only says which library is
@@ -255,8 +270,9 @@ class KernelRuntime(Runtime):
         return int(value.buffer.handle) + value.offset
 
     def _device_meta(self, meta: np.ndarray) -> int:
-        """`meta` in device memory, uploaded once per content."""
-        key = meta.tobytes()
+        """`meta` (or a parameter array) in device memory, uploaded once per
+        content and dtype."""
+        key = meta.dtype.char.encode() + meta.tobytes()
         address = self._meta.get(key)
         if address is None:
             address = self._meta[key] = self.device.malloc(meta.nbytes)
@@ -311,56 +327,120 @@ class KernelRuntime(Runtime):
     def _grid(self, n: int) -> int:
         return max(1, min(MAX_GRID, -(-n // BLOCK)))
 
-    def _strided(
+    def _launch_strided(
         self,
         kernel: str,
-        code: int,
+        leading: Sequence[KernelArg],
         out: DeviceArray,
         meta: np.ndarray,
-        *srcs: DeviceArray,
+        srcs: Sequence[DeviceArray],
+        trailing: Sequence[KernelArg] = (),
     ) -> None:
+        """A grid-stride kernel over `out`'s elements: (*leading, out, *srcs,
+        rank, meta, n, *trailing)."""
         n = out.size
         if n == 0:
             return
+        if self.debug:  # every kernel write of the runtime, scratch included
+            check_call(kernel, srcs, out, inplace_ok=True)
         args: list[KernelArg] = [
-            ("i32", code),
+            *leading,
             ("ptr", self._address(out)),
             *(("ptr", self._address(s)) for s in srcs),
             ("i32", len(out.shape)),
             ("ptr", self._device_meta(meta)),
             ("i64", n),
+            *trailing,
         ]
         self.device.launch(kernel, self._grid(n), BLOCK, 0, args)
 
-    def binary(
-        self, kind: str, a: DeviceArray, b: DeviceArray, out: DeviceArray
+    def _formula(
+        self,
+        kind: str,
+        inputs: Sequence[DeviceArray],
+        out: DeviceArray,
+        params: Sequence[float],
     ) -> None:
-        self._require_f32(f"hip.miopen.{kind}", a, b, out)
-        meta = strided_meta(out, a, b)
-        self._strided("xhip_binary_f32", BINARY_CODES[kind], out, meta, a, b)
+        """The elementwise kernel of `kind` for the call's element type, its
+        formula's `Param` values as a float64 array (null when none)."""
+        op = OPS[kind]
+        dtypes = [v.dtype for v in (*inputs, out)]
+        dtype = value_type(op, dtypes)
+        kernel = kernel_for(kind, dtype)
+        if kernel is None:
+            self.not_implemented(op.name, f"{dtype} operands")
+        wanted = expected_dtypes(op, dtype)
+        if dtypes != wanted:
+            self.not_implemented(op.name, f"element types {dtypes}, expected {wanted}")
+        values = 0
+        if params:
+            values = self._device_meta(np.asarray(params, np.float64))
+        self._launch_strided(
+            kernel.name,
+            [("i32", codes(op)[kind])],
+            out,
+            strided_meta(out, *inputs),
+            inputs,
+            [("ptr", values)],
+        )
 
-    def unary(self, kind: str, src: DeviceArray, out: DeviceArray) -> None:
-        self._require_f32(f"hip.miopen.{kind}", src, out)
-        meta = strided_meta(out, src)
-        self._strided("xhip_unary_f32", UNARY_CODES[kind], out, meta, src)
+    def unary(
+        self,
+        kind: str,
+        src: DeviceArray,
+        out: DeviceArray,
+        params: Sequence[float] = (),
+    ) -> None:
+        self._formula(kind, [src], out, params)
+
+    def binary(
+        self,
+        kind: str,
+        a: DeviceArray,
+        b: DeviceArray,
+        out: DeviceArray,
+        params: Sequence[float] = (),
+    ) -> None:
+        self._formula(kind, [a, b], out, params)
+
+    def ternary(
+        self,
+        kind: str,
+        a: DeviceArray,
+        b: DeviceArray,
+        c: DeviceArray,
+        out: DeviceArray,
+        params: Sequence[float] = (),
+    ) -> None:
+        self._formula(kind, [a, b, c], out, params)
+
+    def _copy_kernel(self, op: str, src: DeviceArray, out: DeviceArray) -> str:
+        kernel = COPY_KERNELS.get(src.itemsize)
+        if src.dtype != out.dtype or kernel is None:
+            self.not_implemented(op, f"from {src.dtype} to {out.dtype}")
+        return kernel
 
     def copy(self, src: DeviceArray, out: DeviceArray) -> None:
-        self._require_f32("hip.copy", src, out)
-        self._strided("xhip_unary_f32", COPY_CODE, out, strided_meta(out, src), src)
+        """Any element type: each element's bytes (`xhip_copy_<size>`)."""
+        kernel = self._copy_kernel("hip.copy", src, out)
+        self._launch_strided(kernel, [], out, strided_meta(out, src), [src])
 
     def cast(self, src: DeviceArray, out: DeviceArray) -> None:
-        """Only float32 to float32 (a copy): the kernels take float32 only."""
-        if src.dtype != np.float32 or out.dtype != np.float32:
-            self.not_implemented(
-                "hip.cast",
-                f"from {src.dtype} to {out.dtype} (the GPU runtimes run float32 only)",
-            )
-        self.copy(src, out)
+        """Between any two element types (`xhip_cast`, as C converts); to the
+        same type, a copy."""
+        if src.dtype == out.dtype:
+            self.copy(src, out)
+            return
+        source, target = TYPE_CODES.get(src.dtype), TYPE_CODES.get(out.dtype)
+        if source is None or target is None:
+            self.not_implemented("hip.cast", f"from {src.dtype} to {out.dtype}")
+        leading: list[KernelArg] = [("i32", source), ("i32", target)]
+        self._launch_strided(CAST_KERNEL, leading, out, strided_meta(out, src), [src])
 
     def permute(self, src: DeviceArray, out: DeviceArray, perm: Sequence[int]) -> None:
-        self._require_f32("hip.permute", src, out)
+        kernel = self._copy_kernel("hip.permute", src, out)
         meta = strided_meta(out, input_strides=[src.strides[p] for p in perm])
-        self._strided("xhip_unary_f32", COPY_CODE, out, meta, src)
+        self._launch_strided(kernel, [], out, meta, [src])
 
     def softmax(
         self,
@@ -394,6 +474,9 @@ class KernelRuntime(Runtime):
         rows = src.size // n if n else 0
         if rows == 0:
             return
+        if self.debug:
+            inputs = (src,) if scale is None else (src, scale)
+            check_call("xhip_softmax_rows_f32", inputs, out, inplace_ok=True)
         args: list[KernelArg] = [
             ("ptr", self._address(src)),
             ("ptr", self._address(out)),
@@ -479,6 +562,10 @@ class KernelRuntime(Runtime):
             scratch.append(target)
         call = plan_gemm(a, b, target)
         assert call is not None, "dense operands always have a GEMM plan"
+        if self.debug:
+            check_call("sgemm", (a, b), target, inplace_ok=False)
+            rows = (call.batch - 1) * call.stride_c + (call.m - 1) * call.ldc
+            check_span(target, rows + call.n, "sgemm output")
         self.device.sgemm_strided_batched(
             "T" if call.trans_b else "N",
             "T" if call.trans_a else "N",

@@ -13,6 +13,7 @@ execution engines use the builders, so they share one semantics:
 
 from __future__ import annotations
 
+import io
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -44,6 +45,7 @@ from xdsl.interpreter import (
 )
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.printer import Printer
 from xdsl.traits import SymbolTable
 from xdsl.utils.comparisons import to_signed, to_unsigned
 
@@ -281,15 +283,26 @@ def _build_index_cast(op: arith.IndexCastOp, env: BuildEnv) -> OpFn:
 # memref.
 
 
+def _allocation_name(mtype: MemRefType[Attribute]) -> str:
+    """What an allocation is, for `MemoryLimitError`: `hip-pool-allocs` makes
+    the pool one byte buffer."""
+    element = mtype.get_element_type()
+    if isinstance(element, IntegerType) and element.width.data == 8:
+        if mtype.get_num_dims() == 1:
+            return "the memory pool"
+    return f"a buffer of {mtype}"
+
+
 @builds(memref.AllocOp, memref.AllocaOp)
 def _build_alloc(op: memref.AllocOp, env: BuildEnv) -> OpFn:
     mtype = op.memref.type
     fill = _shape_filler(mtype.get_shape())
     dtype = numpy_dtype(mtype.get_element_type())
     runtime = env.runtime
+    what = _allocation_name(mtype)
 
     def alloc(*sizes: int) -> DeviceArray:
-        return runtime.empty(fill(sizes), dtype)
+        return runtime.empty(fill(sizes), dtype, what)
 
     return alloc
 
@@ -468,9 +481,10 @@ def _build_hip_alloc(op: hip.AllocOp, env: BuildEnv) -> OpFn:
     fill = _shape_filler(mtype.get_shape())
     dtype = numpy_dtype(mtype.get_element_type())
     runtime = env.runtime
+    what = _allocation_name(mtype)
 
     def alloc(ctx: HipContext, *sizes: int) -> DeviceArray:
-        return runtime.empty(fill(sizes), dtype)
+        return runtime.empty(fill(sizes), dtype, what)
 
     return alloc
 
@@ -521,13 +535,14 @@ def _dps(
 
 
 def _build_elementwise(op: hip.ElementwiseOp, env: BuildEnv) -> OpFn:
-    """Any op a `FORMULA` defines: `runtime.unary` or `runtime.binary` by kind."""
+    """Any op a `FORMULA` defines: `runtime.unary`, `binary` or `ternary` by
+    arity, with the op's kind and the values of its formula's `Param`s."""
     kind = op.kind()
-    if op.FORMULA.arity() == 1:
-        unary = env.runtime.unary
-        return _dps(op, env, lambda src, out: unary(kind, src, out))
-    binary = env.runtime.binary
-    return _dps(op, env, lambda a, b, out: binary(kind, a, b, out))
+    call = getattr(env.runtime, op.runtime_call())
+    params = op.formula_params()
+    if params:
+        return _dps(op, env, lambda *args: call(kind, *args, params=params))
+    return _dps(op, env, lambda *args: call(kind, *args))
 
 
 def _build_runtime_call(op: hip.HipDPSOp, env: BuildEnv) -> OpFn:
@@ -589,6 +604,96 @@ def _build_softmax(op: hip.SoftmaxOp, env: BuildEnv) -> OpFn:
         softmax(src, rest[-1], axis, rest[0] if len(rest) == 2 else None)
 
     return _dps(op, env, run)
+
+
+@builds(hip.LayerNormOp)
+def _build_layer_norm(op: hip.LayerNormOp, env: BuildEnv) -> OpFn:
+    """`ins` (x, scale[, bias]), `outs` (y[, mean, inv_std_dev]): the only op
+    with several `outs`, so each is checked in debug mode."""
+    if op.is_tensor_mode:
+        raise UnsupportedOpError(
+            f"'{op.name}' is in tensor mode: bufferize before running the IR"
+        )
+    runtime = env.runtime
+    n_in = len(op.inputs)
+    attributes = op.runtime_attributes()
+    debug = runtime.debug
+    name = op.name
+
+    def run(ctx: HipContext, *args: DeviceArray) -> None:
+        ins, outs = args[:n_in], args[n_in:]
+        if debug:
+            for out in outs:
+                check_call(name, ins, out, inplace_ok=False)
+            if outs[0].shape != ins[0].shape:
+                raise MemoryPlanError(
+                    f"{name}: output has shape {outs[0].shape}, expected {ins[0].shape}"
+                )
+        bias = ins[2] if n_in == 3 else None
+        mean, inv_std = (outs[1], outs[2]) if len(outs) == 3 else (None, None)
+        runtime.layer_norm(ins[0], ins[1], bias, outs[0], mean, inv_std, **attributes)
+
+    return run
+
+
+def _several_outs(
+    op: hip.HipDPSOp,
+    env: BuildEnv,
+    run: Callable[[Sequence[DeviceArray], Sequence[DeviceArray]], None],
+) -> OpFn:
+    """An op with several `outs` calling `run(ins, outs)`; in debug mode each
+    out is checked against the ins, and the first against `result_shape`."""
+    if op.is_tensor_mode:
+        raise UnsupportedOpError(
+            f"'{op.name}' is in tensor mode: bufferize before running the IR"
+        )
+    n_in = len(op.inputs)
+    if not env.runtime.debug:
+        return lambda ctx, *args: run(args[:n_in], args[n_in:])
+    name = op.name
+    expected = op.result_shape
+
+    def checked(ctx: HipContext, *args: DeviceArray) -> None:
+        ins, outs = args[:n_in], args[n_in:]
+        for out in outs:
+            check_call(name, ins, out, inplace_ok=False)
+        for i, out in enumerate(outs[1:], 1):
+            if overlaps(outs[0], out):
+                raise MemoryPlanError(f"{name}: outs 0 and {i} overlap")
+        want = expected(*(x.shape for x in ins))
+        if want is not None and tuple(want) != outs[0].shape:
+            raise MemoryPlanError(
+                f"{name}: output has shape {outs[0].shape}, expected {tuple(want)}"
+            )
+        run(ins, outs)
+
+    return checked
+
+
+@builds(hip.ConvOp)
+def _build_conv(op: hip.ConvOp, env: BuildEnv) -> OpFn:
+    """`ins` (x, w[, bias]), `outs` (y, workspace)."""
+    conv = env.runtime.conv
+    attributes = op.runtime_attributes()
+
+    def run(ins: Sequence[DeviceArray], outs: Sequence[DeviceArray]) -> None:
+        bias = ins[2] if len(ins) == 3 else None
+        conv(ins[0], ins[1], bias, outs[0], outs[1], **attributes)  # pyright: ignore[reportArgumentType]
+
+    return _several_outs(op, env, run)
+
+
+@builds(hip.MaxPoolOp, hip.AveragePoolOp)
+def _build_pool(op: hip.PoolOp, env: BuildEnv) -> OpFn:
+    """`outs` (y[, indices])."""
+    pool = env.runtime.pool
+    attributes = op.runtime_attributes()
+
+    def run(ins: Sequence[DeviceArray], outs: Sequence[DeviceArray]) -> None:
+        indices = outs[1] if len(outs) == 2 else None
+        pool(ins[0], outs[0], indices, **attributes)  # pyright: ignore[reportArgumentType]
+
+    return _several_outs(op, env, run)
 
 
 @builds(hip.TransposeOp)
@@ -713,6 +818,15 @@ def _written_operand(op: Operation) -> int | None:
     return None
 
 
+def printed_names(function: func.FuncOp) -> dict[SSAValue, str]:
+    """Each value's name as the printed IR shows it (`%12`, `%arg3`): the
+    names a debug-mode error gives are the ones the user can find."""
+    printer = Printer(stream=io.StringIO())
+    printer.print_op(function)
+    names = printer._ssa_values  # pyright: ignore[reportPrivateUsage]
+    return {value: f"%{name}" for value, name in names.items()}
+
+
 class ClobberCheck:
     """Debug mode: no op may write bytes that a live, different value still holds.
 
@@ -723,12 +837,19 @@ class ClobberCheck:
     answer. Rewriting the same value (or an alias) is fine: that is DPS reuse.
     """
 
-    def __init__(self, ops: Sequence[Operation], slots: dict[SSAValue, int]):
+    def __init__(
+        self,
+        ops: Sequence[Operation],
+        slots: dict[SSAValue, int],
+        names: dict[SSAValue, str] | None = None,
+    ):
         root: dict[int, int] = {}
         self.names: dict[int, str] = {}
+        """How the message calls each value: its name in the printed IR."""
         for value, slot in slots.items():
             root[slot] = slot
-            self.names[slot] = f"%{value.name_hint or slot}"
+            self.names[slot] = (names or {}).get(value) or f"%{value.name_hint or slot}"
+        self.ops = list(ops)
         for op in ops:
             if isinstance(op, _ALIAS_OPS):
                 root[slots[op.results[0]]] = root[slots[op.operands[0]]]
@@ -738,8 +859,9 @@ class ClobberCheck:
                 r = root[slots[v]]
                 self.last_use[r] = max(self.last_use.get(r, -1), step)
         self.root = root
-        self.live: list[tuple[DeviceArray, int, int]] = []
-        """(value, its root, the last step using it) for values written so far."""
+        self.live: list[tuple[DeviceArray, int, int, str]] = []
+        """(value, its root, the last step using it, the op that wrote it) for
+        values written so far."""
 
     def wrap(
         self, fn: OpFn, step: int, op: Operation, slots: dict[SSAValue, int]
@@ -752,14 +874,20 @@ class ClobberCheck:
 
         def checked(*args: Any) -> Any:
             written: DeviceArray = args[position]
-            for value, other, last in self.live:
+            for value, other, last, writer in self.live:
                 if other != root and last > step and overlaps(value, written):
+                    lo, hi = written.byte_extent()
+                    other_lo, other_hi = value.byte_extent()
                     raise MemoryPlanError(
                         f"'{op.name}' writes {self.names[root]} over bytes of "
-                        f"{self.names[other]}, which is read again later"
+                        f"{self.names[other]}, which is read again later: "
+                        f"{self.names[root]} is bytes [{lo}, {hi}) and "
+                        f"{self.names[other]} (written by '{writer}', read by "
+                        f"'{self.ops[last].name}') bytes [{other_lo}, {other_hi}) "
+                        f"of one {written.buffer.nbytes}-byte buffer"
                     )
             result = fn(*args)
-            self.live.append((written, root, until))
+            self.live.append((written, root, until, op.name))
             return result
 
         return checked
@@ -808,7 +936,9 @@ class Plan:
                 step_ops.append(op)
         self.clobber: ClobberCheck | None = None
         if env.runtime.debug:
-            self.clobber = check = ClobberCheck(step_ops, slots)
+            self.clobber = check = ClobberCheck(
+                step_ops, slots, printed_names(function)
+            )
             steps = [
                 (check.wrap(fn, i, op, slots), ins, out)
                 for i, ((fn, ins, out), op) in enumerate(zip(steps, step_ops))

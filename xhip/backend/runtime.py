@@ -21,6 +21,8 @@ from typing import Any, ClassVar, NoReturn
 
 import numpy as np
 
+from xhip.backend.memory import AllocationOverlap, Allocations, MemoryLimitError
+
 
 class DeviceUnavailable(RuntimeError):
     """A requested device, or the library it needs, is missing: one clear line."""
@@ -225,22 +227,6 @@ def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
     return tuple(np.broadcast_shapes(*(tuple(s) for s in shapes)))
 
 
-def matmul_shape(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
-    """numpy `matmul`'s result shape, incl. 1-D operands and broadcast batch dims."""
-    if not a or not b:
-        raise ValueError("matmul operands must have rank >= 1")
-    a2 = (1, *a) if len(a) == 1 else tuple(a)
-    b2 = (*b, 1) if len(b) == 1 else tuple(b)
-    if a2[-1] != b2[-2]:
-        raise ValueError(f"matmul K mismatch: {tuple(a)} x {tuple(b)}")
-    shape = [*broadcast_shapes(a2[:-2], b2[:-2]), a2[-2], b2[-1]]
-    if len(b) == 1:
-        shape.pop()
-    if len(a) == 1:
-        shape.pop(-1 if len(b) == 1 else -2)
-    return tuple(shape)
-
-
 def overlaps(a: DeviceArray | None, b: DeviceArray) -> bool:
     """Whether two views may share bytes (same buffer, intersecting extents)."""
     if a is None or a.buffer is not b.buffer:
@@ -259,6 +245,34 @@ def check_view(value: DeviceArray, what: str = "view") -> None:
         raise MemoryPlanError(
             f"{what} {value!r} touches bytes [{lo}, {hi}) outside its buffer of "
             f"{value.buffer.nbytes} bytes"
+        )
+
+
+def check_inside(part: DeviceArray, whole: DeviceArray, what: str) -> None:
+    """Debug mode: a runtime's internal write `part` lies inside the `whole`
+    output it was carved from (concat's slices, a GEMM's rows)."""
+    check_view(part, what)
+    lo, hi = part.byte_extent()
+    whole_lo, whole_hi = whole.byte_extent()
+    if part.buffer is not whole.buffer or (
+        lo < hi and (lo < whole_lo or hi > whole_hi)
+    ):
+        raise MemoryPlanError(
+            f"{what}: writes bytes [{lo}, {hi}) outside its output's bytes "
+            f"[{whole_lo}, {whole_hi})"
+        )
+
+
+def check_span(value: DeviceArray, elements: int, what: str) -> None:
+    """Debug mode: a library call writing `elements` consecutive-or-strided
+    elements from `value`'s first one (BLAS's C) stays inside `value`."""
+    check_view(value, what)
+    lo, hi = value.byte_extent()
+    end = value.offset + elements * value.itemsize
+    if elements > 0 and (value.offset < lo or end > hi):
+        raise MemoryPlanError(
+            f"{what}: writes bytes [{value.offset}, {end}) outside its output's "
+            f"bytes [{lo}, {hi})"
         )
 
 
@@ -316,6 +330,11 @@ class Runtime(ABC):
     def __init__(self, debug: bool = False):
         self.debug = debug
         """Poison fresh and freed memory with NaN; the interpreter checks views."""
+        self.max_memory: int | None = None
+        """Most bytes this runtime may own at once; `alloc` refuses more with
+        `MemoryLimitError` before asking the device (None: no limit)."""
+        self.allocations = Allocations[Buffer]()
+        """The live owned buffers; in debug mode their ranges must not overlap."""
 
     # Memory.
 
@@ -330,8 +349,23 @@ class Runtime(ABC):
     def fill_nan(self, buffer: Buffer) -> None:
         """Fill the whole buffer with a float NaN pattern (debug mode)."""
 
-    def alloc(self, nbytes: int) -> Buffer:
-        buffer = Buffer(self._allocate(nbytes), nbytes)
+    def alloc(self, nbytes: int, what: str = "a buffer") -> Buffer:
+        """`nbytes` of device memory; `what` names it in a `MemoryLimitError`."""
+        self.allocations.check(nbytes, self.max_memory, what)
+        try:
+            handle = self._allocate(nbytes)
+        except MemoryError:
+            raise MemoryLimitError(
+                f"{what} (refused by the {self.name} allocator)",
+                nbytes,
+                self.max_memory or nbytes,
+                self.allocations.in_use,
+            ) from None
+        buffer = Buffer(handle, nbytes)
+        try:
+            self.allocations.add(buffer, self.debug)
+        except AllocationOverlap as e:
+            raise MemoryPlanError(str(e)) from None
         if self.debug:
             self.fill_nan(buffer)
         return buffer
@@ -343,12 +377,15 @@ class Runtime(ABC):
             if self.debug:
                 self.fill_nan(buffer)
             self._release(buffer.handle)
+            self.allocations.remove(buffer)
         buffer.freed = True
 
-    def empty(self, shape: tuple[int, ...], dtype: np.dtype[Any]) -> DeviceArray:
+    def empty(
+        self, shape: tuple[int, ...], dtype: np.dtype[Any], what: str = "a buffer"
+    ) -> DeviceArray:
         """A fresh contiguous array (poisoned in debug mode)."""
         nbytes = math.prod(shape) * dtype.itemsize
-        return DeviceArray.contiguous(self.alloc(nbytes), 0, shape, dtype)
+        return DeviceArray.contiguous(self.alloc(nbytes, what), 0, shape, dtype)
 
     @abstractmethod
     def upload(self, array: np.ndarray, copy: bool = False) -> DeviceArray:
@@ -408,16 +445,41 @@ class Runtime(ABC):
 
     @refused_by_default
     def binary(
-        self, kind: str, a: DeviceArray, b: DeviceArray, out: DeviceArray
+        self,
+        kind: str,
+        a: DeviceArray,
+        b: DeviceArray,
+        out: DeviceArray,
+        params: Sequence[float] = (),
     ) -> None:
         """The binary elementwise hip op of this `kind()` (its `FORMULA`), with
-        numpy broadcasting."""
+        numpy broadcasting; `params` are the values of the formula's `Param`s."""
         self.not_implemented(f"hip.miopen.{kind}")
 
     @refused_by_default
-    def unary(self, kind: str, src: DeviceArray, out: DeviceArray) -> None:
+    def unary(
+        self,
+        kind: str,
+        src: DeviceArray,
+        out: DeviceArray,
+        params: Sequence[float] = (),
+    ) -> None:
         """The unary elementwise hip op of this `kind()` (its `FORMULA`),
         between same-shaped views."""
+        self.not_implemented(f"hip.miopen.{kind}")
+
+    @refused_by_default
+    def ternary(
+        self,
+        kind: str,
+        a: DeviceArray,
+        b: DeviceArray,
+        c: DeviceArray,
+        out: DeviceArray,
+        params: Sequence[float] = (),
+    ) -> None:
+        """The ternary elementwise hip op of this `kind()` (`where`), the three
+        broadcast as numpy does."""
         self.not_implemented(f"hip.miopen.{kind}")
 
     @refused_by_default
@@ -430,6 +492,118 @@ class Runtime(ABC):
     ) -> None:
         """Softmax along `axis` of `src`, times the one-element `scale` first."""
         self.not_implemented("hip.miopen.softmax")
+
+    @refused_by_default
+    def reduce(
+        self, src: DeviceArray, out: DeviceArray, kind: str, axes: Sequence[int]
+    ) -> None:
+        """The reduction `kind` (a `hip.ReduceOp.kind()`: sum, mean, max, min,
+        prod, l1, l2, log_sum_exp, sum_square) of `src` over `axes` (sorted;
+        none: a copy). `out` has `src`'s rank (reduced dims of size 1) or
+        drops the reduced dims. An empty reduction gives the kind's identity:
+        0, 1 for prod, -inf for max and log_sum_exp, +inf for min, NaN for mean."""
+        self.not_implemented(f"hip reduce_{kind}")
+
+    @refused_by_default
+    def arg_reduce(
+        self,
+        src: DeviceArray,
+        out: DeviceArray,
+        kind: str,
+        axis: int,
+        select_last: bool = False,
+    ) -> None:
+        """`hip.argmax`/`hip.argmin` (`kind` max or min) along `axis` into the
+        int64 `out` (with or without the reduced dim); ties go to the first
+        index, or the last with `select_last`; NaN is the extreme."""
+        self.not_implemented(f"hip.arg{kind}")
+
+    @refused_by_default
+    def layer_norm(
+        self,
+        x: DeviceArray,
+        scale: DeviceArray,
+        bias: DeviceArray | None,
+        out: DeviceArray,
+        mean: DeviceArray | None,
+        inv_std: DeviceArray | None,
+        axis: int,
+        epsilon: float,
+    ) -> None:
+        """ONNX LayerNormalization over the dims from `axis` on; `scale` and
+        `bias` broadcast to those dims; `mean`/`inv_std` (the normalized dims
+        of size 1) written when given."""
+        self.not_implemented("hip.miopen.layer_norm")
+
+    @refused_by_default
+    def rms_norm(
+        self,
+        x: DeviceArray,
+        scale: DeviceArray,
+        out: DeviceArray,
+        axis: int,
+        epsilon: float,
+    ) -> None:
+        """ONNX RMSNormalization over the dims from `axis` on."""
+        self.not_implemented("hip.rms_norm")
+
+    @refused_by_default
+    def log_softmax(self, src: DeviceArray, out: DeviceArray, axis: int) -> None:
+        """Log of the softmax along `axis`, computed shifted by the max."""
+        self.not_implemented("hip.miopen.log_softmax")
+
+    @refused_by_default
+    def hardmax(self, src: DeviceArray, out: DeviceArray, axis: int) -> None:
+        """1 at the first largest element along `axis`, 0 elsewhere."""
+        self.not_implemented("hip.hardmax")
+
+    @refused_by_default
+    def fill(self, out: DeviceArray, value: float) -> None:
+        """Every element of `out` set to `value` (converted to its dtype)."""
+        self.not_implemented("hip.fill")
+
+    @refused_by_default
+    def conv(
+        self,
+        x: DeviceArray,
+        w: DeviceArray,
+        bias: DeviceArray | None,
+        out: DeviceArray,
+        workspace: DeviceArray,
+        strides: Sequence[int],
+        dilations: Sequence[int],
+        pads: Sequence[int],
+        group: int,
+    ) -> None:
+        """ONNX Conv of x (N, C, s...) by w (M, C/group, k...), plus `bias` (M)
+        if given, into out (N, M, o...). `pads` are the begins then the ends.
+        `workspace` (1-D, from the memory plan) holds the im2col matrix of one
+        image, `C * prod(k) * prod(o)` elements, or is empty where that matrix
+        is the image itself; the runtime allocates nothing else for it."""
+        self.not_implemented("hip.miopen.conv")
+
+    @refused_by_default
+    def pool(
+        self,
+        x: DeviceArray,
+        out: DeviceArray,
+        indices: DeviceArray | None,
+        kind: str,
+        kernel: Sequence[int] | None,
+        strides: Sequence[int],
+        dilations: Sequence[int],
+        pads: Sequence[int],
+        count_include_pad: bool = False,
+        column_major: bool = False,
+    ) -> None:
+        """Max (`kind` "max") or average pooling of x (N, C, s...) into out (N,
+        C, o...): window `o * stride - pad_begin + tap * dilation` along each
+        spatial dim, `kernel` None meaning all of x's spatial dims. Max skips
+        the padding; average divides by the window's elements inside x, or with
+        `count_include_pad` inside the padded x. `indices` (int64, max only):
+        each maximum's flat index into x (first one on ties), its spatial dims
+        column-major under `column_major`."""
+        self.not_implemented(f"hip.miopen.{kind}_pool")
 
     @abstractmethod
     def copy(self, src: DeviceArray, out: DeviceArray) -> None:
@@ -445,7 +619,10 @@ class Runtime(ABC):
         for src in inputs:
             offsets = [0] * rank
             offsets[axis] = start
-            self.copy(src, out.subview(offsets, src.shape, [1] * rank, src.shape))
+            part = out.subview(offsets, src.shape, [1] * rank, src.shape)
+            if self.debug:
+                check_inside(part, out, f"hip.concat input at {start} of axis {axis}")
+            self.copy(src, part)
             start += src.shape[axis]
 
     @refused_by_default

@@ -35,6 +35,7 @@ from xhip.backend.interpreter import (
     make_interpreter,
     numpy_dtype,
 )
+from xhip.backend.memory import MemoryLimitError
 from xhip.backend.runtime import DeviceArray, Runtime
 from xhip.backend.shapes import DimExpr, result_dims
 from xhip.dialects.hip import ContextType
@@ -214,6 +215,8 @@ def _spec(typ: Attribute, attrs: dict[str, Attribute], fallback: str) -> TensorS
 def _check_input(
     spec: TensorSpec, value: Any, dims: dict[str, tuple[int, str]]
 ) -> np.ndarray:
+    if isinstance(value, np.generic):
+        value = np.asarray(value)  # a numpy scalar is a 0-d array
     if not isinstance(value, np.ndarray):
         raise InputError(
             f"input {spec.name!r} is a {type(value).__name__}, expected a numpy array"
@@ -320,32 +323,58 @@ class CompiledModel:
 
     def __call__(self, inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
         arrays, dims = self.signature.bind(inputs)
+        mark = self.runtime.allocations.snapshot()
+        try:
+            return self._run(arrays, dims)
+        except MemoryLimitError as e:
+            e.dims = dims
+            self._release_since(mark)
+            raise
+        except BaseException:
+            self._release_since(mark)
+            raise
+
+    def _release_since(self, mark: set[int]) -> None:
+        """Frees what a failed call allocated, so the next call starts clean."""
+        for buffer in self.runtime.allocations.since(mark):
+            self.runtime.free(buffer)
+
+    def _run(
+        self, arrays: list[np.ndarray], dims: dict[str, int]
+    ) -> dict[str, np.ndarray]:
         runtime = self.runtime
         args: list[Any] = [self._context] if self._has_context else []
-        args += [runtime.upload(a) for a in arrays]
+        uploaded = [runtime.upload(a) for a in arrays]
+        args += uploaded
         host: list[np.ndarray] = []
         device: list[DeviceArray] = []
         if self._out_params:
             shapes = [a.shape for a in arrays]
             for spec in self.signature.outputs:
                 shape = self.signature.output_shape(spec, dims, shapes)
-                device.append(runtime.empty(shape, spec.dtype))
+                device.append(runtime.empty(shape, spec.dtype, f"output {spec.name!r}"))
             args += device
         if self._takes_blob:
             if self._constants is None:
                 raise InputError("this model needs its constants blob (constants=...)")
             args.append(self._constants)
-        if self.engine == "plan":
-            results = self._plan(*args)
-        else:
-            name = self.function.sym_name.data
-            results = self._interpreter.call_op(name, tuple(args))
+        # NaN and Inf are data, as on a GPU: they propagate (as in ONNX
+        # Runtime), with no numpy warning per op.
+        with np.errstate(all="ignore"):
+            if self.engine == "plan":
+                results = self._plan(*args)
+            else:
+                name = self.function.sym_name.data
+                results = self._interpreter.call_op(name, tuple(args))
         if not self._out_params:
             device = list(results)
         runtime.synchronize()
         for value in device:
             host.append(runtime.download(value))
             runtime.free(value.buffer)
+        for value in uploaded:  # a GPU runtime's copies of the inputs
+            if value.buffer.owned and not value.buffer.freed:
+                runtime.free(value.buffer)
         return {spec.name: a for spec, a in zip(self.signature.outputs, host)}
 
     def close(self) -> None:

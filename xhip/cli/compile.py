@@ -183,7 +183,10 @@ def cmd_compile(args: argparse.Namespace) -> int:
     writable_dir(final_dir)
     module = load_module(args.model, ctx)
 
-    staging = tempfile.mkdtemp(prefix=".xhip-constants.", dir=final_dir)
+    try:
+        staging = tempfile.mkdtemp(prefix=".xhip-constants.", dir=final_dir)
+    except OSError as e:
+        raise UserError(f"{final_dir}: cannot write: {e.strerror}") from None
     try:
         options: dict[str, str | int] = {CONSTANTS_OPTION: staging}
         if args.externalize_min_num_elements is not None:

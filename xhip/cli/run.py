@@ -8,15 +8,18 @@ runs the same inputs through ONNX Runtime and fails if the results differ.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import math
 import os
 import sys
+import tempfile
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
 from xhip.backend import DEVICES
-from xhip.cli.common import UserError, writable_dir
+from xhip.cli.common import UserError, umask, writable_dir
 
 RTOL = 1e-4
 ATOL = 1e-5
@@ -56,6 +59,15 @@ def add_run_parser(subparsers: Any) -> None:
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
     p.add_argument(
+        "--max-memory",
+        metavar="SIZE",
+        help=(
+            "most memory the run may allocate, e.g. 8G, 512M (K/M/G/T decimal, "
+            "Ki/Mi/Gi/Ti binary); default: the machine's physical memory. "
+            "Larger buffers are refused before they are allocated"
+        ),
+    )
+    p.add_argument(
         "--debug",
         action="store_true",
         help="debug memory: poison fresh and freed memory with NaN, check every view",
@@ -66,11 +78,53 @@ def add_run_parser(subparsers: Any) -> None:
 def parse_dims(text: str) -> dict[str, int]:
     dims: dict[str, int] = {}
     for entry in filter(None, (e.strip() for e in text.split(","))):
-        name, sep, value = entry.partition("=")
-        if not sep or not name or not value.isdigit():
+        name, sep, value = (part.strip() for part in entry.partition("="))
+        if not sep or not name:
             raise UserError(f"--dims: expected NAME=SIZE, got {entry!r}")
+        if not value.isascii() or not value.isdigit():
+            raise UserError(
+                f"--dims {name}: the size must be a non-negative integer, got {value!r}"
+            )
+        if name in dims:
+            raise UserError(f"--dims: {name!r} is given twice")
         dims[name] = int(value)
     return dims
+
+
+def parse_max_memory(text: str | None) -> int | None:
+    """`--max-memory` in bytes; None: the machine's physical memory."""
+    from xhip.backend.memory import parse_size, physical_memory
+
+    if text is None:
+        return physical_memory()
+    try:
+        return parse_size(text)
+    except ValueError as e:
+        raise UserError(f"--max-memory: {e}") from None
+
+
+def check_input_memory(
+    signature: Any,
+    given: Mapping[str, np.ndarray],
+    dims: Mapping[str, int],
+    limit: int | None,
+) -> None:
+    """The random inputs are made on the host before anything else: refuse
+    them, with their size, before numpy tries."""
+    from xhip.backend.memory import MemoryLimitError
+
+    nbytes = sum(a.nbytes for a in given.values())
+    for spec in signature.inputs:
+        if spec.name not in given:
+            shape = [
+                d if isinstance(d, int) else dims.get(d, 1) if d else 1
+                for d in spec.shape
+            ]
+            nbytes += math.prod(shape) * spec.dtype.itemsize
+    if limit is not None and nbytes > limit:
+        error = MemoryLimitError("the inputs", nbytes, limit, plural=True)
+        error.dims, error.source = dims, "--max-memory"
+        raise UserError(str(error))
 
 
 def load_inputs(entries: list[str]) -> dict[str, np.ndarray]:
@@ -92,16 +146,20 @@ def load_inputs(entries: list[str]) -> dict[str, np.ndarray]:
     return arrays
 
 
-def random_inputs(
-    signature: Any, given: Mapping[str, np.ndarray], dims: Mapping[str, int], seed: int
-) -> dict[str, np.ndarray]:
-    """The given inputs plus random ones for the rest, named dims from `dims`."""
+def check_dim_names(signature: Any, dims: Mapping[str, int]) -> None:
     named = {d for spec in signature.inputs for d in spec.shape if isinstance(d, str)}
     if unknown := sorted(set(dims) - named):
         raise UserError(
             f"--dims: the model has no dim {', '.join(map(repr, unknown))}; "
             f"its named dims are: {', '.join(sorted(named)) or 'none'}"
         )
+
+
+def random_inputs(
+    signature: Any, given: Mapping[str, np.ndarray], dims: Mapping[str, int], seed: int
+) -> dict[str, np.ndarray]:
+    """The given inputs plus random ones for the rest, named dims from `dims`."""
+    check_dim_names(signature, dims)
     rng = np.random.default_rng(seed)
     inputs = dict(given)
     for spec in signature.inputs:
@@ -119,14 +177,15 @@ def random_inputs(
     return inputs
 
 
-def _compile(path: str, device: str, debug: bool) -> Any:
+def _compile(path: str, device: str, debug: bool, max_memory: int | None) -> Any:
     from xhip import api
 
-    return api.compile(path, device, debug=debug)
+    return api.compile(path, device, debug=debug, max_memory=max_memory)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     from xhip.backend.interpreter import UnsupportedOpError
+    from xhip.backend.memory import MemoryLimitError
     from xhip.backend.runtime import DeviceUnavailable
     from xhip.backend.session import InputError
     from xhip.frontend import OnnxImportError
@@ -135,12 +194,18 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UserError(f"{args.model}: no such file")
     if args.output_dir:
         writable_dir(args.output_dir)
+    dims = parse_dims(args.dims)
+    limit = parse_max_memory(args.max_memory)
     try:
-        model = _compile(args.model, args.device, args.debug)
-        inputs = random_inputs(
-            model.signature, load_inputs(args.input), parse_dims(args.dims), args.seed
-        )
+        model = _compile(args.model, args.device, args.debug, limit)
+        given = load_inputs(args.input)
+        check_dim_names(model.signature, dims)
+        check_input_memory(model.signature, given, dims, limit)
+        inputs = random_inputs(model.signature, given, dims, args.seed)
         outputs = model(inputs)
+    except MemoryLimitError as e:
+        e.source = "--max-memory"
+        raise UserError(str(e)) from None
     except (DeviceUnavailable, InputError, OnnxImportError, UnsupportedOpError) as e:
         raise UserError(str(e)) from None
     for name, value in outputs.items():
@@ -150,11 +215,34 @@ def cmd_run(args: argparse.Namespace) -> int:
                 f" mean {value.mean():.6g} min {value.min():.6g} max {value.max():.6g}"
             )
         print(f"{name}: {value.dtype}{list(value.shape)}{stats}")
-        if args.output_dir:
-            np.save(os.path.join(args.output_dir, f"{name}.npy"), value)
+    if args.output_dir:
+        save_outputs(args.output_dir, outputs)
     if args.check:
         return check_against_onnxruntime(args.model, inputs, outputs)
     return 0
+
+
+def save_outputs(directory: str, outputs: Mapping[str, np.ndarray]) -> None:
+    """Each output to DIR/NAME.npy, all or none: written to temporary files
+    first, renamed into place once every one is complete."""
+    staged: list[tuple[str, str]] = []
+    try:
+        for name, value in outputs.items():
+            path = os.path.join(directory, f"{name}.npy")
+            fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{name}.", suffix=".tmp")
+            staged.append((tmp, path))
+            with os.fdopen(fd, "wb") as stream:
+                np.save(stream, value)
+            os.chmod(tmp, 0o666 & ~umask())
+        for tmp, path in staged:
+            os.replace(tmp, path)
+    except OSError as e:
+        for tmp, _ in staged:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        raise UserError(
+            f"--output-dir {directory}: cannot write: {e.strerror}"
+        ) from None
 
 
 def check_against_onnxruntime(

@@ -9,6 +9,14 @@ The backend derives everything else from it: the numpy function the CPU
 runtime runs and the C expression of the GPU kernels' switch
 (`xhip/backend/elementwise.py` gives each primitive its numpy and C form).
 So a new elementwise op that composes existing primitives is one declaration.
+
+A formula may read the op's attributes, `Param("alpha")`: the hip op has a
+float property of that name (copied from the ONNX attribute of the same name
+by the conversion) and the runtimes get its value with the call. A formula
+also states its types: comparisons, logic, `isnan`/`isinf` give bool, and an
+operand used as a condition (`select`'s first) or by a logical primitive is
+bool; everything else has the op's element type `T` (`Expr.is_bool`,
+`operand_types`).
 """
 
 from __future__ import annotations
@@ -28,9 +36,71 @@ PRIMITIVES: dict[str, int] = {
     "tanh": 1,
     "relu": 1,
     "abs": 1,
+    "erf": 1,
+    "log": 1,
+    "floor": 1,
+    "ceil": 1,
+    "round": 1,
+    "sin": 1,
+    "cos": 1,
+    "sign": 1,
+    "min": 2,
+    "max": 2,
+    "mod": 2,
+    "fmod": 2,
+    "eq": 2,
+    "lt": 2,
+    "le": 2,
+    "gt": 2,
+    "ge": 2,
+    "not": 1,
+    "and": 2,
+    "or": 2,
+    "xor": 2,
+    "isnan": 1,
+    "isinf": 1,
+    "select": 3,
 }
 """Each primitive and its number of arguments. `div` is ONNX Div (integers
-round toward zero); `relu` keeps NaN, as numpy's `maximum` does."""
+round toward zero); `relu` keeps NaN, as numpy's `maximum` does; `round`
+rounds half to even; `min`/`max` propagate NaN (numpy's `minimum`);
+`mod` is Python's (the result has the divisor's sign), `fmod` C's (the
+dividend's); `select(c, a, b)` is `a` where `c`, else `b`."""
+
+BOOL_RESULT = frozenset(
+    {"eq", "lt", "le", "gt", "ge", "not", "and", "or", "xor", "isnan", "isinf"}
+)
+"""Primitives whose value is a bool."""
+BOOL_ARGUMENTS: dict[str, frozenset[int]] = {
+    "not": frozenset({0}),
+    "and": frozenset({0, 1}),
+    "or": frozenset({0, 1}),
+    "xor": frozenset({0, 1}),
+    "select": frozenset({0}),
+}
+"""Which arguments of a primitive are bools (the others have the op's type)."""
+
+FLOAT = "f"
+SIGNED = "i"
+UNSIGNED = "u"
+BOOL = "b"
+KINDS = FLOAT + SIGNED + UNSIGNED + BOOL
+"""Kinds of element type: a primitive applied to a `T` value constrains `T`."""
+NUMERIC = FLOAT + SIGNED + UNSIGNED
+ACCEPTS: dict[str, str] = {
+    **{fn: NUMERIC for fn in ("add", "sub", "mul", "div", "pow", "min", "max")},
+    **{fn: NUMERIC for fn in ("mod", "fmod", "lt", "le", "gt", "ge", "sign")},
+    **{fn: FLOAT for fn in ("exp", "sqrt", "tanh", "erf", "log", "sin", "cos")},
+    **{fn: FLOAT for fn in ("floor", "ceil", "round", "isnan", "isinf")},
+    "neg": FLOAT + SIGNED,
+    "relu": FLOAT + SIGNED,
+    "abs": NUMERIC,
+    "eq": KINDS,
+    "select": KINDS,
+    **{fn: BOOL for fn in ("not", "and", "or", "xor")},
+}
+"""The kinds of `T` each primitive takes for its `T` arguments (bool ones are
+bools whatever `T` is)."""
 
 
 class Expr:
@@ -73,6 +143,38 @@ class Expr:
     def children(self) -> tuple[Expr, ...]:
         return ()
 
+    def params(self) -> tuple[str, ...]:
+        """The names of the `Param`s the formula reads, in first-use order."""
+        names: dict[str, None] = {}
+        for child in self.children():
+            names.update(dict.fromkeys(child.params()))
+        return tuple(names)
+
+    def is_bool(self) -> bool:
+        """Whether the formula's value is a bool (else it has the type `T`)."""
+        return False
+
+    def kinds(self) -> str:
+        """The kinds of element type `T` the formula computes in (`KINDS`)."""
+        return KINDS
+
+    def bool_args(self) -> frozenset[int]:
+        """The operands read as bools (a condition, a logical argument)."""
+        return frozenset()
+
+
+@dataclass(frozen=True, eq=True)
+class Param(Expr):
+    """The op's float attribute `name` (a property of the hip op)."""
+
+    name: str
+
+    def params(self) -> tuple[str, ...]:
+        return (self.name,)
+
+    def __str__(self) -> str:
+        return self.name
+
 
 @dataclass(frozen=True, eq=True)
 class Arg(Expr):
@@ -114,6 +216,33 @@ class Call(Expr):
     def children(self) -> tuple[Expr, ...]:
         return self.args
 
+    def is_bool(self) -> bool:
+        if self.fn == "select":
+            return self.args[1].is_bool()
+        return self.fn in BOOL_RESULT
+
+    def kinds(self) -> str:
+        bools = BOOL_ARGUMENTS.get(self.fn, frozenset())
+        kinds = set(KINDS)
+        for i, arg in enumerate(self.args):
+            kinds &= set(arg.kinds())
+            typed = i not in bools and not arg.is_bool()
+            if typed and not isinstance(arg, Param | Const):
+                kinds &= set(ACCEPTS[self.fn])
+            fraction = isinstance(arg, Const) and not float(arg.value).is_integer()
+            if typed and (isinstance(arg, Param) or fraction):
+                kinds &= set(FLOAT)  # a float attribute or constant: float math
+        return "".join(k for k in KINDS if k in kinds)
+
+    def bool_args(self) -> frozenset[int]:
+        bools = BOOL_ARGUMENTS.get(self.fn, frozenset())
+        found = frozenset(
+            a.index
+            for i, a in enumerate(self.args)
+            if i in bools and isinstance(a, Arg)
+        )
+        return found.union(*(a.bool_args() for a in self.args))
+
     def __str__(self) -> str:
         return f"{self.fn}({', '.join(map(str, self.args))})"
 
@@ -130,9 +259,43 @@ def _primitive(fn: str) -> Callable[..., Expr]:
     return apply
 
 
-X, Y = Arg(0), Arg(1)
+X, Y, Z = Arg(0), Arg(1), Arg(2)
 exp = _primitive("exp")
 sqrt = _primitive("sqrt")
 tanh = _primitive("tanh")
 relu = _primitive("relu")
 abs_ = _primitive("abs")
+erf = _primitive("erf")
+log = _primitive("log")
+floor = _primitive("floor")
+ceil = _primitive("ceil")
+round_ = _primitive("round")
+sin = _primitive("sin")
+cos = _primitive("cos")
+sign = _primitive("sign")
+minimum = _primitive("min")
+maximum = _primitive("max")
+mod = _primitive("mod")
+fmod = _primitive("fmod")
+eq = _primitive("eq")
+lt = _primitive("lt")
+le = _primitive("le")
+gt = _primitive("gt")
+ge = _primitive("ge")
+not_ = _primitive("not")
+and_ = _primitive("and")
+or_ = _primitive("or")
+xor = _primitive("xor")
+isnan = _primitive("isnan")
+isinf = _primitive("isinf")
+select = _primitive("select")
+
+
+def operand_types(expr: Expr, arity: int) -> tuple[bool, ...]:
+    """For each operand, whether it is a bool (else it has the type `T`).
+
+    A formula with bool operands only and a bool value (`and`, `not`) has
+    `T` = bool: every operand and the result are bools.
+    """
+    bools = expr.bool_args()
+    return tuple(i in bools for i in range(arity))

@@ -12,18 +12,22 @@ buffers they write (`outs`). They work in two modes, like `linalg`:
 
 from __future__ import annotations
 
+import math
 from abc import ABC
 from collections.abc import Sequence, Set
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar, cast
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     I64,
+    AnyFloat,
     DenseArrayBase,
     FloatAttr,
     IndexType,
     IntegerAttr,
+    IntegerType,
     MemRefType,
+    Signedness,
     TensorType,
     UnitAttr,
 )
@@ -65,7 +69,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from xhip.dialects import formula
 from xhip.dialects.constraints import AnyShapedTypeConstr
-from xhip.dialects.formula import Expr, X, Y
+from xhip.dialects.formula import Expr, Param, X, Y, Z
 
 ShapedType = TensorType[Attribute] | MemRefType[Attribute]
 
@@ -151,6 +155,9 @@ class HipDPSOp(IRDLOperation, ABC):
     NUM_INDEX_OPERANDS: ClassVar[int] = 0
     NUM_INPUTS: ClassVar[tuple[int, int | None]] = (1, 1)
     """Allowed (min, max) number of `ins` operands; max None: no limit."""
+    NUM_OUTPUTS: ClassVar[tuple[int, int]] = (1, 1)
+    """Allowed (min, max) number of `outs` operands (`hip.miopen.layer_norm`
+    writes its mean and inverse standard deviation too, when asked)."""
     SAME_ELEMENT_TYPE: ClassVar[bool] = True
     """Whether every `ins` operand must have the element type of `outs`: the
     library calls compute in one type; only a conversion may differ."""
@@ -219,9 +226,12 @@ class HipDPSOp(IRDLOperation, ABC):
             raise VerifyException(
                 f"'{self.name}' expects {want} ins operands, got {len(self.inputs)}"
             )
-        if len(self.outputs) != 1:
+        lo, hi = self.NUM_OUTPUTS
+        if not lo <= len(self.outputs) <= hi:
+            want = str(lo) if lo == hi else f"{lo} to {hi}"
             raise VerifyException(
-                f"'{self.name}' expects 1 outs operand, got {len(self.outputs)}"
+                f"'{self.name}' expects {want} outs operand"
+                f"{'' if want == '1' else 's'}, got {len(self.outputs)}"
             )
         tensor_mode = self.is_tensor_mode
         for kind, values in (("ins", self.inputs), ("outs", self.outputs)):
@@ -248,6 +258,12 @@ class HipDPSOp(IRDLOperation, ABC):
             raise VerifyException(
                 f"'{self.name}' in memref mode has no results, got {len(self.res)}"
             )
+        self.verify_element_types()
+        self.verify_shapes()
+
+    def verify_element_types(self) -> None:
+        """By default, with `SAME_ELEMENT_TYPE`: every `ins` has the element
+        type of `outs`."""
         out_elt = self.outputs[0].type
         assert AnyShapedTypeConstr.verifies(out_elt)
         for i, value in enumerate(self.inputs if self.SAME_ELEMENT_TYPE else ()):
@@ -258,7 +274,6 @@ class HipDPSOp(IRDLOperation, ABC):
                     f"{value.type.get_element_type()} but outs operand 0 has "
                     f"{out_elt.get_element_type()}"
                 )
-        self.verify_shapes()
 
     def verify_shapes(self) -> None:
         """Op-specific static shape checks."""
@@ -269,6 +284,8 @@ class HipDPSOp(IRDLOperation, ABC):
     ) -> tuple[list[UnresolvedOperand], list[TypeAttribute]]:
         parser.parse_characters(keyword)
         parser.parse_punctuation("(")
+        if parser.parse_optional_punctuation(")"):
+            return [], []  # `ins()`: an op that reads nothing (`hip.fill`)
         operands = parser.parse_comma_separated_list(
             Parser.Delimiter.NONE, parser.parse_unresolved_operand
         )
@@ -337,9 +354,10 @@ class HipDPSOp(IRDLOperation, ABC):
         printer.print_string(")")
         for keyword, values in (("ins", self.inputs), ("outs", self.outputs)):
             printer.print_string(f" {keyword}(")
-            printer.print_list(values, printer.print_ssa_value)
-            printer.print_string(" : ")
-            printer.print_list([v.type for v in values], printer.print_attribute)
+            if values:
+                printer.print_list(values, printer.print_ssa_value)
+                printer.print_string(" : ")
+                printer.print_list([v.type for v in values], printer.print_attribute)
             printer.print_string(")")
         printer.print_op_attributes(
             {**self.properties, **self.attributes},
@@ -347,7 +365,10 @@ class HipDPSOp(IRDLOperation, ABC):
         )
         if self.res:
             printer.print_string(" -> ")
+            several = len(self.res) > 1  # parenthesized, as the parser reads them
+            printer.print_string("(" if several else "")
             printer.print_list([r.type for r in self.res], printer.print_attribute)
+            printer.print_string(")" if several else "")
 
 
 class HipComputeOp(HipDPSOp, ABC):
@@ -361,29 +382,138 @@ class HipComputeOp(HipDPSOp, ABC):
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
 
+def element_kind(element: Attribute) -> str | None:
+    """The kind of an element type (`formula.KINDS`): f, i, u or b (i1)."""
+    if isinstance(element, AnyFloat):
+        return "f"
+    if isinstance(element, IndexType):
+        return "i"
+    if isinstance(element, IntegerType):
+        integer = cast("IntegerType[int, Signedness]", element)
+        if integer.width.data == 1:
+            return "b"
+        return "u" if integer.signedness.data == Signedness.UNSIGNED else "i"
+    return None
+
+
+_KIND_NAMES = {"f": "float", "i": "signed integer", "u": "unsigned integer", "b": "i1"}
+
+
 class ElementwiseOp(HipComputeOp, ABC):
     """`out = formula(ins...)` elementwise, with numpy broadcasting of the ins.
 
     `FORMULA` is the op's one declaration of what it computes: the CPU and
-    GPU runtimes derive their implementations from it (`formula.py`).
+    GPU runtimes derive their implementations from it (`formula.py`), and so
+    are its types: each operand and the result is a bool (i1) or has the
+    op's element type `T` (`operand_bools`, `FORMULA.is_bool()`), `T` of a
+    kind the formula computes in (`FORMULA.kinds()`). Each `Param` of the
+    formula is a float property of that name (declared by `@elementwise_op`).
     """
 
     FORMULA: ClassVar[Expr]
     IN_PLACE: ClassVar[bool] = True
+    SAME_ELEMENT_TYPE: ClassVar[bool] = False
+    """The formula states the types instead (`verify_element_types`)."""
+    KINDS: ClassVar[str] = formula.KINDS
+    """Narrows the kinds of `T` the formula allows, where ONNX does (`1 / x`
+    is float only)."""
+
+    @classmethod
+    def kinds(cls) -> str:
+        """The kinds of element type `T` the op computes in (`formula.KINDS`):
+        the formula's, narrowed by `KINDS`; i1 where all its types are bools."""
+        if all(cls.operand_bools()) and cls.FORMULA.is_bool():
+            return formula.BOOL
+        return "".join(k for k in cls.FORMULA.kinds() if k in cls.KINDS)
+
+    @classmethod
+    def arity(cls) -> int:
+        return cls.FORMULA.arity()
 
     @classmethod
     def runtime_call(cls) -> str:
-        """`Runtime.unary` or `Runtime.binary`, by the formula's arity, with
-        the op's `kind()` as first argument."""
-        return "unary" if cls.FORMULA.arity() == 1 else "binary"
+        """`Runtime.unary`, `binary` or `ternary`, by the formula's arity,
+        with the op's `kind()` as first argument."""
+        return {1: "unary", 2: "binary", 3: "ternary"}[cls.arity()]
 
     @classmethod
     def kind(cls) -> str:
         """The op's name without its dialect and library: `hip.miopen.exp` is `exp`."""
         return cls.name.rsplit(".", 1)[-1]
 
+    @classmethod
+    def operand_bools(cls) -> tuple[bool, ...]:
+        """For each operand, whether it is a bool; with a bool result too,
+        `T` itself is i1 (`and`, `not`)."""
+        return formula.operand_types(cls.FORMULA, cls.arity())
+
+    @classmethod
+    def element_type_error(
+        cls, operands: Sequence[Attribute], result: Attribute
+    ) -> str | None:
+        """Why these element types do not fit the op, or None."""
+        bools = cls.operand_bools()
+        result_bool = cls.FORMULA.is_bool()
+        every_bool = all(bools) and result_bool
+        named = [
+            *(
+                (f"ins operand {i}", t, b or every_bool)
+                for i, (t, b) in enumerate(zip(operands, bools))
+            ),
+            ("outs operand 0", result, result_bool),
+        ]
+        i1 = IntegerType(1)
+        typed = [(what, t) for what, t, is_bool in named if not is_bool]
+        for what, t, is_bool in named:
+            if is_bool and t != i1:
+                return f"{what} has element type {t} but must be i1"
+        if typed:
+            first, element = typed[-1] if not result_bool else typed[0]
+            for what, t in typed:
+                if t != element:
+                    return f"{what} has element type {t} but {first} has {element}"
+        element = typed[0][1] if typed else i1
+        kinds = cls.kinds()
+        kind = element_kind(element)
+        if kind is None or kind not in kinds:
+            wanted = ", ".join(_KIND_NAMES[k] for k in kinds)
+            return f"computes in {wanted} types, not {element}"
+        return None
+
+    def verify_element_types(self) -> None:
+        types: list[Attribute] = []
+        for value in [*self.inputs, self.outputs[0]]:
+            assert AnyShapedTypeConstr.verifies(value.type)
+            types.append(value.type.get_element_type())
+        error = self.element_type_error(types[:-1], types[-1])
+        if error is not None:
+            raise VerifyException(f"'{self.name}' {error}")
+
+    def formula_params(self) -> tuple[float, ...]:
+        """The values of the formula's `Param`s, in `FORMULA.params()` order."""
+        values: list[float] = []
+        for name in self.FORMULA.params():
+            attr = self.properties.get(name)
+            assert isinstance(attr, FloatAttr)
+            values.append(float(attr.value.data))
+        return tuple(values)
+
     def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
-        return _broadcast(*shapes) if len(shapes) == 2 else shapes[0]
+        shape: tuple[int, ...] | None = shapes[0]
+        for other in shapes[1:]:
+            shape = None if shape is None else _broadcast(shape, other)
+        return shape
+
+
+OpT = TypeVar("OpT", bound=ElementwiseOp)
+
+
+def elementwise_op(cls: type[OpT]) -> type[OpT]:
+    """`irdl_op_definition` for an elementwise op, after declaring a float
+    property for each `Param` of its `FORMULA` (what the runtimes get)."""
+    for name in cls.FORMULA.params():
+        setattr(cls, name, prop_def(FloatAttr))
+    return irdl_op_definition(cls)
 
 
 class BinaryElementwiseOp(ElementwiseOp, ABC):
@@ -399,6 +529,27 @@ class BinaryElementwiseOp(ElementwiseOp, ABC):
             raise VerifyException(
                 f"'{self.name}' ins operands do not broadcast: {_fmt(lhs)} and "
                 f"{_fmt(rhs)}"
+            )
+        if len(shape) != len(out) or any(map(_static_mismatch, shape, out)):
+            raise VerifyException(
+                f"'{self.name}' outs operand 0 has shape {_fmt(out)} but the "
+                f"broadcast of the ins operands is {_fmt(shape)}"
+            )
+
+
+class TernaryElementwiseOp(ElementwiseOp, ABC):
+    """`out = f(a, b, c)`, the three broadcast as numpy does (`Where`)."""
+
+    NUM_INPUTS: ClassVar[tuple[int, int | None]] = (3, 3)
+
+    def verify_shapes(self) -> None:
+        shapes = [shape_of(v) for v in self.inputs]
+        out = shape_of(self.outputs[0])
+        shape = self.result_shape(*shapes)
+        if shape is None:
+            raise VerifyException(
+                f"'{self.name}' ins operands do not broadcast: "
+                + ", ".join(_fmt(s) for s in shapes)
             )
         if len(shape) != len(out) or any(map(_static_mismatch, shape, out)):
             raise VerifyException(
@@ -583,6 +734,300 @@ class TanhOp(UnaryElementwiseOp):
 class AbsOp(UnaryElementwiseOp):
     name = "hip.miopen.abs"
     FORMULA: ClassVar[Expr] = formula.abs_(X)
+
+
+# Activations; the attributes they read are `Param`s (float properties).
+
+_SQRT_HALF = 0.7071067811865476
+_SQRT_TWO_OVER_PI = 0.7978845608028654
+
+
+def _softplus(x: Expr) -> Expr:
+    """log(1 + exp(x)) without overflow: max(x, 0) + log(1 + exp(-|x|))."""
+    return formula.relu(x) + formula.log(1.0 + formula.exp(-formula.abs_(x)))
+
+
+@elementwise_op
+class GeluOp(UnaryElementwiseOp):
+    """ONNX Gelu, `approximate = "none"`: `x/2 (1 + erf(x / sqrt 2))`."""
+
+    name = "hip.miopen.gelu"
+    FORMULA: ClassVar[Expr] = 0.5 * X * (1.0 + formula.erf(X * _SQRT_HALF))
+
+
+@elementwise_op
+class GeluTanhOp(UnaryElementwiseOp):
+    """ONNX Gelu, `approximate = "tanh"`."""
+
+    name = "hip.miopen.gelu_tanh"
+    FORMULA: ClassVar[Expr] = (
+        0.5 * X * (1.0 + formula.tanh(_SQRT_TWO_OVER_PI * (X + 0.044715 * (X * X * X))))
+    )
+
+
+@elementwise_op
+class ErfOp(UnaryElementwiseOp):
+    name = "hip.miopen.erf"
+    FORMULA: ClassVar[Expr] = formula.erf(X)
+
+
+@elementwise_op
+class SoftplusOp(UnaryElementwiseOp):
+    name = "hip.miopen.softplus"
+    FORMULA: ClassVar[Expr] = _softplus(X)
+
+
+@elementwise_op
+class SoftsignOp(UnaryElementwiseOp):
+    name = "hip.miopen.softsign"
+    FORMULA: ClassVar[Expr] = X / (1.0 + formula.abs_(X))
+    KINDS: ClassVar[str] = formula.FLOAT
+
+
+@elementwise_op
+class EluOp(UnaryElementwiseOp):
+    name = "hip.miopen.elu"
+    FORMULA: ClassVar[Expr] = formula.select(
+        formula.lt(X, 0.0), Param("alpha") * (formula.exp(X) - 1.0), X
+    )
+
+
+@elementwise_op
+class SeluOp(UnaryElementwiseOp):
+    name = "hip.miopen.selu"
+    FORMULA: ClassVar[Expr] = Param("gamma") * formula.select(
+        formula.le(X, 0.0), Param("alpha") * formula.exp(X) - Param("alpha"), X
+    )
+
+
+@elementwise_op
+class CeluOp(UnaryElementwiseOp):
+    name = "hip.miopen.celu"
+    FORMULA: ClassVar[Expr] = formula.relu(X) + formula.minimum(
+        0.0, Param("alpha") * (formula.exp(X / Param("alpha")) - 1.0)
+    )
+
+
+@elementwise_op
+class MishOp(UnaryElementwiseOp):
+    name = "hip.miopen.mish"
+    FORMULA: ClassVar[Expr] = X * formula.tanh(_softplus(X))
+
+
+@elementwise_op
+class LeakyReluOp(UnaryElementwiseOp):
+    name = "hip.miopen.leaky_relu"
+    FORMULA: ClassVar[Expr] = formula.select(formula.lt(X, 0.0), Param("alpha") * X, X)
+
+
+@elementwise_op
+class HardSigmoidOp(UnaryElementwiseOp):
+    name = "hip.miopen.hard_sigmoid"
+    FORMULA: ClassVar[Expr] = formula.maximum(
+        0.0, formula.minimum(1.0, Param("alpha") * X + Param("beta"))
+    )
+
+
+@elementwise_op
+class HardSwishOp(UnaryElementwiseOp):
+    name = "hip.miopen.hard_swish"
+    FORMULA: ClassVar[Expr] = X * formula.maximum(
+        0.0, formula.minimum(1.0, X * (1.0 / 6.0) + 0.5)
+    )
+
+
+@elementwise_op
+class ThresholdedReluOp(UnaryElementwiseOp):
+    name = "hip.miopen.thresholded_relu"
+    FORMULA: ClassVar[Expr] = formula.select(formula.gt(X, Param("alpha")), X, 0.0)
+
+
+@elementwise_op
+class PReluOp(BinaryElementwiseOp):
+    """ONNX PRelu: `x < 0 ? slope * x : x`, the slope broadcast."""
+
+    name = "hip.miopen.prelu"
+    FORMULA: ClassVar[Expr] = formula.select(formula.lt(X, 0.0), Y * X, X)
+
+
+# Unary math.
+
+
+@elementwise_op
+class LogOp(UnaryElementwiseOp):
+    name = "hip.miopen.log"
+    FORMULA: ClassVar[Expr] = formula.log(X)
+
+
+@elementwise_op
+class ReciprocalOp(UnaryElementwiseOp):
+    name = "hip.miopen.reciprocal"
+    FORMULA: ClassVar[Expr] = 1.0 / X
+    KINDS: ClassVar[str] = formula.FLOAT
+
+
+@elementwise_op
+class FloorOp(UnaryElementwiseOp):
+    name = "hip.miopen.floor"
+    FORMULA: ClassVar[Expr] = formula.floor(X)
+
+
+@elementwise_op
+class CeilOp(UnaryElementwiseOp):
+    name = "hip.miopen.ceil"
+    FORMULA: ClassVar[Expr] = formula.ceil(X)
+
+
+@elementwise_op
+class RoundOp(UnaryElementwiseOp):
+    """Half to even, as ONNX Round."""
+
+    name = "hip.miopen.round"
+    FORMULA: ClassVar[Expr] = formula.round_(X)
+
+
+@elementwise_op
+class SinOp(UnaryElementwiseOp):
+    name = "hip.miopen.sin"
+    FORMULA: ClassVar[Expr] = formula.sin(X)
+
+
+@elementwise_op
+class CosOp(UnaryElementwiseOp):
+    name = "hip.miopen.cos"
+    FORMULA: ClassVar[Expr] = formula.cos(X)
+
+
+@elementwise_op
+class SignOp(UnaryElementwiseOp):
+    name = "hip.miopen.sign"
+    FORMULA: ClassVar[Expr] = formula.sign(X)
+
+
+@elementwise_op
+class DivByOp(UnaryElementwiseOp):
+    """`x / divisor`: ONNX Mean is a chain of adds, then this."""
+
+    name = "hip.miopen.div_by"
+    FORMULA: ClassVar[Expr] = X / Param("divisor")
+
+
+# Binary math: the variadic Max, Min (and Clip) are chains of these.
+
+
+@elementwise_op
+class MaxOp(BinaryElementwiseOp):
+    """NaN-propagating, as numpy's `maximum`."""
+
+    name = "hip.miopen.max"
+    FORMULA: ClassVar[Expr] = formula.maximum(X, Y)
+
+
+@elementwise_op
+class MinOp(BinaryElementwiseOp):
+    name = "hip.miopen.min"
+    FORMULA: ClassVar[Expr] = formula.minimum(X, Y)
+
+
+@elementwise_op
+class ModOp(BinaryElementwiseOp):
+    """ONNX Mod, `fmod = 0`: the sign of the divisor, as Python's `%`."""
+
+    name = "hip.miopen.mod"
+    FORMULA: ClassVar[Expr] = formula.mod(X, Y)
+
+
+@elementwise_op
+class FmodOp(BinaryElementwiseOp):
+    """ONNX Mod, `fmod = 1`: the sign of the dividend, as C's `fmod` and `%`."""
+
+    name = "hip.miopen.fmod"
+    FORMULA: ClassVar[Expr] = formula.fmod(X, Y)
+
+
+# Comparisons and logic: bool results.
+
+
+@elementwise_op
+class EqualOp(BinaryElementwiseOp):
+    name = "hip.miopen.equal"
+    FORMULA: ClassVar[Expr] = formula.eq(X, Y)
+
+
+@elementwise_op
+class LessOp(BinaryElementwiseOp):
+    name = "hip.miopen.less"
+    FORMULA: ClassVar[Expr] = formula.lt(X, Y)
+
+
+@elementwise_op
+class LessOrEqualOp(BinaryElementwiseOp):
+    name = "hip.miopen.less_or_equal"
+    FORMULA: ClassVar[Expr] = formula.le(X, Y)
+
+
+@elementwise_op
+class GreaterOp(BinaryElementwiseOp):
+    name = "hip.miopen.greater"
+    FORMULA: ClassVar[Expr] = formula.gt(X, Y)
+
+
+@elementwise_op
+class GreaterOrEqualOp(BinaryElementwiseOp):
+    name = "hip.miopen.greater_or_equal"
+    FORMULA: ClassVar[Expr] = formula.ge(X, Y)
+
+
+@elementwise_op
+class NotOp(UnaryElementwiseOp):
+    name = "hip.miopen.not"
+    FORMULA: ClassVar[Expr] = formula.not_(X)
+
+
+@elementwise_op
+class AndOp(BinaryElementwiseOp):
+    name = "hip.miopen.and"
+    FORMULA: ClassVar[Expr] = formula.and_(X, Y)
+
+
+@elementwise_op
+class OrOp(BinaryElementwiseOp):
+    name = "hip.miopen.or"
+    FORMULA: ClassVar[Expr] = formula.or_(X, Y)
+
+
+@elementwise_op
+class XorOp(BinaryElementwiseOp):
+    name = "hip.miopen.xor"
+    FORMULA: ClassVar[Expr] = formula.xor(X, Y)
+
+
+@elementwise_op
+class IsNaNOp(UnaryElementwiseOp):
+    name = "hip.miopen.isnan"
+    FORMULA: ClassVar[Expr] = formula.isnan(X)
+
+
+@elementwise_op
+class IsInfOp(UnaryElementwiseOp):
+    """ONNX IsInf; `detect_positive`, `detect_negative` are 0.0 or 1.0."""
+
+    name = "hip.miopen.isinf"
+    FORMULA: ClassVar[Expr] = formula.and_(
+        formula.isinf(X),
+        formula.or_(
+            formula.and_(formula.gt(X, 0.0), Param("detect_positive")),
+            formula.and_(formula.lt(X, 0.0), Param("detect_negative")),
+        ),
+    )
+
+
+@elementwise_op
+class WhereOp(TernaryElementwiseOp):
+    """ONNX Where: `x` where the bool `condition`, else `y`, all broadcast."""
+
+    name = "hip.miopen.where"
+    FORMULA: ClassVar[Expr] = formula.select(X, Y, Z)
 
 
 @irdl_op_definition
@@ -774,6 +1219,297 @@ class PermuteOp(HipComputeOp):
             )
 
 
+# Reductions, normalizations and the rest of the softmax family (converted by
+# `onnx_to_hip/reduce.py`; kernels in `backend/kernels/reduce.h`).
+
+
+def _reduced_shape(
+    shape: Sequence[int], axes: Sequence[int], keepdims: bool
+) -> tuple[int, ...]:
+    if keepdims:
+        return tuple(1 if d in axes else n for d, n in enumerate(shape))
+    return tuple(n for d, n in enumerate(shape) if d not in axes)
+
+
+class ReduceOp(HipComputeOp, ABC):
+    """`out` = a reduction of `ins[0]` over `axes` (sorted, unique, in `[0,
+    rank)`; none: a copy), the reduced dims kept as size 1 under `keepdims`,
+    else dropped. `kind()` names the reduction (`sum` for `reduce_sum`)."""
+
+    RUNTIME_CALL: ClassVar[str] = "reduce"
+
+    axes = prop_def(DenseArrayBase[I64])
+    keepdims = opt_prop_def(UnitAttr)
+
+    @classmethod
+    def kind(cls) -> str:
+        return cls.name.rsplit(".", 1)[-1].removeprefix("reduce_")
+
+    def reduced_axes(self) -> tuple[int, ...]:
+        return tuple(int(a) for a in self.axes.get_values())
+
+    def runtime_attributes(self) -> dict[str, object]:
+        return {"kind": self.kind(), "axes": self.reduced_axes()}
+
+    def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
+        return _reduced_shape(shapes[0], self.reduced_axes(), self.keepdims is not None)
+
+    def verify_shapes(self) -> None:
+        src, out = shape_of(self.inputs[0]), shape_of(self.outputs[0])
+        axes = self.reduced_axes()
+        if list(axes) != sorted(set(axes)) or any(not 0 <= a < len(src) for a in axes):
+            raise VerifyException(
+                f"'{self.name}' axes {list(axes)} must be sorted, unique and in "
+                f"[0, {len(src)})"
+            )
+        want = _reduced_shape(src, axes, self.keepdims is not None)
+        if len(want) != len(out) or any(map(_static_mismatch, want, out)):
+            raise VerifyException(
+                f"'{self.name}' outs operand 0 has shape {_fmt(out)} but reducing "
+                f"{_fmt(src)} over {list(axes)} gives {_fmt(want)}"
+            )
+
+
+@irdl_op_definition
+class ReduceSumOp(ReduceOp):
+    name = "hip.miopen.reduce_sum"
+
+
+@irdl_op_definition
+class ReduceMeanOp(ReduceOp):
+    name = "hip.miopen.reduce_mean"
+
+
+@irdl_op_definition
+class ReduceMaxOp(ReduceOp):
+    name = "hip.miopen.reduce_max"
+
+
+@irdl_op_definition
+class ReduceMinOp(ReduceOp):
+    name = "hip.miopen.reduce_min"
+
+
+@irdl_op_definition
+class ReduceProdOp(ReduceOp):
+    name = "hip.miopen.reduce_prod"
+
+
+@irdl_op_definition
+class ReduceL1Op(ReduceOp):
+    """Sum of absolute values (MIOpen's NORM1)."""
+
+    name = "hip.miopen.reduce_l1"
+
+
+@irdl_op_definition
+class ReduceL2Op(ReduceOp):
+    """Square root of the sum of squares (MIOpen's NORM2)."""
+
+    name = "hip.miopen.reduce_l2"
+
+
+@irdl_op_definition
+class ReduceLogSumExpOp(ReduceOp):
+    """`log(sum(exp(x)))`, computed shifted by the max; not a MIOpen mode."""
+
+    name = "hip.reduce_log_sum_exp"
+
+
+@irdl_op_definition
+class ReduceSumSquareOp(ReduceOp):
+    """Sum of squares; not a MIOpen mode."""
+
+    name = "hip.reduce_sum_square"
+
+
+class ArgReduceOp(HipComputeOp, ABC):
+    """The index (int64 `outs`) of the largest (`argmax`) or smallest (`argmin`)
+    element along `axis`, the first one unless `select_last_index`; NaN
+    counts as the extreme, as in numpy."""
+
+    RUNTIME_CALL: ClassVar[str] = "arg_reduce"
+    SAME_ELEMENT_TYPE: ClassVar[bool] = False
+
+    axis = prop_def(IntegerAttr)
+    keepdims = opt_prop_def(UnitAttr)
+    select_last_index = opt_prop_def(UnitAttr)
+
+    @classmethod
+    def kind(cls) -> str:
+        return cls.name.rsplit(".", 1)[-1].removeprefix("arg")
+
+    def runtime_attributes(self) -> dict[str, object]:
+        return {
+            "kind": self.kind(),
+            "axis": self.axis.value.data,
+            "select_last": self.select_last_index is not None,
+        }
+
+    def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
+        return _reduced_shape(
+            shapes[0], (self.axis.value.data,), self.keepdims is not None
+        )
+
+    def verify_shapes(self) -> None:
+        src, out = shape_of(self.inputs[0]), shape_of(self.outputs[0])
+        axis = self.axis.value.data
+        if not 0 <= axis < len(src):
+            raise VerifyException(
+                f"'{self.name}' axis {axis} is out of range for rank {len(src)}"
+            )
+        out_type = self.outputs[0].type
+        assert AnyShapedTypeConstr.verifies(out_type)
+        if out_type.get_element_type() != IntegerType(64):
+            raise VerifyException(
+                f"'{self.name}' outs operand 0 must have element type i64, got "
+                f"{out_type.get_element_type()}"
+            )
+        want = _reduced_shape(src, (axis,), self.keepdims is not None)
+        if len(want) != len(out) or any(map(_static_mismatch, want, out)):
+            raise VerifyException(
+                f"'{self.name}' outs operand 0 has shape {_fmt(out)} but reducing "
+                f"{_fmt(src)} along {axis} gives {_fmt(want)}"
+            )
+
+
+@irdl_op_definition
+class ArgMaxOp(ArgReduceOp):
+    name = "hip.argmax"
+
+
+@irdl_op_definition
+class ArgMinOp(ArgReduceOp):
+    name = "hip.argmin"
+
+
+class _NormOp(HipComputeOp, ABC):
+    """Normalizes `ins[0]` over its dims from `axis` on (in `[0, rank)`), then
+    times `ins[1]` (the scale) and plus `ins[2]` (the bias) where given, each
+    broadcast to those dims."""
+
+    axis = prop_def(IntegerAttr)
+    epsilon = prop_def(FloatAttr)
+
+    def runtime_attributes(self) -> dict[str, object]:
+        return {"axis": self.axis.value.data, "epsilon": self.epsilon.value.data}
+
+    def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
+        return shapes[0]
+
+    def verify_shapes(self) -> None:
+        src, out = shape_of(self.inputs[0]), shape_of(self.outputs[0])
+        axis = self.axis.value.data
+        if not 0 <= axis < max(len(src), 1):
+            raise VerifyException(
+                f"'{self.name}' axis {axis} is out of range for rank {len(src)}"
+            )
+        if len(src) != len(out) or any(map(_static_mismatch, src, out)):
+            raise VerifyException(
+                f"'{self.name}' ins operand 0 has shape {_fmt(src)} but outs "
+                f"operand 0 has shape {_fmt(out)}"
+            )
+        inner = src[axis:]
+        for i, value in enumerate(self.inputs[1:], 1):
+            shape = shape_of(value)
+            both = _broadcast(inner, shape)
+            if (
+                both is None
+                or len(both) != len(inner)
+                or any(map(_static_mismatch, both, inner))
+            ):
+                raise VerifyException(
+                    f"'{self.name}' ins operand {i} has shape {_fmt(shape)}, which "
+                    f"does not broadcast to the normalized dims {_fmt(inner)}"
+                )
+
+
+@irdl_op_definition
+class LayerNormOp(_NormOp):
+    """ONNX LayerNormalization: `(x - mean) / sqrt(var + epsilon) * scale +
+    bias`, `ins` (x, scale[, bias]); `outs` (y[, mean, inv_std_dev]): the
+    statistics of each normalized group, with the normalized dims as size 1."""
+
+    name = "hip.miopen.layer_norm"
+    NUM_INPUTS: ClassVar[tuple[int, int | None]] = (2, 3)
+    NUM_OUTPUTS: ClassVar[tuple[int, int]] = (1, 3)
+    RUNTIME_CALL: ClassVar[str] = "layer_norm"
+
+    def verify_shapes(self) -> None:
+        super().verify_shapes()
+        if len(self.outputs) == 2:
+            raise VerifyException(
+                f"'{self.name}' takes 1 outs operand or 3 (y, mean, inv_std_dev), got 2"
+            )
+        src = shape_of(self.inputs[0])
+        axis = self.axis.value.data
+        want = (*src[:axis], *(1 for _ in src[axis:]))
+        for i, value in enumerate(self.outputs[1:], 1):
+            shape = shape_of(value)
+            if len(shape) != len(want) or any(map(_static_mismatch, want, shape)):
+                raise VerifyException(
+                    f"'{self.name}' outs operand {i} has shape {_fmt(shape)}, "
+                    f"expected {_fmt(want)}"
+                )
+
+
+@irdl_op_definition
+class RmsNormOp(_NormOp):
+    """ONNX RMSNormalization: `x / sqrt(mean(x^2) + epsilon) * scale`."""
+
+    name = "hip.rms_norm"
+    NUM_INPUTS: ClassVar[tuple[int, int | None]] = (2, 2)
+    RUNTIME_CALL: ClassVar[str] = "rms_norm"
+
+
+class _AxisOp(_SameShapeOp, ABC):
+    """Same shape in and out, computed along `axis` (in `[0, rank)`)."""
+
+    axis = prop_def(IntegerAttr)
+
+    def runtime_attributes(self) -> dict[str, object]:
+        return {"axis": self.axis.value.data}
+
+    def verify_shapes(self) -> None:
+        super().verify_shapes()
+        rank = len(shape_of(self.inputs[0]))
+        if not 0 <= self.axis.value.data < max(rank, 1):
+            raise VerifyException(
+                f"'{self.name}' axis {self.axis.value.data} is out of range for "
+                f"rank {rank}"
+            )
+
+
+@irdl_op_definition
+class LogSoftmaxOp(_AxisOp):
+    """`x - max - log(sum(exp(x - max)))` along `axis` (MIOpen's LOG mode)."""
+
+    name = "hip.miopen.log_softmax"
+    RUNTIME_CALL: ClassVar[str] = "log_softmax"
+
+
+@irdl_op_definition
+class HardmaxOp(_AxisOp):
+    """1 at the first largest element along `axis`, 0 elsewhere."""
+
+    name = "hip.hardmax"
+    RUNTIME_CALL: ClassVar[str] = "hardmax"
+
+
+@irdl_op_definition
+class FillOp(HipComputeOp):
+    """Every element of `outs` set to `value`; no `ins` (Dropout's mask)."""
+
+    name = "hip.fill"
+    NUM_INPUTS: ClassVar[tuple[int, int | None]] = (0, 0)
+    RUNTIME_CALL: ClassVar[str] = "fill"
+
+    value = prop_def(base(IntegerAttr) | base(FloatAttr))
+
+    def runtime_attributes(self) -> dict[str, object]:
+        return {"value": self.value.value.data}
+
+
 @irdl_op_definition
 class AllocOp(IRDLOperation):
     """Device memory from the context's allocator."""
@@ -820,6 +1556,273 @@ class FreeOp(IRDLOperation):
 
     def __init__(self, ctx: SSAValue | Operation, memref: SSAValue | Operation):
         super().__init__(operands=[ctx, memref])
+
+
+# Convolution and pooling (converted by `onnx_to_hip/conv.py`; kernels in
+# `backend/kernels/conv.h`). Layout NC(D)HW: dims 0 and 1 are batch and
+# channels, the rest spatial; `pads` are all begins, then all ends.
+
+
+def window_output_size(
+    size: int,
+    kernel: int,
+    stride: int,
+    dilation: int,
+    pad_begin: int,
+    pad_end: int,
+    ceil_mode: bool = False,
+) -> int:
+    """The output size of a sliding window along one dim (ONNX's formula; under
+    `ceil_mode` the last window must start inside the input or its begin pad)."""
+    if DYNAMIC_INDEX in (size, kernel):
+        return DYNAMIC_INDEX
+    span = size + pad_begin + pad_end - dilation * (kernel - 1) - 1
+    if not ceil_mode:
+        return span // stride + 1
+    out = -(-span // stride) + 1
+    if (out - 1) * stride >= size + pad_begin:
+        out -= 1
+    return out
+
+
+class _WindowOp(HipComputeOp, ABC):
+    """An op sliding a window over the spatial dims of `ins[0]`."""
+
+    strides = prop_def(DenseArrayBase[I64])
+    dilations = prop_def(DenseArrayBase[I64])
+    pads = prop_def(DenseArrayBase[I64])
+
+    def _ints(self, attr: DenseArrayBase[I64] | None) -> tuple[int, ...]:
+        return () if attr is None else tuple(int(v) for v in attr.get_values())
+
+    def window_attributes(self) -> dict[str, tuple[int, ...]]:
+        return {
+            "strides": self._ints(self.strides),
+            "dilations": self._ints(self.dilations),
+            "pads": self._ints(self.pads),
+        }
+
+    def kernel_of(self, *shapes: tuple[int, ...]) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    def uses_ceil_mode(self) -> bool:
+        return False
+
+    def spatial_output(self, *shapes: tuple[int, ...]) -> tuple[int, ...]:
+        """The output's spatial sizes for these `ins` shapes."""
+        x = shapes[0]
+        a = self.window_attributes()
+        rank = len(x) - 2
+        kernel = self.kernel_of(*shapes)
+        return tuple(
+            window_output_size(
+                x[2 + d],
+                kernel[d],
+                a["strides"][d],
+                a["dilations"][d],
+                a["pads"][d],
+                a["pads"][rank + d],
+                self.uses_ceil_mode(),
+            )
+            for d in range(rank)
+        )
+
+    def verify_window(self) -> None:
+        x = shape_of(self.inputs[0])
+        rank = len(x) - 2
+        if rank < 1:
+            raise VerifyException(
+                f"'{self.name}' ins operand 0 must have rank >= 3 (N, C, spatial), "
+                f"got {_fmt(x)}"
+            )
+        a = self.window_attributes()
+        for key, count in (("strides", rank), ("dilations", rank), ("pads", 2 * rank)):
+            values = a[key]
+            if len(values) != count or any(
+                v < (0 if key == "pads" else 1) for v in values
+            ):
+                raise VerifyException(
+                    f"'{self.name}' {key} {list(values)} must be {count} "
+                    f"{'non-negative' if key == 'pads' else 'positive'} integers"
+                )
+
+
+@irdl_op_definition
+class ConvOp(_WindowOp):
+    """ONNX Conv: `ins` (x (N, C, s...), w (M, C/group, k...)[, bias (M)]),
+    `outs` (y (N, M, o...), workspace): the workspace is the im2col matrix of
+    one image, 1-D, `C * prod(k) * prod(o)` elements, or 0 where the matrix is
+    the image itself (a 1x1 kernel, unit strides, no pads). The conversion
+    sizes it, so the memory planner owns it; the runtime allocates nothing."""
+
+    name = "hip.miopen.conv"
+    NUM_INPUTS: ClassVar[tuple[int, int | None]] = (2, 3)
+    NUM_OUTPUTS: ClassVar[tuple[int, int]] = (2, 2)
+    RUNTIME_CALL: ClassVar[str] = "conv"
+
+    group = prop_def(IntegerAttr)
+
+    def runtime_attributes(self) -> dict[str, object]:
+        return {**self.window_attributes(), "group": self.group.value.data}
+
+    def kernel_of(self, *shapes: tuple[int, ...]) -> tuple[int, ...]:
+        return shapes[1][2:]
+
+    def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
+        return (shapes[0][0], shapes[1][0], *self.spatial_output(*shapes))
+
+    def workspace_size(self, *shapes: tuple[int, ...]) -> int:
+        """Elements of the workspace for these `ins` shapes (DYNAMIC_INDEX if
+        unknown)."""
+        x, w = shapes[0], shapes[1]
+        a = self.window_attributes()
+        if (
+            all(k == 1 for k in w[2:])
+            and all(s == 1 for s in a["strides"])
+            and not any(a["pads"])
+        ):
+            return 0
+        sizes = (x[1], *w[2:], *self.spatial_output(*shapes))
+        return DYNAMIC_INDEX if DYNAMIC_INDEX in sizes else math.prod(sizes)
+
+    def verify_shapes(self) -> None:
+        self.verify_window()
+        x, w = shape_of(self.inputs[0]), shape_of(self.inputs[1])
+        group = self.group.value.data
+        if len(w) != len(x):
+            raise VerifyException(
+                f"'{self.name}' ins operand 1 (the weight) has rank {len(w)}, but "
+                f"the input has rank {len(x)}"
+            )
+        if group < 1 or _static_mismatch(
+            x[1], DYNAMIC_INDEX if w[1] < 0 else w[1] * group
+        ):
+            raise VerifyException(
+                f"'{self.name}' the input has {x[1]} channels, but the weight "
+                f"({_fmt(w)}) with group {group} takes {w[1]} per group"
+            )
+        if w[0] != DYNAMIC_INDEX and w[0] % group:
+            raise VerifyException(
+                f"'{self.name}' {w[0]} output channels do not split into {group} groups"
+            )
+        if len(self.inputs) == 3:
+            b = shape_of(self.inputs[2])
+            if len(b) != 1 or _static_mismatch(b[0], w[0]):
+                raise VerifyException(
+                    f"'{self.name}' ins operand 2 (the bias) has shape {_fmt(b)}, "
+                    f"expected {w[0]}"
+                )
+        shapes = (x, w)
+        want = self.result_shape(*shapes)
+        out = shape_of(self.outputs[0])
+        assert want is not None
+        if len(out) != len(want) or any(map(_static_mismatch, want, out)):
+            raise VerifyException(
+                f"'{self.name}' outs operand 0 has shape {_fmt(out)}, but the "
+                f"convolution gives {_fmt(want)}"
+            )
+        ws = shape_of(self.outputs[1])
+        size = self.workspace_size(*shapes)
+        if len(ws) != 1 or _static_mismatch(ws[0], size):
+            raise VerifyException(
+                f"'{self.name}' outs operand 1 (the workspace) has shape "
+                f"{_fmt(ws)}, expected {'?' if size < 0 else size} elements"
+            )
+
+
+class PoolOp(_WindowOp, ABC):
+    """ONNX MaxPool and AveragePool, and their Global forms: `kernel_shape`
+    absent means the whole spatial extent of the input (strides 1, no pads).
+    `ceil_mode` only decides the output size, which `outs` carries."""
+
+    RUNTIME_CALL: ClassVar[str] = "pool"
+
+    kernel_shape = opt_prop_def(DenseArrayBase[I64])
+    ceil_mode = opt_prop_def(UnitAttr)
+
+    @classmethod
+    def kind(cls) -> str:
+        return cls.name.rsplit(".", 1)[-1].removesuffix("_pool")
+
+    def kernel_of(self, *shapes: tuple[int, ...]) -> tuple[int, ...]:
+        if self.kernel_shape is None:
+            return shapes[0][2:]
+        return self._ints(self.kernel_shape)
+
+    def uses_ceil_mode(self) -> bool:
+        return self.ceil_mode is not None
+
+    def runtime_attributes(self) -> dict[str, object]:
+        kernel = None if self.kernel_shape is None else self._ints(self.kernel_shape)
+        return {"kind": self.kind(), "kernel": kernel, **self.window_attributes()}
+
+    def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
+        return (*shapes[0][:2], *self.spatial_output(*shapes))
+
+    def verify_shapes(self) -> None:
+        self.verify_window()
+        x = shape_of(self.inputs[0])
+        kernel = self.kernel_of(x)
+        if len(kernel) != len(x) - 2 or any(0 <= k < 1 for k in kernel):
+            raise VerifyException(
+                f"'{self.name}' kernel_shape {list(kernel)} must be {len(x) - 2} "
+                "positive integers"
+            )
+        want = self.result_shape(x)
+        assert want is not None
+        for i, value in enumerate(self.outputs):
+            out = shape_of(value)
+            if len(out) != len(want) or any(map(_static_mismatch, want, out)):
+                raise VerifyException(
+                    f"'{self.name}' outs operand {i} has shape {_fmt(out)}, but "
+                    f"pooling {_fmt(x)} gives {_fmt(want)}"
+                )
+
+
+@irdl_op_definition
+class MaxPoolOp(PoolOp):
+    """`outs` (y[, indices]): indices (i64) are flat indices into `ins[0]`,
+    row-major, or with the spatial dims column-major under `storage_order`;
+    padding never wins."""
+
+    name = "hip.miopen.max_pool"
+    NUM_OUTPUTS: ClassVar[tuple[int, int]] = (1, 2)
+
+    storage_order = opt_prop_def(UnitAttr)
+
+    def runtime_attributes(self) -> dict[str, object]:
+        return {
+            **super().runtime_attributes(),
+            "column_major": self.storage_order is not None,
+        }
+
+    def verify_shapes(self) -> None:
+        if len(self.outputs) == 2:
+            indices = self.outputs[1].type
+            assert AnyShapedTypeConstr.verifies(indices)
+            if indices.get_element_type() != IntegerType(64):
+                raise VerifyException(
+                    f"'{self.name}' outs operand 1 (the indices) must have element "
+                    f"type i64, got {indices.get_element_type()}"
+                )
+        super().verify_shapes()
+
+
+@irdl_op_definition
+class AveragePoolOp(PoolOp):
+    """The mean of each window: over its elements inside the input, or with
+    `count_include_pad` over those inside the padded input (the part a
+    `ceil_mode` window hangs past the end pad never counts)."""
+
+    name = "hip.miopen.average_pool"
+
+    count_include_pad = opt_prop_def(UnitAttr)
+
+    def runtime_attributes(self) -> dict[str, object]:
+        return {
+            **super().runtime_attributes(),
+            "count_include_pad": self.count_include_pad is not None,
+        }
 
 
 def _declared_ops() -> list[type[Operation]]:

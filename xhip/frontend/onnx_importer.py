@@ -20,20 +20,20 @@ from __future__ import annotations
 import os
 import re
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import cast
 
 import numpy as np
 import onnx
 from google.protobuf.message import DecodeError
-from onnx import version_converter
 from onnx import (
     AttributeProto,
     ModelProto,
     NodeProto,
     TensorProto,
     numpy_helper,
+    version_converter,
 )
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
@@ -53,9 +53,10 @@ from xdsl.dialects.builtin import (
     f32,
 )
 from xdsl.ir import Attribute, Block, Region, SSAValue
-from xdsl.irdl import OptOperandDef, VarOperandDef
+from xdsl.irdl import OptOperandDef, OptResultDef, VarOperandDef
 
 from xhip.dialects import onnx as onnx_dialect
+from xhip.frontend.graph_check import graph_problem
 from xhip.frontend.value_info import (
     ELEMENT_TYPES,
     InferenceFailure,
@@ -73,6 +74,7 @@ converted to it by onnx's version converter (`upgrade_opset`)."""
 
 class OpsetConversionWarning(UserWarning):
     """A model was converted from an older opset at import: said in one line."""
+
 
 ONNX_DOMAINS = ("", "ai.onnx")
 
@@ -335,11 +337,13 @@ class _Importer:
 
     def node(self, node: NodeProto, block: Block) -> None:
         op = self.ops[node.op_type]
-        if len(node.output) != 1 or not node.output[0]:
+        definitions = op.get_irdl_definition().results
+        if not 1 <= len(node.output) <= len(definitions) or not node.output[0]:
             raise self.fail(
-                f"{self.label(node)}: has {len(node.output)} outputs, xhip supports 1"
+                f"{self.label(node)}: has {len(node.output)} outputs, xhip supports "
+                f"{len(definitions)}"
             )
-        result_type = self.tensor_type(node.output[0], self.label(node))
+        result_types, names = self.result_types(node, definitions)
         attributes: dict[str, Attribute] = {
             "onnx_node_name": StringAttr(node.name or node.output[0])
         }
@@ -351,16 +355,41 @@ class _Importer:
         else:
             built = op.build(
                 operands=self.operands(node, op),
-                result_types=[result_type],
+                result_types=result_types,
                 properties=self.properties(node, op),
                 attributes=attributes,
             )
         block.add_op(built)
-        self.values[node.output[0]] = built.results[0]
+        for name, result in zip(names, built.results, strict=True):
+            self.values[name] = result
+
+    def result_types(
+        self, node: NodeProto, definitions: Sequence[tuple[str, object]]
+    ) -> tuple[list[Attribute | list[Attribute]], list[str]]:
+        """The node's result types, grouped as the op's result definitions say
+        (an optional result is absent where its output name is empty), and the
+        names of the outputs present, in order."""
+        grouped: list[Attribute | list[Attribute]] = []
+        names: list[str] = []
+        for i, (_, definition) in enumerate(definitions):
+            name = node.output[i] if i < len(node.output) else ""
+            if isinstance(definition, OptResultDef):
+                grouped.append(
+                    [self.tensor_type(name, self.label(node))] if name else []
+                )
+            elif name:
+                grouped.append(self.tensor_type(name, self.label(node)))
+            else:
+                raise self.fail(f"{self.label(node)}: output {i} is missing")
+            if name:
+                names.append(name)
+        return grouped, names
 
     # The module.
 
     def build(self) -> ModuleOp:
+        if (problem := graph_problem(self.graph)) is not None:
+            raise self.fail(problem)
         self.check_ops()
         self.check_signature()
         self.infer()

@@ -137,6 +137,7 @@ def test_launch_errors(device: EmulatedDevice) -> None:
         ("i32", 1),
         ("ptr", meta),
         ("i64", 4),
+        ("ptr", 0),  # no formula parameters
     ]
     device.launch("xhip_unary_f32", 1, 256, 0, args)  # type: ignore[arg-type]
     with pytest.raises(DeviceError, match="no loaded module"):

@@ -6,7 +6,6 @@ transposed, sliced and reversed strides."""
 from __future__ import annotations
 
 import math
-import re
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -14,6 +13,16 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
+from tests.pytest.emulator.test_conv_kernels import KERNELS as CONV_KERNELS
+from tests.pytest.emulator.test_reduce_kernels import KERNELS as REDUCE_KERNELS
+from xhip.backend.elementwise import (
+    CAST_KERNEL,
+    COPY_KERNELS,
+    ELEMENT_TYPES,
+    KERNELS,
+    TYPE_CODES,
+    TYPE_OF,
+)
 from xhip.backend.gpu import kernel_source
 from xhip.testing.emulator import EmulatedKernels, Guarded, kernel_names
 
@@ -35,7 +44,9 @@ def covers(*names: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
 def test_every_kernel_has_an_emulated_test() -> None:
     names = set(kernel_names(kernel_source()))
     assert names, "no __global__ kernel found in kernel_source()"
-    assert names - COVERED == set(), "kernels without an emulated test"
+    assert names - COVERED - REDUCE_KERNELS - CONV_KERNELS == set(), (
+        "kernels without an emulated test"
+    )
 
 
 # Elementwise kernels.
@@ -48,61 +59,167 @@ class Op:
     code: int
     arity: int
     dtype: np.dtype
-
-
-DTYPES = {"f32": np.dtype(np.float32), "f64": np.dtype(np.float64)}
+    bools: tuple[bool, ...]
+    """Per operand, whether the kernel reads it as a bool."""
+    result_bool: bool
+    params: tuple[str, ...]
 
 
 def elementwise_ops() -> list[Op]:
-    """Every (kernel, op code) the elementwise kernels run, for each element
-    type the source has a kernel for: the one place that knows where the codes
-    live (today `xhip.backend.gpu`'s tables)."""
-    from xhip.backend import gpu
+    """Every (kernel, op code) of the generated elementwise kernels, each
+    element type's own: the one place that knows where the codes live
+    (`xhip.backend.elementwise`)."""
+    from xhip.backend import elementwise
 
-    tables = [
-        ("xhip_binary_", 2, gpu.BINARY_CODES),
-        ("xhip_unary_", 1, {"copy": gpu.COPY_CODE, **gpu.UNARY_CODES}),
-    ]
-    names = kernel_names(kernel_source())
     ops = []
-    for prefix, arity, codes in tables:
-        for name in names:
-            m = re.fullmatch(re.escape(prefix) + r"(\w+)", name)
-            if m:
-                assert m.group(1) in DTYPES, f"{name}: an element type this test lacks"
-                for kind, code in codes.items():
-                    ops.append(Op(name, kind, code, arity, DTYPES[m.group(1)]))
+    for kernel in elementwise.KERNELS.values():
+        t = kernel.type
+        arity = len(kernel.signature.operands)
+        bools = tuple(kernel.signature.operand_is_bool(i, t) for i in range(arity))
+        for op in kernel.ops:
+            ops.append(
+                Op(
+                    kernel.name,
+                    op.kind(),
+                    elementwise.codes(op)[op.kind()],
+                    arity,
+                    t.dtype,
+                    bools,
+                    kernel.signature.result or t.kind == "b",
+                    op.FORMULA.params(),
+                )
+            )
     return ops
 
 
+PARAM_VALUES = {
+    "alpha": 0.75,
+    "beta": 0.25,
+    "gamma": 1.25,
+    "divisor": 3.0,
+    "detect_positive": 1.0,
+    "detect_negative": 0.0,
+}
+"""Values exact in float16 too, so the reference and the kernel agree on them."""
+
+_erf64 = np.vectorize(math.erf, otypes=[np.float64])
+
+
+def _softplus(x: np.ndarray) -> np.ndarray:
+    return np.logaddexp(0.0, x)
+
+
+def _trunc_div(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    if x.dtype.kind in "iu":
+        return (np.sign(x) * np.sign(y) * (np.abs(x) // np.abs(y))).astype(x.dtype)
+    return x / y
+
+
+def _ipow(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return np.power(x, y) if x.dtype.kind == "f" else np.power(x, y.astype(x.dtype))
+
+
+def _clamp(x: np.ndarray) -> np.ndarray:
+    return np.clip(x, 0.0, 1.0)
+
+
+P = PARAM_VALUES
 REFERENCE: dict[str, Callable[..., np.ndarray]] = {
     "add": np.add,
     "sub": np.subtract,
     "mul": np.multiply,
-    "div": np.divide,
-    "pow": np.power,
-    "copy": lambda x: x.copy(),
-    "relu": lambda x: np.where((x > 0) | np.isnan(x), x, 0.0),
+    "div": _trunc_div,
+    "pow": _ipow,
+    "relu": lambda x: np.where((x > 0) | np.isnan(x), x, x.dtype.type(0)),
     "exp": np.exp,
     "neg": np.negative,
     "sigmoid": lambda x: 1.0 / (1.0 + np.exp(-x)),
     "sqrt": np.sqrt,
     "tanh": np.tanh,
     "abs": np.abs,
+    "gelu": lambda x: 0.5 * x * (1.0 + _erf64(x / math.sqrt(2.0))),
+    "gelu_tanh": lambda x: (
+        0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x**3)))
+    ),
+    "erf": _erf64,
+    "softplus": _softplus,
+    "softsign": lambda x: x / (1.0 + np.abs(x)),
+    "elu": lambda x: np.where(x < 0, P["alpha"] * np.expm1(x), x),
+    "selu": lambda x: P["gamma"] * np.where(x <= 0, P["alpha"] * np.expm1(x), x),
+    "celu": lambda x: (
+        np.maximum(x, 0) + np.minimum(0, P["alpha"] * np.expm1(x / P["alpha"]))
+    ),
+    "mish": lambda x: x * np.tanh(_softplus(x)),
+    "leaky_relu": lambda x: np.where(x < 0, P["alpha"] * x, x),
+    "hard_sigmoid": lambda x: _clamp(P["alpha"] * x + P["beta"]),
+    "hard_swish": lambda x: x * _clamp(x / 6.0 + 0.5),
+    "thresholded_relu": lambda x: np.where(x > P["alpha"], x, 0.0),
+    "prelu": lambda x, y: np.where(x < 0, y * x, x),
+    "log": np.log,
+    "reciprocal": lambda x: 1.0 / x,
+    "floor": np.floor,
+    "ceil": np.ceil,
+    "round": np.round,
+    "sin": np.sin,
+    "cos": np.cos,
+    "sign": np.sign,
+    "div_by": lambda x: x / P["divisor"],
+    "max": np.maximum,
+    "min": np.minimum,
+    "mod": np.mod,
+    "fmod": np.fmod,
+    "equal": np.equal,
+    "less": np.less,
+    "less_or_equal": np.less_equal,
+    "greater": np.greater,
+    "greater_or_equal": np.greater_equal,
+    "not": np.logical_not,
+    "and": np.logical_and,
+    "or": np.logical_or,
+    "xor": np.logical_xor,
+    "isnan": np.isnan,
+    "isinf": lambda x: np.isposinf(x),  # detect_positive 1, detect_negative 0
+    "where": lambda c, x, y: np.where(c, x, y),
 }
-"""numpy's meaning of each op, run in float64."""
-EXACT = {"add", "sub", "mul", "div", "copy", "relu", "neg", "sqrt", "abs"}
-"""Correctly rounded in float32, so equal to the float64 result rounded."""
+"""numpy's meaning of each op (floats in float64), written here, not derived."""
+EXACT = {
+    *("add", "sub", "mul", "div", "relu", "neg", "sqrt", "abs", "floor", "ceil"),
+    *("round", "sign", "max", "min", "mod", "fmod", "isnan", "isinf", "where"),
+    *("equal", "less", "less_or_equal", "greater", "greater_or_equal", "not"),
+    *("and", "or", "xor", "leaky_relu", "thresholded_relu", "prelu", "div_by"),
+    "reciprocal",
+}
+"""Correctly rounded (or exact), so equal to the float64 result rounded."""
+SPECIALS_OK = EXACT | {"exp", "tanh", "sigmoid", "erf", "log", "sin", "cos", "pow"}
+"""Ops fed inf, NaN, -0 and huge values too; the composite activations get
+ordinary numbers (their stable forms differ from the textbook ones at inf)."""
 
 
-def _values(rng: np.random.Generator, n: int, kind: str, operand: int) -> np.ndarray:
+def _values(rng: np.random.Generator, n: int, op: Op, operand: int) -> np.ndarray:
+    """Values of the operand's type (float64 for floats, rounded later)."""
+    if op.bools[operand]:
+        return rng.integers(0, 2, n).astype(bool)
+    kind = op.dtype.kind
+    if kind in "iu":
+        info = np.iinfo(op.dtype)
+        low, high = (0, 40) if kind == "u" else (-20, 21)
+        if op.kind == "pow":
+            low, high = (0, 4) if operand == 1 else (max(low, -3), 4)
+        x = rng.integers(low, high, n)
+        if op.kind in ("div", "mod", "fmod") and operand == 1:
+            x[x == 0] = 3
+        return np.clip(x, info.min, info.max)
     x = rng.standard_normal(n) * 3
-    if kind == "pow":
+    if op.kind == "pow":
         x = rng.uniform(0.1, 3, n) if operand == 0 else rng.integers(-3, 4, n) * 0.5
         if operand == 0 and n > 4:
             x[: n // 4] *= -1  # negative bases: NaN for half-integer exponents
+    if op.kind in ("round",):
+        x = np.round(x * 2) / 2  # halves: ties go to even
+    if op.kind in ("mod", "fmod") and operand == 1:
+        x[np.abs(x) < 0.1] = 0.5
     specials = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e30, -1e-30, 89.0, -104.0]
-    if kind != "pow":
+    if op.kind in SPECIALS_OK and op.kind != "pow":
         count = min(n, len(specials), max(1, n // 5))
         x[rng.choice(n, count, replace=False)] = rng.choice(specials, count)
     return x
@@ -121,17 +238,21 @@ class Layout:
 
 
 LAYOUTS = [
-    Layout("empty", (0,), ("c", "c", "c")),
-    Layout("one", (1,), ("c", "c", "c")),
-    Layout("prime", (1009,), ("c", "c", "c")),
-    Layout("scalar", (), ("c", "c", "c")),
-    Layout("empty-2d", (3, 0), ("c", "b", "c")),
-    Layout("broadcast", (37, 41), ("b0", "b1", "c")),
-    Layout("transposed-in", (29, 31), ("t", "c", "c")),
-    Layout("transposed-out", (29, 31), ("c", "t", "t")),
-    Layout("sliced-reversed", (7, 5, 3), ("s", "r", "c")),
-    Layout("rank-4", (2, 3, 5, 7), ("t", "b1", "s")),
+    Layout("empty", (0,), ("c", "c", "c", "c")),
+    Layout("one", (1,), ("c", "c", "c", "c")),
+    Layout("prime", (1009,), ("c", "c", "c", "c")),
+    Layout("scalar", (), ("c", "c", "c", "c")),
+    Layout("empty-2d", (3, 0), ("c", "b", "c", "c")),
+    Layout("broadcast", (37, 41), ("b0", "b1", "c", "c")),
+    Layout("transposed-in", (29, 31), ("t", "c", "b1", "c")),
+    Layout("transposed-out", (29, 31), ("c", "t", "c", "t")),
+    Layout("sliced-reversed", (7, 5, 3), ("s", "r", "b0", "c")),
+    Layout("rank-4", (2, 3, 5, 7), ("t", "b1", "s", "s")),
 ]
+"""Every layout for the float32 kernels; the other element types run the
+ones in `TYPED_LAYOUTS` (the same code, instantiated per type), so the
+emulator's time stays small."""
+TYPED_LAYOUTS = {"prime", "broadcast", "sliced-reversed"}
 
 
 def _view(base: np.ndarray, how: str) -> np.ndarray:
@@ -160,41 +281,62 @@ def _strides(view: np.ndarray) -> list[int]:
     return [s // view.itemsize for s in view.strides]
 
 
-def _launches(n: int) -> Iterator[tuple[int, int]]:
+def _launches(n: int, full: bool) -> Iterator[tuple[int, int]]:
     """(grid, block): one thread; a grid smaller than the data (grid-stride
     loops); the runtime's 256-thread blocks; a full 1024-thread block."""
-    yield 1, 1
+    if full:
+        yield 1, 1
     yield 2, 32
     yield max(1, min(3, -(-n // 256))), 256
-    yield 1, 1024
+    if full:
+        yield 1, 1024
 
 
-@pytest.mark.parametrize("layout", LAYOUTS, ids=lambda layout: layout.name)
-@pytest.mark.parametrize(
-    "op", elementwise_ops(), ids=lambda op: f"{op.kernel}-{op.kind}"
-)
-@covers("xhip_binary_f32", "xhip_unary_f32")
+def _cases() -> Iterator[object]:
+    for op in elementwise_ops():
+        for layout in LAYOUTS:
+            if op.dtype == np.float32 or layout.name in TYPED_LAYOUTS:
+                yield pytest.param(
+                    op, layout, id=f"{op.kernel}-{op.kind}-{layout.name}"
+                )
+
+
+def _tolerance(op: Op) -> dict[str, float]:
+    if op.dtype == np.float16:
+        return {"rtol": 2e-3, "atol": 1e-3}
+    if op.dtype == np.float64:
+        return {"rtol": 1e-12, "atol": 1e-14}
+    return {"rtol": 1e-5, "atol": 1e-6}
+
+
+@pytest.mark.parametrize(("op", "layout"), list(_cases()))
+@covers(*(name for name in kernel_names(kernel_source()) if name in KERNELS))
 def test_elementwise(emulated: EmulatedKernels, op: Op, layout: Layout) -> None:
     if op.kind not in REFERENCE:
         pytest.fail(
             f"no numpy reference for elementwise op {op.kind!r}: add it to REFERENCE"
         )
-    rng = np.random.default_rng(zlib.crc32(f"{op.kind} {layout.name}".encode()))
+    rng = np.random.default_rng(
+        zlib.crc32(f"{op.kernel} {op.kind} {layout.name}".encode())
+    )
     shape, n = layout.shape, math.prod(layout.shape)
     inputs = []
     for i in range(op.arity):
-        base = _values(rng, n, op.kind, i).reshape(shape).astype(op.dtype)
-        inputs.append(_view(base, layout.views[i]))
-    # Broadcast operands: the reference sees exactly the values the kernel reads.
+        dtype = np.dtype(bool) if op.bools[i] else op.dtype
+        base = _values(rng, n, op, i).reshape(shape)
+        with np.errstate(all="ignore"):
+            inputs.append(_view(base.astype(dtype), layout.views[i]))
+    wide = [x.astype(np.float64) if x.dtype.kind == "f" else x for x in inputs]
+    out_dtype = np.dtype(bool) if op.result_bool else op.dtype
     with np.errstate(all="ignore"):
-        want = REFERENCE[op.kind](*(x.astype(np.float64) for x in inputs)).astype(
-            op.dtype
-        )
+        want = np.asarray(REFERENCE[op.kind](*wide)).astype(out_dtype)
+    params = np.array([PARAM_VALUES[name] for name in op.params] or [0.0])
     how = layout.views[-1]
-    for grid, block in _launches(n):
+    full = op.dtype == np.float32
+    for grid, block in _launches(n, full):
         for warp in WARPS:
             storage = Guarded(
-                np.full(shape[::-1] if how == "t" else shape, 7, op.dtype)
+                np.full(shape[::-1] if how == "t" else shape, 7, out_dtype)
             )
             out = storage.array.T if how == "t" else storage.array
             rank = len(shape)
@@ -210,16 +352,118 @@ def test_elementwise(emulated: EmulatedKernels, op: Op, layout: Layout) -> None:
                 ("i32", rank),
                 ("ptr", meta.ctypes.data),
                 ("i64", n),
+                ("ptr", params.ctypes.data if op.params else 0),
             ]
             emulated.launch(op.kernel, grid, block, 0, args, warp_size=warp)
             storage.check()
             where = f"{op.kind} {layout.name} grid {grid} block {block} warp {warp}"
-            if op.kind in EXACT:
+            if op.kind in EXACT or out_dtype.kind in "iub":
                 np.testing.assert_array_equal(out, want, err_msg=where)
             else:
                 np.testing.assert_allclose(
-                    out, want, rtol=2e-6, atol=1e-37, equal_nan=True, err_msg=where
+                    out, want, equal_nan=True, err_msg=where, **_tolerance(op)
                 )
+
+
+# Copies and casts.
+
+DTYPES = [t.dtype for t in ELEMENT_TYPES]
+
+
+@pytest.mark.parametrize("size", sorted(COPY_KERNELS))
+@covers(*COPY_KERNELS.values())
+def test_copy(emulated: EmulatedKernels, size: int) -> None:
+    """Each element's bytes, whatever they mean (NaN payloads too), through
+    transposed, broadcast and reversed views."""
+    dtype = np.dtype(f"u{size}")
+    rng = np.random.default_rng(size)
+    src = rng.integers(0, np.iinfo(dtype).max, (5, 1, 7), dtype=dtype, endpoint=True)
+    view = np.broadcast_to(src, (5, 3, 7))[:, :, ::-1].transpose(2, 0, 1)
+    for warp in WARPS:
+        out = Guarded(np.zeros(view.shape, dtype))
+        meta = np.array([*view.shape, *_strides(out.array), *_strides(view)], np.int64)
+        args = [
+            ("ptr", out.address),
+            ("ptr", view.ctypes.data),
+            ("i32", view.ndim),
+            ("ptr", meta.ctypes.data),
+            ("i64", view.size),
+        ]
+        emulated.launch(COPY_KERNELS[size], 2, 32, 0, args, warp_size=warp)
+        out.check()
+        np.testing.assert_array_equal(out.array, view)
+
+
+def _cast_values(src: np.dtype) -> np.ndarray:
+    """Values every target type holds after C's conversion as numpy's unsafe
+    cast does (no NaN to integers: implementation-defined)."""
+    if src.kind == "b":
+        return np.array([True, False, True, True, False])
+    if src.kind == "f":
+        return np.array([0.0, -0.0, 1.5, -2.5, 3.99, 100.25, -7.75, 0.1, 65.0])
+    if src.kind == "u":
+        return np.array([0, 1, 2, 7, 100, 127, 200, 255])
+    return np.array([0, 1, -1, 2, -7, 100, -128, 127])
+
+
+@pytest.mark.parametrize("target", DTYPES, ids=lambda d: TYPE_OF[d].name)
+@pytest.mark.parametrize("source", DTYPES, ids=lambda d: TYPE_OF[d].name)
+@covers(CAST_KERNEL)
+def test_cast(emulated: EmulatedKernels, source: np.dtype, target: np.dtype) -> None:
+    """Every pair of element types against numpy's unsafe cast, strided."""
+    values = _cast_values(source).astype(source)
+    if source.kind == "f" and target.kind == "u":
+        values = np.abs(values)  # negative floats to unsigned: undefined in C
+    src = np.ascontiguousarray(np.tile(values, 2)[::-1])[::-1]  # reversed view
+    with np.errstate(all="ignore"):
+        want = src.astype(target)
+    for warp in WARPS:
+        out = Guarded(np.zeros(src.shape, target))
+        meta = np.array([*src.shape, *_strides(out.array), *_strides(src)], np.int64)
+        args = [
+            ("i32", TYPE_CODES[source]),
+            ("i32", TYPE_CODES[target]),
+            ("ptr", out.address),
+            ("ptr", src.ctypes.data),
+            ("i32", 1),
+            ("ptr", meta.ctypes.data),
+            ("i64", src.size),
+        ]
+        emulated.launch(CAST_KERNEL, 1, 64, 0, args, warp_size=warp)
+        out.check()
+        np.testing.assert_array_equal(out.array, want)
+
+
+def test_float16_conversions_round_to_nearest_even(emulated: EmulatedKernels) -> None:
+    """float32 -> float16 -> float32 through the kernels' own conversions:
+    every float16 value (subnormals, inf, NaN) round-trips, and float32
+    values between them round as numpy does (ties to even, overflow to inf)."""
+    every = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(np.float16)
+    rng = np.random.default_rng(16)
+    between = np.concatenate(
+        [
+            rng.standard_normal(2000).astype(np.float32) * 1e-5,
+            (rng.standard_normal(2000) * 3e4).astype(np.float32),
+            np.array(
+                [65504, 65519.99, 65520, 1e30, 2.0**-25, 2.0**-24 * 1.5], np.float32
+            ),
+        ]
+    )
+    codes = TYPE_CODES[np.dtype(np.float16)], TYPE_CODES[np.dtype(np.float32)]
+    with np.errstate(over="ignore"):
+        rounded = between.astype(np.float16)
+    for src, want, (a, b) in (
+        (every, every.astype(np.float32), codes),
+        (between, rounded, codes[::-1]),
+    ):
+        out = np.zeros(src.shape, want.dtype)
+        meta = np.array([src.size, 1, 1], np.int64)
+        args = [
+            ("i32", a), ("i32", b), ("ptr", out.ctypes.data), ("ptr", src.ctypes.data),
+            ("i32", 1), ("ptr", meta.ctypes.data), ("i64", src.size),
+        ]  # fmt: skip
+        emulated.launch(CAST_KERNEL, 64, 256, 0, args)
+        np.testing.assert_array_equal(out, want)
 
 
 # Softmax.

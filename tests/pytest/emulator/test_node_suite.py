@@ -1,12 +1,18 @@
 """onnx's node suite on the GPU runtimes, through the CPU stand-in of their device.
 
 The same cases as `tests/pytest/backend/test_onnx_node_tests.py` (which runs
-them on the CPU runtime), restricted to float32 ones: the GPU runtimes run
-float32 only, and refuse other types in one line (`gpu.KernelRuntime`).
-Expected outputs are onnx's own.
+them on the CPU runtime), for every element type the GPU runtimes' kernels
+take (`elementwise.ELEMENT_TYPES`: float16/32/64, the integers, bool).
+Expected outputs are onnx's own. A case on another type than float32 whose
+op runs on float32 only on the GPUs (GEMM, softmax, reductions: the runtime
+refuses it in one line, `NotImplementedOnDevice`) is an xfail naming the op.
+Each case is compiled once, for all the GPU runtimes.
 """
 
 from __future__ import annotations
+
+from functools import cache
+from typing import Any
 
 import numpy as np
 import pytest
@@ -15,30 +21,48 @@ from onnx.backend.test.runner import Runner
 import xhip
 from tests.pytest.backend.test_onnx_node_tests import CASES, _array, _params
 from tests.pytest.emulator.conftest import MakeGpu
+from xhip.backend.elementwise import TYPE_OF
+from xhip.backend.runtime import NotImplementedOnDevice
 from xhip.backend.session import CompiledModel
 
 
-def _float32_only(param: object) -> bool:
-    case = param.values[0]  # pyright: ignore[reportAttributeAccessIssue]
+def _arrays(case: Any) -> list[np.ndarray]:
     ((inputs, outputs),) = case.data_sets
-    arrays = [_array(x) for x in (*inputs, *outputs)]
-    return all(a.dtype == np.float32 for a in arrays)
+    return [_array(x) for x in (*inputs, *outputs)]
 
 
-PARAMS = [p for p in _params(CASES) if _float32_only(p)]
+def _kernel_types_only(param: Any) -> bool:
+    return all(a.dtype in TYPE_OF for a in _arrays(param.values[0]))
+
+
+PARAMS = [p for p in _params(CASES) if _kernel_types_only(p)]
+
+
+@cache
+def _compiled(name: str) -> Any:
+    case = next(p.values[0] for p in PARAMS if p.values[0].name == name)
+    return xhip.compile_to_ir(case.model)
 
 
 @pytest.mark.emulator
 @pytest.mark.parametrize("case", PARAMS)
-def test_node_on_gpu_runtimes(case: object, make_gpu: MakeGpu) -> None:
-    ir = xhip.compile_to_ir(case.model)  # pyright: ignore[reportAttributeAccessIssue]
+def test_node_on_gpu_runtimes(case: Any, make_gpu: MakeGpu) -> None:
+    ir = _compiled(case.name)
     model = CompiledModel(ir.module, ir.signature, ir.constants, make_gpu())
-    ((inputs, outputs),) = case.data_sets  # pyright: ignore[reportAttributeAccessIssue]
-    names = [v.name for v in case.model.graph.input]  # pyright: ignore[reportAttributeAccessIssue]
-    got = model({n: _array(x) for n, x in zip(names, inputs, strict=True)})
+    ((inputs, outputs),) = case.data_sets
+    names = [v.name for v in case.model.graph.input]
+    try:
+        got = model({n: _array(x) for n, x in zip(names, inputs, strict=True)})
+    except NotImplementedOnDevice as refusal:
+        # A float32 case may still compute in another type inside (the
+        # expanded ReduceLogSumExp casts to double): refused for that type.
+        inside = "float32 only" in str(refusal)
+        if all(a.dtype == np.float32 for a in _arrays(case)) and not inside:
+            raise
+        pytest.xfail(str(refusal))
     Runner.assert_similar_outputs(
         [_array(x) for x in outputs],
         list(got.values()),
-        rtol=case.rtol,  # pyright: ignore[reportAttributeAccessIssue]
-        atol=case.atol,  # pyright: ignore[reportAttributeAccessIssue]
+        rtol=case.rtol,
+        atol=case.atol,
     )

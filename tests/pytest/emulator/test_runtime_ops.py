@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from xhip.backend.cpu import CpuRuntime
-from xhip.backend.elementwise import BINARY_CODES, UNARY_CODES
+from xhip.backend.elementwise import KERNELS, OPS
 from xhip.backend.gpu import KernelRuntime
 from xhip.backend.runtime import DeviceArray, NotImplementedOnDevice, Runtime
 from xhip.testing.emulator import EmulatedDevice
@@ -217,7 +217,11 @@ def test_gemm_beta_zero_never_reads_c(make_gpu: Callable[..., KernelRuntime]) ->
 # Elementwise, copies, permutes.
 
 
-@pytest.mark.parametrize("kind", sorted(BINARY_CODES))
+F32_BINARY = sorted(op.kind() for op in KERNELS["xhip_binary_f32"].ops)
+F32_UNARY = sorted(op.kind() for op in KERNELS["xhip_unary_f32"].ops)
+
+
+@pytest.mark.parametrize("kind", F32_BINARY)
 def test_binary(gpu: KernelRuntime, cpu: CpuRuntime, kind: str) -> None:
     a, b = rand(3, 1, 17), rand(4, 1, seed=1)
     if kind == "pow":
@@ -241,22 +245,23 @@ def test_binary_in_place_on_a_strided_view(gpu: KernelRuntime, cpu: CpuRuntime) 
     np.testing.assert_allclose(results[0], results[1], rtol=1e-6)
 
 
-@pytest.mark.parametrize("kind", sorted(UNARY_CODES))
+@pytest.mark.parametrize("kind", F32_UNARY)
 def test_unary_on_a_strided_view(
     gpu: KernelRuntime, cpu: CpuRuntime, kind: str
 ) -> None:
     x = rand(2, 5, 7, 3) * 3
-    if kind == "sqrt":
+    if kind in ("sqrt", "log"):
         x = np.abs(x)
+    params = [0.75, 0.25][: len(OPS[kind].FORMULA.params())]
     got, want = on_both(
         gpu,
         cpu,
         [x],
         (2, 3, 7, 5),
-        lambda rt, v, o: rt.unary(kind, v[0], o),
+        lambda rt, v, o: rt.unary(kind, v[0], o, params),
         (lambda v: swap(v, 1, 3),),
     )
-    np.testing.assert_allclose(got, want, rtol=2e-6, atol=1e-7)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 
 
 def test_copy_cast_permute_transpose_concat(
@@ -279,21 +284,84 @@ def test_copy_cast_permute_transpose_concat(
     )
 
 
-def test_non_float32_goes_through_not_implemented(gpu: KernelRuntime) -> None:
-    f32, i64 = gpu.upload(np.zeros(3, np.float32)), gpu.upload(np.zeros(3, np.int64))
-    with pytest.raises(NotImplementedOnDevice) as cast:
-        gpu.cast(f32, i64)
-    assert str(cast.value) == (
-        f"hip.cast is not implemented on {gpu.name}: from float32 to int64 "
-        "(the GPU runtimes run float32 only)"
-    )
-    with pytest.raises(
-        NotImplementedOnDevice,
-        match=f"^hip.miopen.add is not implemented on {gpu.name}: int64",
-    ):
-        gpu.binary("add", i64, i64, i64)
+def test_float32_only_ops_go_through_not_implemented(gpu: KernelRuntime) -> None:
+    """GEMM and softmax run float32 only; an elementwise op on a type its
+    formula does not compute in has no kernel."""
+    i64 = gpu.upload(np.zeros(3, np.int64))
     with pytest.raises(NotImplementedOnDevice, match="^hip.hipblaslt.matmul is not"):
         gpu.matmul(i64, i64, gpu.upload(np.zeros((), np.int64)))
+    with pytest.raises(
+        NotImplementedOnDevice,
+        match=f"^hip.miopen.exp is not implemented on {gpu.name}: int64 operands$",
+    ):
+        gpu.unary("exp", i64, i64)
+
+
+TYPED = [np.float16, np.float64, np.int8, np.int16, np.int32, np.int64]
+TYPED += [np.uint8, np.uint16, np.uint32, np.uint64, np.bool_]
+
+
+@pytest.mark.parametrize("dtype", TYPED, ids=lambda d: np.dtype(d).name)
+def test_every_element_type(gpu: KernelRuntime, cpu: CpuRuntime, dtype: type) -> None:
+    """Each kind of op (unary, binary, comparison, where, copy, permute, cast
+    to and from float32) on strided views of every element type, against the
+    CPU runtime."""
+    dt = np.dtype(dtype)
+    rng = np.random.default_rng(dt.num)
+    if dt.kind == "b":
+        x = rng.integers(0, 2, (3, 4, 5)).astype(dt)
+        y = rng.integers(0, 2, (5, 1)).astype(dt)
+        unary, binary = "not", "xor"
+    else:
+        low = 0 if dt.kind == "u" else -9
+        x = (rng.integers(low, 10, (3, 4, 5)) * (1.25 if dt.kind == "f" else 1)).astype(
+            dt
+        )
+        y = rng.integers(1, 10, (5, 1)).astype(dt)
+        unary, binary = ("abs" if dt.kind != "f" else "floor"), "mod"
+    cond = rng.integers(0, 2, (4,)).astype(bool)
+    calls: list[tuple[list[np.ndarray], np.dtype, Callable]] = [
+        ([x], dt, lambda rt, v, o: rt.unary(unary, v[0], o)),
+        ([x, y], dt, lambda rt, v, o: rt.binary(binary, v[0], v[1], o)),
+        ([x, y], np.dtype(bool), lambda rt, v, o: rt.binary("equal", v[0], v[1], o)),
+        ([cond, x, y], dt, lambda rt, v, o: rt.ternary("where", *v, o)),
+        ([x], dt, lambda rt, v, o: rt.copy(v[0], o)),
+        ([x.astype(np.float32)], dt, lambda rt, v, o: rt.cast(v[0], o)),
+        ([x], np.dtype(np.float32), lambda rt, v, o: rt.cast(v[0], o)),
+    ]
+    for inputs, out_dtype, call in calls:
+        results = []
+        for rt in (gpu, cpu):
+            values = [rt.upload(a, copy=True) for a in inputs]
+            values = [swap(v) if v.shape == x.shape else v for v in values]
+            out = rt.empty((3, 5, 4), out_dtype)
+            call(rt, values, out)
+            results.append(rt.download(out))
+        np.testing.assert_array_equal(results[0], results[1])
+    results = []
+    for rt in (gpu, cpu):
+        out = rt.empty((5, 3, 4), dt)
+        rt.permute(rt.upload(x), out, (2, 0, 1))
+        results.append(rt.download(out))
+    np.testing.assert_array_equal(results[0], x.transpose(2, 0, 1))
+    np.testing.assert_array_equal(results[1], x.transpose(2, 0, 1))
+
+
+def test_formula_parameters_reach_the_kernels(
+    gpu: KernelRuntime, cpu: CpuRuntime
+) -> None:
+    """Elu's alpha and HardSigmoid's alpha and beta, in float32 and float64."""
+    for dtype in (np.float32, np.float64):
+        x = (rand(4, 6) * 3).astype(dtype)
+        for kind, params in (("elu", (0.5,)), ("hard_sigmoid", (0.3, 0.4))):
+            results = []
+            for rt in (gpu, cpu):
+                out = rt.empty(x.shape, np.dtype(dtype))
+                rt.unary(kind, rt.upload(x), out, params)
+                results.append(rt.download(out))
+            np.testing.assert_allclose(results[0], results[1], rtol=1e-6)
+    want = np.clip(0.3 * x + 0.4, 0, 1)
+    np.testing.assert_allclose(results[0], want, rtol=1e-12)
 
 
 # softmax

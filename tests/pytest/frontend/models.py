@@ -63,10 +63,10 @@ def unsupported_model() -> onnx.ModelProto:
     x = tensor("x", TensorProto.FLOAT, [2, 3])
     return make_model(
         [
-            helper.make_node("LayerNormalization", ["x", "s"], ["a"], name="ln1"),
+            helper.make_node("MeanVarianceNormalization", ["x"], ["a"], name="ln1"),
             helper.make_node("Relu", ["a"], ["b"], name="relu"),
-            helper.make_node("LayerNormalization", ["b", "s"], ["c"], name="ln2"),
-            helper.make_node("Erf", ["c"], ["y"], name="erf"),
+            helper.make_node("MeanVarianceNormalization", ["b"], ["c"], name="ln2"),
+            helper.make_node("Acosh", ["c"], ["y"], name="acosh"),
         ],
         [x],
         [tensor("y", TensorProto.FLOAT, [2, 3])],

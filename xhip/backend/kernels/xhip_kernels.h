@@ -4,8 +4,9 @@
 //
 // Only what no library call covers: strided elementwise ops with numpy
 // broadcasting, elementwise functions (relu, exp, ...), strided copies
-// (transpose / permute), and row softmax. The elementwise functions
-// themselves are generated from the hip dialect's formulas.
+// (transpose / permute), casts, and row softmax. The elementwise kernels,
+// one per family and element type, are generated from the hip dialect's
+// formulas (xhip/backend/elementwise.py, kernels/elementwise.inc).
 // Plain C++ that both compilers accept: no warp-size assumption (reductions
 // go through shared memory with __syncthreads), no intrinsics, no headers.
 //
@@ -29,38 +30,7 @@ __device__ inline xhip_index xhip_offset(xhip_index linear, int rank,
   return offset;
 }
 
-// @XHIP_ELEMENTWISE_OPS@ xhip_unary_op, xhip_binary_op: see gpu.kernel_source
-
-// op: a code of `BINARY_CODES` (xhip/backend/elementwise.py)
-extern "C" __global__ void xhip_binary_f32(int op, float* out, const float* a,
-                                           const float* b, int rank,
-                                           const xhip_index* meta,
-                                           xhip_index n) {
-  const xhip_index* shape = meta;
-  xhip_index step = (xhip_index)blockDim.x * gridDim.x;
-  for (xhip_index i = (xhip_index)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-       i += step) {
-    float x = a[xhip_offset(i, rank, shape, meta + 2 * rank)];
-    float y = b[xhip_offset(i, rank, shape, meta + 3 * rank)];
-    float r = xhip_binary_op(op, x, y);
-    out[xhip_offset(i, rank, shape, meta + rank)] = r;
-  }
-}
-
-// op: 0 copy (also transpose / permute: src strides come permuted), else a
-//     code of `UNARY_CODES` (xhip/backend/elementwise.py)
-extern "C" __global__ void xhip_unary_f32(int op, float* out, const float* src,
-                                          int rank, const xhip_index* meta,
-                                          xhip_index n) {
-  const xhip_index* shape = meta;
-  xhip_index step = (xhip_index)blockDim.x * gridDim.x;
-  for (xhip_index i = (xhip_index)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-       i += step) {
-    float x = src[xhip_offset(i, rank, shape, meta + 2 * rank)];
-    float r = xhip_unary_op(op, x);
-    out[xhip_offset(i, rank, shape, meta + rank)] = r;
-  }
-}
+// @XHIP_ELEMENTWISE_OPS@ the typed elementwise, copy and cast kernels: see gpu.kernel_source
 
 // Softmax of `rows` contiguous rows of length n, each element times *scale
 // first when `scale` is not null (a scalar mul folded in by

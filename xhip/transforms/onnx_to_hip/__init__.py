@@ -10,10 +10,17 @@ from __future__ import annotations
 import inspect
 from typing import Any, TypeGuard
 
-from xhip.transforms.onnx_to_hip import compute, constants, reshape
+from xhip.transforms.onnx_to_hip import (
+    compute,
+    constants,
+    conv,
+    elementwise,
+    reduce,
+    reshape,
+)
 from xhip.transforms.onnx_to_hip.support import ConversionState, OnnxPattern
 
-MODULES = (compute, reshape, constants)
+MODULES = (compute, reshape, constants, reduce, elementwise, conv)
 
 _BUILT_OTHERWISE = (compute.ConvertElementwise, constants.ConvertConstant)
 """Made with more than the state: one per table entry, and with the policy."""

@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnitAttr,
     f32,
+    f64,
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -114,8 +115,40 @@ ELEMENTWISE: dict[type[onnx.OnnxOp], type[hip.ElementwiseOp]] = {
     onnx.SqrtOp: hip.SqrtOp,
     onnx.TanhOp: hip.TanhOp,
     onnx.AbsOp: hip.AbsOp,
+    onnx.ErfOp: hip.ErfOp,
+    onnx.SoftplusOp: hip.SoftplusOp,
+    onnx.SoftsignOp: hip.SoftsignOp,
+    onnx.EluOp: hip.EluOp,
+    onnx.SeluOp: hip.SeluOp,
+    onnx.CeluOp: hip.CeluOp,
+    onnx.MishOp: hip.MishOp,
+    onnx.LeakyReluOp: hip.LeakyReluOp,
+    onnx.HardSigmoidOp: hip.HardSigmoidOp,
+    onnx.HardSwishOp: hip.HardSwishOp,
+    onnx.ThresholdedReluOp: hip.ThresholdedReluOp,
+    onnx.LogOp: hip.LogOp,
+    onnx.ReciprocalOp: hip.ReciprocalOp,
+    onnx.FloorOp: hip.FloorOp,
+    onnx.CeilOp: hip.CeilOp,
+    onnx.RoundOp: hip.RoundOp,
+    onnx.SinOp: hip.SinOp,
+    onnx.CosOp: hip.CosOp,
+    onnx.SignOp: hip.SignOp,
+    onnx.EqualOp: hip.EqualOp,
+    onnx.LessOp: hip.LessOp,
+    onnx.LessOrEqualOp: hip.LessOrEqualOp,
+    onnx.GreaterOp: hip.GreaterOp,
+    onnx.GreaterOrEqualOp: hip.GreaterOrEqualOp,
+    onnx.NotOp: hip.NotOp,
+    onnx.AndOp: hip.AndOp,
+    onnx.OrOp: hip.OrOp,
+    onnx.XorOp: hip.XorOp,
+    onnx.IsNaNOp: hip.IsNaNOp,
+    onnx.IsInfOp: hip.IsInfOp,
+    onnx.WhereOp: hip.WhereOp,
 }
-"""ONNX ops that are one elementwise hip op, operands in the same order."""
+"""ONNX ops that are one elementwise hip op, operands in the same order; the
+hip op's formula `Param`s are the ONNX attributes of the same names."""
 
 
 class ConvertElementwise(OnnxPattern[onnx.OnnxOp]):
@@ -135,19 +168,57 @@ class ConvertElementwise(OnnxPattern[onnx.OnnxOp]):
         self.hip_type = hip_type
 
     def convert(self, op: onnx.OnnxOp, rewriter: PatternRewriter) -> None:
-        result = ranked(op.results[0], "the result")
-        for value in op.operands:
-            element = ranked(value, "an operand").get_element_type()
-            if element != result.get_element_type():
-                raise Unsupported(
-                    f"operand type {value.type} differs from the result's "
-                    f"element type {result.get_element_type()}"
-                )
-        if len(op.operands) == 1:
-            sources = _same_shape_sources(op.operands[0])
-        else:
-            sources = _binary_sources(op)
-        _emit(self, op, rewriter, self.hip_type, list(op.operands), sources)
+        emit_elementwise(self, op, rewriter, self.hip_type, list(op.operands))
+
+
+def attribute_value(op: onnx.OnnxOp, name: str) -> float:
+    """The ONNX attribute `name` of `op` (or the spec's default) as a float."""
+    attr = op.properties.get(name)
+    if isinstance(attr, IntegerAttr | FloatAttr):
+        return float(attr.value.data)
+    value = op.DEFAULTS.get(name)
+    if not isinstance(value, int | float):
+        raise Unsupported(f"no value for attribute '{name}'")
+    return float(value)
+
+
+def element_type_check(
+    hip_type: type[hip.ElementwiseOp], operands: list[SSAValue], result: SSAValue
+) -> None:
+    """`Unsupported` unless the element types fit the hip op's type rule."""
+    types = [ranked(v, "an operand").get_element_type() for v in operands]
+    element = ranked(result, "the result").get_element_type()
+    error = hip_type.element_type_error(types, element)
+    if error is not None:
+        raise Unsupported(f"{hip_type.name} {error}")
+
+
+def emit_elementwise(
+    pattern: OnnxPattern[Any],
+    op: onnx.OnnxOp,
+    rewriter: PatternRewriter,
+    hip_type: type[hip.ElementwiseOp],
+    operands: list[SSAValue],
+    params: dict[str, float] | None = None,
+) -> None:
+    """Replace `op` by the elementwise `hip_type` of `operands`, broadcast as
+    numpy does; each formula `Param` is `params[name]`, else the ONNX
+    attribute of that name."""
+    element_type_check(hip_type, operands, op.results[0])
+    given = params or {}
+    properties: dict[str, Attribute | None] = {
+        name: FloatAttr(
+            given[name] if name in given else attribute_value(op, name), f64
+        )
+        for name in hip_type.FORMULA.params()
+    }
+    if len(operands) == 1:
+        sources = _same_shape_sources(operands[0])
+    else:
+        rank = len(ranked(op.results[0], "the result").get_shape())
+        shapes = [(v, ranked(v, "an operand").get_shape()) for v in operands]
+        sources = broadcast_sources(shapes, rank)
+    _emit(pattern, op, rewriter, hip_type, operands, sources, properties=properties)
 
 
 def _binary_sources(op: Operation) -> list[DimSource | None]:

@@ -191,8 +191,13 @@ def symbol_names(table: Operation) -> set[str]:
 def _read_at_compile_time(op: onnx.ConstantOp) -> bool:
     """Whether every use reads the value while compiling (a shape, some axes)."""
     return all(
-        isinstance(use.operation, onnx.ReshapeOp | onnx.SqueezeOp | onnx.UnsqueezeOp)
+        isinstance(
+            use.operation,
+            onnx.ReshapeOp | onnx.SqueezeOp | onnx.UnsqueezeOp | onnx.ReduceBase,
+        )
         and use.index == 1
+        or isinstance(use.operation, onnx.DropoutOp)
+        and use.index >= 1
         for use in op.output.uses
     )
 

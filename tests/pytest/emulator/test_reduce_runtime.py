@@ -1,0 +1,179 @@
+"""The reduction family's host code in `CudaRuntime` and `HipRuntime` (the
+`GpuReductions` mixin) on the CPU stand-in of their device, against
+`CpuRuntime`: dropped and kept dims, strided views, broadcast scales, axes
+moved last and back, fills, refusals; and the encoder block of
+`tests/pytest/backend/test_reduce_models.py` against ONNX Runtime."""
+
+from __future__ import annotations
+
+import numpy as np
+import onnxruntime as ort
+import pytest
+
+import xhip
+from tests.pytest.backend.test_reduce_models import D, encoder_block
+from xhip.backend.cpu import CpuRuntime
+from xhip.backend.gpu import KernelRuntime
+from xhip.backend.runtime import DeviceArray, NotImplementedOnDevice, Runtime
+from xhip.backend.session import CompiledModel
+
+pytestmark = pytest.mark.emulator
+
+
+def _rand(*shape: int, seed: int = 0) -> np.ndarray:
+    return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+
+
+def _transposed(runtime: Runtime, x: np.ndarray) -> DeviceArray:
+    """`x` as a view with its last two dims' strides swapped."""
+    base = runtime.upload(np.ascontiguousarray(np.swapaxes(x, -1, -2)), copy=True)
+    shape, strides = list(base.shape), list(base.strides)
+    shape[-1], shape[-2] = shape[-2], shape[-1]
+    strides[-1], strides[-2] = strides[-2], strides[-1]
+    return DeviceArray(
+        base.buffer, base.offset, tuple(shape), tuple(strides), base.dtype
+    )
+
+
+def _both(gpu: KernelRuntime, cpu: CpuRuntime, run, out_shape, dtype=np.float32):
+    """`run(runtime, out)` on both runtimes; the two outputs."""
+    results = []
+    for runtime in (gpu, cpu):
+        out = runtime.empty(out_shape, np.dtype(dtype))
+        run(runtime, out)
+        results.append(runtime.download(out))
+    return results
+
+
+@pytest.fixture(scope="module")
+def cpu() -> CpuRuntime:
+    runtime = CpuRuntime()
+    yield runtime  # type: ignore[misc]
+    runtime.close()
+
+
+@pytest.mark.parametrize("kind", ["sum", "mean", "max", "l2", "log_sum_exp", "prod"])
+@pytest.mark.parametrize(
+    "axes,keep", [((1,), False), ((0, 2), True), ((0, 1, 2), False)], ids=str
+)
+def test_reduce_on_a_transposed_view(
+    gpu: KernelRuntime, cpu: CpuRuntime, kind: str, axes: tuple[int, ...], keep: bool
+) -> None:
+    x = _rand(3, 5, 7, seed=len(axes))
+    shape = tuple(
+        1 if d in axes else n for d, n in enumerate(x.shape) if keep or d not in axes
+    )
+    got, want = _both(
+        gpu,
+        cpu,
+        lambda rt, out: rt.reduce(_transposed(rt, x), out, kind, axes),
+        shape,
+    )
+    np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5)
+
+
+@pytest.mark.parametrize("kind", ["max", "min"])
+def test_arg_reduce(gpu: KernelRuntime, cpu: CpuRuntime, kind: str) -> None:
+    x = np.round(_rand(4, 6, 5) * 2)
+    for axis, last in ((0, False), (1, True), (2, False)):
+        shape = tuple(n for d, n in enumerate(x.shape) if d != axis)
+        got, want = _both(
+            gpu,
+            cpu,
+            lambda rt, out, axis=axis, last=last: rt.arg_reduce(
+                rt.upload(x, copy=True), out, kind, axis, last
+            ),
+            shape,
+            np.int64,
+        )
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("axis", [0, 1, 2])
+def test_layer_norm_strided_and_broadcast(
+    gpu: KernelRuntime, cpu: CpuRuntime, axis: int
+) -> None:
+    """A transposed x, a scale of one element, a bias of the last dim only, and
+    the statistics written; the RMS form too."""
+    x = _rand(3, 4, 6, seed=axis)
+    scale = np.array([1.5], np.float32)
+    bias = _rand(6, seed=9)
+    stats = tuple(n if d < axis else 1 for d, n in enumerate(x.shape))
+    outs = []
+    for runtime in (gpu, cpu):
+        y = runtime.empty(x.shape, np.dtype(np.float32))
+        mean = runtime.empty(stats, np.dtype(np.float32))
+        inv = runtime.empty(stats, np.dtype(np.float32))
+        runtime.layer_norm(
+            _transposed(runtime, x),
+            runtime.upload(scale, copy=True),
+            runtime.upload(bias, copy=True),
+            y,
+            mean,
+            inv,
+            axis,
+            1e-5,
+        )
+        rms = runtime.empty(x.shape, np.dtype(np.float32))
+        runtime.rms_norm(
+            runtime.upload(x, copy=True),
+            runtime.upload(scale, copy=True),
+            rms,
+            axis,
+            1e-3,
+        )
+        outs.append([runtime.download(v) for v in (y, mean, inv, rms)])
+    for got, want in zip(*outs, strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("method", ["log_softmax", "hardmax"])
+@pytest.mark.parametrize("axis", [0, 1, 2])
+def test_softmax_kinds_on_any_axis(
+    gpu: KernelRuntime, cpu: CpuRuntime, method: str, axis: int
+) -> None:
+    x = np.round(_rand(3, 4, 5, seed=axis) * 3)  # ties for hardmax
+    got, want = _both(
+        gpu,
+        cpu,
+        lambda rt, out: getattr(rt, method)(rt.upload(x, copy=True), out, axis),
+        x.shape,
+    )
+    np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5)
+
+
+def test_fill_is_a_memset_or_refused(gpu: KernelRuntime) -> None:
+    mask = gpu.empty((3, 5), np.dtype(np.bool_))
+    gpu.fill(mask, 1)
+    assert gpu.download(mask).all()
+    zeros = gpu.empty((7,), np.dtype(np.float32))
+    gpu.fill(zeros, 0.0)
+    assert not gpu.download(zeros).any()
+    with pytest.raises(NotImplementedOnDevice, match=r"hip.fill is not implemented"):
+        gpu.fill(zeros, 1.0)
+
+
+def test_other_types_are_refused(gpu: KernelRuntime) -> None:
+    x = gpu.upload(np.zeros((2, 3), np.float64), copy=True)
+    out = gpu.empty((2,), np.dtype(np.float64))
+    with pytest.raises(
+        NotImplementedOnDevice,
+        match=r"hip.miopen.reduce_sum is not implemented on \w+: float64",
+    ):
+        gpu.reduce(x, out, "sum", (1,))
+
+
+@pytest.mark.parametrize("batch,seq", [(1, 1), (2, 5), (1, 7)])
+def test_encoder_block_matches_onnxruntime(
+    gpu: KernelRuntime, batch: int, seq: int
+) -> None:
+    model = encoder_block()
+    ir = xhip.compile_to_ir(model)
+    x = np.random.default_rng(batch + seq).normal(size=(batch, seq, D))
+    x = x.astype(np.float32)
+    want = ort.InferenceSession(
+        model.SerializeToString(), providers=["CPUExecutionProvider"]
+    ).run(None, {"X": x})
+    got = CompiledModel(ir.module, ir.signature, ir.constants, gpu)({"X": x})
+    for (name, value), expected in zip(got.items(), want, strict=True):
+        np.testing.assert_allclose(value, expected, rtol=1e-4, atol=1e-5, err_msg=name)

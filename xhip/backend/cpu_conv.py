@@ -1,0 +1,289 @@
+"""The CPU runtime's convolution and pooling.
+
+`CpuConvolutions` is mixed into `CpuRuntime` (cpu.py). No Python loop runs
+per pixel:
+
+- `conv`: im2col into the op's workspace (one image: `C * prod(k) * prod(o)`
+  elements), one strided copy per kernel tap, then one batched GEMM over the
+  groups (`np.matmul` with `out=`, BLAS per group) per image. A 1x1 kernel with
+  unit strides and no pads (an empty workspace) is one `matmul` of the
+  weights with the whole batch.
+- `pool`: the input copied once into a padded array (-inf or 0 outside),
+  `sliding_window_view` with the strides and dilations as steps, one
+  `max`/`sum` over the window axes; the average's divisor is a separable
+  product of per-dim counts; `Indices` are an `argmax` over the flattened
+  window, turned back into input coordinates.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from xhip.backend.runtime import DeviceArray, Runtime
+
+
+def _tap_slices(
+    tap: Sequence[int],
+    in_shape: Sequence[int],
+    out_shape: Sequence[int],
+    strides: Sequence[int],
+    dilations: Sequence[int],
+    pads: Sequence[int],
+) -> tuple[tuple[slice, ...], tuple[slice, ...]] | None:
+    """For one kernel tap: the output positions whose input lies inside the
+    image, and those input elements (each as slices per spatial dim)."""
+    dst: list[slice] = []
+    src: list[slice] = []
+    for d, t in enumerate(tap):
+        s = strides[d]
+        offset = t * dilations[d] - pads[d]  # input = o * s + offset
+        lo = max(0, -(offset // s))
+        hi = min(out_shape[d], (in_shape[d] - 1 - offset) // s + 1)
+        if hi <= lo:
+            return None
+        dst.append(slice(lo, hi))
+        src.append(slice(lo * s + offset, (hi - 1) * s + offset + 1, s))
+    return tuple(dst), tuple(src)
+
+
+def im2col(
+    image: np.ndarray,
+    col: np.ndarray,
+    kernel: Sequence[int],
+    strides: Sequence[int],
+    dilations: Sequence[int],
+    pads: Sequence[int],
+) -> None:
+    """`col` (C, prod(kernel), o...) = the window elements of `image` (C, s...),
+    0 where a window reaches into the padding; one strided copy per tap."""
+    if any(pads):
+        col.fill(0)
+    in_shape, out_shape = image.shape[1:], col.shape[2:]
+    for k, tap in enumerate(np.ndindex(*kernel)):
+        slices = _tap_slices(tap, in_shape, out_shape, strides, dilations, pads)
+        if slices is not None:
+            dst, src = slices
+            col[(slice(None), k, *dst)] = image[(slice(None), *src)]
+
+
+def conv(
+    x: np.ndarray,
+    w: np.ndarray,
+    bias: np.ndarray | None,
+    out: np.ndarray,
+    workspace: np.ndarray,
+    strides: Sequence[int],
+    dilations: Sequence[int],
+    pads: Sequence[int],
+    group: int,
+) -> None:
+    n, c = x.shape[:2]
+    m, kernel, out_spatial = w.shape[0], w.shape[2:], out.shape[2:]
+    positions = math.prod(out_spatial)
+    weights = w.reshape(group, m // group, -1)
+    if n == 0 or out.size == 0:
+        return
+    target = out if out.flags.c_contiguous else np.empty_like(out)
+    if workspace.size == 0:  # the im2col matrix is the image itself
+        images = x.reshape(n, group, c // group, positions)
+        np.matmul(weights, images, out=target.reshape(n, group, m // group, positions))
+    else:
+        col = workspace.reshape(c, math.prod(kernel), *out_spatial)
+        cols = workspace.reshape(group, -1, positions)
+        for i in range(n):
+            im2col(x[i], col, kernel, strides, dilations, pads)
+            np.matmul(
+                weights, cols, out=target[i].reshape(group, m // group, positions)
+            )
+    if bias is not None:
+        target += bias.reshape(m, *(1 for _ in out_spatial))
+    if target is not out:
+        np.copyto(out, target)
+
+
+def _window_counts(
+    count: int,
+    kernel: int,
+    stride: int,
+    dilation: int,
+    lo: int,
+    hi: int,
+    pad: int,
+) -> np.ndarray:
+    """How many taps of each of `count` windows fall in [lo, hi) of the input."""
+    starts = np.arange(count) * stride - pad
+    taps = starts[:, None] + np.arange(kernel)[None, :] * dilation
+    return np.count_nonzero((taps >= lo) & (taps < hi), axis=1)
+
+
+def pool(
+    x: np.ndarray,
+    out: np.ndarray,
+    indices: np.ndarray | None,
+    kind: str,
+    kernel: Sequence[int] | None,
+    strides: Sequence[int],
+    dilations: Sequence[int],
+    pads: Sequence[int],
+    count_include_pad: bool = False,
+    column_major: bool = False,
+) -> None:
+    rank = x.ndim - 2
+    spatial = tuple(range(2, 2 + rank))
+    if out.size == 0:
+        return
+    if kernel is None and indices is None:  # a global pool
+        if kind == "max":
+            np.max(x, axis=spatial, keepdims=True, out=out)
+        else:
+            np.mean(x, axis=spatial, keepdims=True, out=out)
+        return
+    kernel = tuple(x.shape[2:]) if kernel is None else tuple(kernel)
+    in_shape, out_shape = x.shape[2:], out.shape[2:]
+    spans = [(k - 1) * d + 1 for k, d in zip(kernel, dilations)]
+    lengths = [(o - 1) * s + span for o, s, span in zip(out_shape, strides, spans)]
+    fill: Any = 0
+    if kind == "max":
+        fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    padded = np.full((*x.shape[:2], *lengths), fill, dtype=x.dtype)
+    inner = tuple(
+        slice(pads[d], min(pads[d] + in_shape[d], lengths[d])) for d in range(rank)
+    )
+    keep = tuple(slice(0, s.stop - s.start) for s in inner)
+    padded[(slice(None), slice(None), *inner)] = x[(slice(None), slice(None), *keep)]
+    windows = sliding_window_view(padded, spans, axis=spatial)
+    steps = (
+        slice(None),
+        slice(None),
+        *(slice(None, None, s) for s in strides),
+        *(slice(None, None, d) for d in dilations),
+    )
+    windows = windows[steps]
+    taps = tuple(range(2 + rank, 2 + 2 * rank))
+    if kind == "max":
+        np.max(windows, axis=taps, out=out)
+        if indices is not None:
+            _argmax_indices(
+                windows,
+                indices,
+                kernel,
+                strides,
+                dilations,
+                pads,
+                x.shape,
+                column_major,
+            )
+        return
+    total = np.sum(
+        windows, axis=taps, dtype=np.float64 if x.dtype == np.float64 else np.float32
+    )
+    counts: Any = np.ones((), dtype=np.int64)
+    for d in range(rank):
+        lo, hi = (
+            (-pads[d], in_shape[d] + pads[rank + d])
+            if count_include_pad
+            else (0, in_shape[d])
+        )
+        per_dim = _window_counts(
+            out_shape[d], kernel[d], strides[d], dilations[d], lo, hi, pads[d]
+        )
+        counts = np.multiply.outer(counts, per_dim)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        np.divide(total, counts, out=out, casting="unsafe")
+
+
+def _argmax_indices(
+    windows: np.ndarray,
+    indices: np.ndarray,
+    kernel: Sequence[int],
+    strides: Sequence[int],
+    dilations: Sequence[int],
+    pads: Sequence[int],
+    x_shape: Sequence[int],
+    column_major: bool,
+) -> None:
+    """Each window's first maximum as a flat index into x (N, C, s...)."""
+    rank = len(kernel)
+    lead = windows.shape[: 2 + rank]
+    flat = windows.reshape(*lead, -1)
+    tap = np.argmax(flat, axis=-1)
+    tap_coords = np.unravel_index(tap, tuple(kernel))
+    in_shape = x_shape[2:]
+    nc = np.arange(lead[0])[:, None] * lead[1] + np.arange(lead[1])[None, :]
+    index = nc.reshape(lead[0], lead[1], *(1 for _ in range(rank))) * math.prod(
+        in_shape
+    )
+    for d in range(rank):
+        shape = [1] * (2 + rank)
+        shape[2 + d] = lead[2 + d]
+        start = (np.arange(lead[2 + d]) * strides[d] - pads[d]).reshape(shape)
+        coord = start + tap_coords[d] * dilations[d]
+        weight = (
+            math.prod(in_shape[:d]) if column_major else math.prod(in_shape[d + 1 :])
+        )
+        index = index + coord * weight
+    np.copyto(indices, index, casting="unsafe")
+
+
+class CpuConvolutions(Runtime, ABC):
+    """Mixed into `CpuRuntime`: the `Runtime` methods of convolution and pooling."""
+
+    if TYPE_CHECKING:
+
+        def array(self, value: DeviceArray) -> np.ndarray: ...
+
+    def conv(
+        self,
+        x: DeviceArray,
+        w: DeviceArray,
+        bias: DeviceArray | None,
+        out: DeviceArray,
+        workspace: DeviceArray,
+        strides: Sequence[int],
+        dilations: Sequence[int],
+        pads: Sequence[int],
+        group: int,
+    ) -> None:
+        conv(
+            self.array(x),
+            self.array(w),
+            None if bias is None else self.array(bias),
+            self.array(out),
+            self.array(workspace),
+            strides,
+            dilations,
+            pads,
+            group,
+        )
+
+    def pool(
+        self,
+        x: DeviceArray,
+        out: DeviceArray,
+        indices: DeviceArray | None,
+        kind: str,
+        kernel: Sequence[int] | None,
+        strides: Sequence[int],
+        dilations: Sequence[int],
+        pads: Sequence[int],
+        count_include_pad: bool = False,
+        column_major: bool = False,
+    ) -> None:
+        pool(
+            self.array(x),
+            self.array(out),
+            None if indices is None else self.array(indices),
+            kind,
+            kernel,
+            strides,
+            dilations,
+            pads,
+            count_include_pad,
+            column_major,
+        )

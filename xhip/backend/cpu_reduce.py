@@ -1,0 +1,201 @@
+"""The CPU runtime's reductions, normalizations, log-softmax, hardmax and fill.
+
+`CpuReductions` is mixed into `CpuRuntime` (cpu.py). Every op is a few
+whole-array numpy calls writing into its destination view: no Python loop
+per row. float16 computes in float32 (as ONNX's `stash_type` 1 says for the
+normalizations, and as the GPU libraries accumulate), then rounds once.
+"""
+
+from __future__ import annotations
+
+from abc import ABC
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from xhip.backend.runtime import DeviceArray, Runtime
+
+
+def _work_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
+    """What a reduction computes in: float32 for float16, else the type itself."""
+    return np.dtype(np.float32) if dtype == np.float16 else dtype
+
+
+def _lowest(dtype: np.dtype[Any]) -> Any:
+    if dtype.kind == "f":
+        return -np.inf
+    if dtype.kind == "b":
+        return False
+    return np.iinfo(dtype).min
+
+
+def _highest(dtype: np.dtype[Any]) -> Any:
+    if dtype.kind == "f":
+        return np.inf
+    if dtype.kind == "b":
+        return True
+    return np.iinfo(dtype).max
+
+
+def reduce_array(x: np.ndarray, kind: str, axes: tuple[int, ...]) -> Any:
+    """`kind` of `x` over `axes`, dims kept; in the work type (see module doc)."""
+    work = _work_dtype(x.dtype)
+    if x.dtype.kind in "iub" and kind in ("mean", "l2", "log_sum_exp"):
+        work = np.dtype(np.float64)
+    if kind == "max":
+        return np.maximum.reduce(x, axis=axes, keepdims=True, initial=_lowest(x.dtype))
+    if kind == "min":
+        return np.minimum.reduce(x, axis=axes, keepdims=True, initial=_highest(x.dtype))
+    if kind == "sum":
+        return np.sum(x, axis=axes, keepdims=True, dtype=work)
+    if kind == "prod":
+        return np.prod(x, axis=axes, keepdims=True, dtype=work)
+    if kind == "mean":
+        with np.errstate(invalid="ignore", divide="ignore"):
+            total = np.sum(x, axis=axes, keepdims=True, dtype=work)
+            count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
+            return np.divide(total, count) if count else total * np.nan
+    if kind == "l1":
+        return np.sum(np.abs(x.astype(work, copy=False)), axis=axes, keepdims=True)
+    if kind in ("l2", "sum_square"):
+        w = x.astype(work, copy=False)
+        total = np.sum(w * w, axis=axes, keepdims=True)
+        return np.sqrt(total) if kind == "l2" else total
+    if kind == "log_sum_exp":
+        w = x.astype(work, copy=False)
+        peak = np.maximum.reduce(w, axis=axes, keepdims=True, initial=-np.inf)
+        shift = np.where(np.isfinite(peak), peak, 0).astype(work)
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+            total = np.sum(np.exp(w - shift), axis=axes, keepdims=True)
+            return np.log(total) + shift
+    raise ValueError(f"unknown reduction {kind!r}")
+
+
+class CpuReductions(Runtime, ABC):
+    """Mixed into `CpuRuntime`: the `Runtime` methods of the reduction family."""
+
+    if TYPE_CHECKING:
+
+        def array(self, value: DeviceArray) -> np.ndarray: ...
+
+    def reduce(
+        self,
+        src: DeviceArray,
+        out: DeviceArray,
+        kind: str,
+        axes: Sequence[int],
+    ) -> None:
+        x, o = self.array(src), self.array(out)
+        axes = tuple(axes)
+        if o.ndim != x.ndim:
+            o = np.expand_dims(o, axes)
+        if o.size == 0:
+            return
+        with np.errstate(over="ignore", invalid="ignore"):
+            np.copyto(o, reduce_array(x, kind, axes), casting="unsafe")
+
+    def arg_reduce(
+        self,
+        src: DeviceArray,
+        out: DeviceArray,
+        kind: str,
+        axis: int,
+        select_last: bool = False,
+    ) -> None:
+        x, o = self.array(src), self.array(out)
+        if o.ndim != x.ndim:
+            o = np.expand_dims(o, axis)
+        if o.size == 0:
+            return
+        n = x.shape[axis]
+        if n == 0:
+            o[...] = 0
+            return
+        find = np.argmax if kind == "max" else np.argmin
+        if select_last:
+            o[...] = n - 1 - find(np.flip(x, axis), axis=axis, keepdims=True)
+        else:
+            o[...] = find(x, axis=axis, keepdims=True)
+
+    def _normalize(
+        self,
+        x: np.ndarray,
+        axis: int,
+        epsilon: float,
+        centre: bool,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(normalized x, mean, 1 / std) in float32 at least, stats dims kept."""
+        work = np.promote_types(_work_dtype(x.dtype), np.float32)
+        w = x.astype(work, copy=False)
+        axes = tuple(range(axis, x.ndim))
+        if centre:
+            mean = np.mean(w, axis=axes, keepdims=True)
+            d = w - mean
+        else:
+            mean = np.zeros((), work)
+            d = w.copy()
+        var = np.mean(np.square(d), axis=axes, keepdims=True)
+        inv = 1.0 / np.sqrt(var + np.asarray(epsilon, work))
+        np.multiply(d, inv, out=d)
+        return d, mean, inv
+
+    def layer_norm(
+        self,
+        x: DeviceArray,
+        scale: DeviceArray,
+        bias: DeviceArray | None,
+        out: DeviceArray,
+        mean: DeviceArray | None,
+        inv_std: DeviceArray | None,
+        axis: int,
+        epsilon: float,
+    ) -> None:
+        xs = self.array(x)
+        if xs.size == 0:
+            return
+        y, m, inv = self._normalize(xs, axis, epsilon, centre=True)
+        np.multiply(y, self.array(scale), out=y)
+        if bias is not None:
+            np.add(y, self.array(bias), out=y)
+        np.copyto(self.array(out), y, casting="unsafe")
+        if mean is not None:
+            np.copyto(self.array(mean), m, casting="unsafe")
+        if inv_std is not None:
+            np.copyto(self.array(inv_std), inv, casting="unsafe")
+
+    def rms_norm(
+        self,
+        x: DeviceArray,
+        scale: DeviceArray,
+        out: DeviceArray,
+        axis: int,
+        epsilon: float,
+    ) -> None:
+        xs = self.array(x)
+        if xs.size == 0:
+            return
+        y, _, _ = self._normalize(xs, axis, epsilon, centre=False)
+        np.multiply(y, self.array(scale), out=y)
+        np.copyto(self.array(out), y, casting="unsafe")
+
+    def log_softmax(self, src: DeviceArray, out: DeviceArray, axis: int) -> None:
+        x, o = self.array(src), self.array(out)
+        if x.size == 0:
+            return
+        w = x.astype(_work_dtype(x.dtype), copy=False)
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            d = w - np.max(w, axis=axis, keepdims=True)
+            d -= np.log(np.sum(np.exp(d), axis=axis, keepdims=True))
+        np.copyto(o, d, casting="unsafe")
+
+    def hardmax(self, src: DeviceArray, out: DeviceArray, axis: int) -> None:
+        x, o = self.array(src), self.array(out)
+        if x.size == 0:
+            return
+        index = np.argmax(x, axis=axis, keepdims=True)
+        o[...] = 0
+        np.put_along_axis(o, index, np.ones((), o.dtype), axis)
+
+    def fill(self, out: DeviceArray, value: float) -> None:
+        self.array(out)[...] = value

@@ -1,0 +1,202 @@
+"""The GPU runtimes' convolution and pooling.
+
+`GpuConvolutions` is mixed into `gpu.KernelRuntime`; the kernels are in
+`kernels/conv.h`. float32 only, like the other kernels.
+
+- `conv`: per image, `xhip_im2col_f32` writes the im2col matrix (C * K, P)
+  into the op's workspace, a buffer of the memory plan (the compiler sized
+  it), then one strided-batched SGEMM over the groups computes
+  `y[n] (G, M/G, P) = w (G, M/G, C/G * K) @ col (G, C/G * K, P)`, through
+  `_gemm` (which plans it with `plan_gemm`). With a bias, the bias is first
+  broadcast into `y[n]` by the copy kernel and the SGEMM adds to it
+  (beta 1). A 1x1 kernel with unit strides and no pads (an empty workspace)
+  needs no im2col: the image is the matrix, and with one group the whole
+  batch is one SGEMM (the weight's batch stride 0).
+- `pool`: `xhip_pool_f32`, one thread per output element.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from xhip.backend.device import DeviceAPI, KernelArg
+from xhip.backend.runtime import DeviceArray, Runtime, contiguous_strides
+
+BLOCK = 256
+MAX_GRID = 1 << 16
+
+POOL_MODES = {"max": 0, "average": 1, "average_with_pad": 2}
+"""The `mode` codes of `xhip_pool_f32` (the XHIP_POOL_* of conv.h)."""
+
+
+def _view(
+    value: DeviceArray, shape: Sequence[int], strides: Sequence[int], offset: int = 0
+) -> DeviceArray:
+    """Another view of `value`'s buffer, `offset` elements further."""
+    return DeviceArray(
+        value.buffer,
+        value.offset + offset * value.itemsize,
+        tuple(shape),
+        tuple(strides),
+        value.dtype,
+        value.base,
+    )
+
+
+def _dense_view(value: DeviceArray, shape: Sequence[int]) -> DeviceArray:
+    """A contiguous `value` seen with another shape of the same size."""
+    return _view(value, shape, contiguous_strides(tuple(shape)))
+
+
+class GpuConvolutions(Runtime, ABC):
+    """Mixed into `KernelRuntime`: the `Runtime` methods of convolution and pooling."""
+
+    if TYPE_CHECKING:
+        device: DeviceAPI
+
+        def _address(self, value: DeviceArray) -> int: ...
+        def _device_meta(self, meta: np.ndarray) -> int: ...
+        def _require_f32(self, op: str, *values: DeviceArray) -> None: ...
+        def _dense(self, value: DeviceArray, keep: bool = True) -> DeviceArray: ...
+        def _gemm(
+            self,
+            a: DeviceArray,
+            b: DeviceArray,
+            out: DeviceArray,
+            alpha: float,
+            beta: float,
+        ) -> None: ...
+        def copy(self, src: DeviceArray, out: DeviceArray) -> None: ...
+
+    def _launch_1d(self, kernel: str, n: int, args: list[KernelArg]) -> None:
+        grid = max(1, min(MAX_GRID, -(-n // BLOCK)))
+        self.device.launch(kernel, grid, BLOCK, 0, args)
+
+    def conv(
+        self,
+        x: DeviceArray,
+        w: DeviceArray,
+        bias: DeviceArray | None,
+        out: DeviceArray,
+        workspace: DeviceArray,
+        strides: Sequence[int],
+        dilations: Sequence[int],
+        pads: Sequence[int],
+        group: int,
+    ) -> None:
+        values = [x, w, out, *([bias] if bias is not None else [])]
+        self._require_f32("hip.miopen.conv", *values)
+        if out.size == 0:
+            return
+        n, c = x.shape[:2]
+        m, kernel, out_spatial = w.shape[0], w.shape[2:], out.shape[2:]
+        rank, taps, positions = len(kernel), math.prod(kernel), math.prod(out_spatial)
+        scratch: list[DeviceArray] = []
+        if not w.is_contiguous():
+            w = self._dense(w)
+            scratch.append(w)
+        weights = _dense_view(w, (group, m // group, (c // group) * taps))
+        target = out
+        if not out.is_contiguous():
+            target = self._dense(out, keep=False)
+            scratch.append(target)
+        if bias is not None:
+            column = _view(bias, (n, m, positions), (0, bias.strides[0], 0))
+            self.copy(column, _dense_view(target, (n, m, positions)))
+        beta = 0.0 if bias is None else 1.0
+        if workspace.size == 0 and group == 1:
+            if not x.is_contiguous():
+                x = self._dense(x)
+                scratch.append(x)
+            images = _dense_view(x, (n, c, positions))
+            self._gemm(
+                weights, images, _dense_view(target, (n, m, positions)), 1.0, beta
+            )
+        else:
+            meta = np.asarray(
+                [c, *x.shape[2:], *out_spatial, *kernel, *strides, *dilations]
+                + [*pads[:rank], x.strides[1], *x.strides[2:]],
+                dtype=np.int64,
+            )
+            for i in range(n):
+                image = _view(x, x.shape[1:], x.strides[1:], i * x.strides[0])
+                if workspace.size == 0:
+                    if not image.is_contiguous():
+                        image = self._dense(image)
+                        scratch.append(image)
+                    cols = _dense_view(image, (group, c // group, positions))
+                else:
+                    self._launch_1d(
+                        "xhip_im2col_f32",
+                        workspace.size,
+                        [
+                            ("ptr", self._address(image)),
+                            ("ptr", self._address(workspace)),
+                            ("i32", rank),
+                            ("ptr", self._device_meta(meta)),
+                            ("i64", workspace.size),
+                        ],
+                    )
+                    cols = _dense_view(
+                        workspace, (group, (c // group) * taps, positions)
+                    )
+                result = _view(
+                    target,
+                    (group, m // group, positions),
+                    contiguous_strides((group, m // group, positions)),
+                    i * m * positions,
+                )
+                self._gemm(weights, cols, result, 1.0, beta)
+        if target is not out:
+            self.copy(target, out)
+        for value in scratch:
+            self.free(value.buffer)
+
+    def pool(
+        self,
+        x: DeviceArray,
+        out: DeviceArray,
+        indices: DeviceArray | None,
+        kind: str,
+        kernel: Sequence[int] | None,
+        strides: Sequence[int],
+        dilations: Sequence[int],
+        pads: Sequence[int],
+        count_include_pad: bool = False,
+        column_major: bool = False,
+    ) -> None:
+        self._require_f32(f"hip.miopen.{kind}_pool", x, out)
+        if out.size == 0:
+            return
+        rank = len(x.shape) - 2
+        window = tuple(x.shape[2:]) if kernel is None else tuple(kernel)
+        index_strides = (0,) * (2 + rank) if indices is None else indices.strides
+        meta = np.asarray(
+            [*x.shape[:2], *x.shape[2:], *out.shape[2:], *window, *strides]
+            + [*dilations, *pads, *x.strides, *out.strides, *index_strides],
+            dtype=np.int64,
+        )
+        mode = (
+            "max"
+            if kind == "max"
+            else ("average_with_pad" if count_include_pad else "average")
+        )
+        self._launch_1d(
+            "xhip_pool_f32",
+            out.size,
+            [
+                ("ptr", self._address(x)),
+                ("ptr", self._address(out)),
+                ("ptr", 0 if indices is None else self._address(indices)),
+                ("i32", POOL_MODES[mode]),
+                ("i32", int(column_major)),
+                ("i32", rank),
+                ("ptr", self._device_meta(meta)),
+                ("i64", out.size),
+            ],
+        )

@@ -1,0 +1,363 @@
+"""Reductions, normalizations, the rest of the softmax family and Dropout ->
+hip DPS ops in tensor mode.
+
+- `ReduceX` -> `hip.miopen.reduce_x` / `hip.reduce_x` with `axes` normalized
+  (sorted, unique, in `[0, rank)`) and `keepdims` only when set. `axes` comes
+  from the attribute (older opsets) or from the input, which must be a
+  constant; no axes reduce everything, or, under `noop_with_empty_axes`, are
+  the input itself.
+- `ArgMax`/`ArgMin` -> `hip.argmax`/`hip.argmin` into an i64 init.
+- `LayerNormalization` -> `hip.miopen.layer_norm`: one init for `Y`, and one
+  each for the mean and the inverse standard deviation when either output is
+  used; `RMSNormalization` -> `hip.rms_norm`.
+- `LogSoftmax`, `Hardmax` -> `hip.miopen.log_softmax`, `hip.hardmax`, the
+  axis in `[0, rank)`.
+- `Dropout` in inference mode is its input; its mask, when used, a
+  `hip.fill` of true.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    UnitAttr,
+    f32,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.utils.hints import isa
+
+from xhip.dialects import hip, onnx
+from xhip.transforms.onnx_to_hip.support import (
+    DimSource,
+    OnnxPattern,
+    Unsupported,
+    build_init,
+    constant_ints,
+    context_of,
+    ranked,
+)
+
+
+def _init(
+    pattern: OnnxPattern[Any],
+    op: Operation,
+    rewriter: PatternRewriter,
+    result: SSAValue,
+    sources: Sequence[DimSource | None],
+) -> SSAValue:
+    return build_init(
+        rewriter, pattern.state, op, ranked(result, "the result"), sources
+    )
+
+
+def _axis(axis: int, rank: int) -> int:
+    """`axis` in `[0, rank)`."""
+    if not -rank <= axis < rank:
+        raise Unsupported(f"axis {axis} is out of range for rank {rank}")
+    return axis % rank
+
+
+def _same_element_type(value: SSAValue, result: SSAValue) -> None:
+    got = ranked(value, "the input").get_element_type()
+    want = ranked(result, "the result").get_element_type()
+    if got != want:
+        raise Unsupported(
+            f"input type {value.type} differs from the result's element type {want}"
+        )
+
+
+def _reduce_axes(
+    op: onnx.OnnxOp, data: SSAValue, axes_input: SSAValue | None
+) -> list[int] | None:
+    """The axes to reduce, normalized; None for "no axes given"."""
+    rank = len(ranked(data, "the input").get_shape())
+    if axes_input is not None:
+        axes = constant_ints(axes_input)
+        if axes is None:
+            raise Unsupported(
+                "the axes input must be a constant (an initializer or "
+                "onnx.Constant): the reduced dims decide the result's shape"
+            )
+    else:
+        axes = op.get_ints("axes")
+    if not axes:
+        return None
+    normalized = sorted({_axis(a, max(rank, 1)) for a in axes})
+    if len(normalized) != len(axes):
+        raise Unsupported(f"axes {axes} name a dim twice")
+    return normalized
+
+
+def _convert_reduce(
+    pattern: OnnxPattern[Any],
+    op: onnx.OnnxOp,
+    rewriter: PatternRewriter,
+    hip_type: type[hip.ReduceOp],
+) -> None:
+    data, *rest = op.operands
+    axes_input = rest[0] if rest else None
+    result = op.results[0]
+    _same_element_type(data, result)
+    shape = ranked(data, "the input").get_shape()
+    axes = _reduce_axes(op, data, axes_input)
+    if axes is None:
+        if op.get_int("noop_with_empty_axes"):
+            if data.type != result.type:
+                raise Unsupported(
+                    f"a no-op reduction's result type {result.type} differs from "
+                    f"its input's {data.type}"
+                )
+            rewriter.replace(op, [], [data])
+            return
+        axes = list(range(len(shape)))
+    keepdims = bool(op.get_int("keepdims"))
+    if keepdims:
+        sources: list[DimSource | None] = [
+            None if d in axes else (data, d) for d in range(len(shape))
+        ]
+    else:
+        sources = [(data, d) for d in range(len(shape)) if d not in axes]
+    init = _init(pattern, op, rewriter, result, sources)
+    properties: dict[str, Attribute | None] = {
+        "axes": DenseArrayBase.from_list(i64, axes),
+        "keepdims": UnitAttr() if keepdims else None,
+    }
+    new = hip_type(context_of(op), [data], [init], properties=properties)
+    rewriter.replace(op, new)
+
+
+class ConvertReduceMean(OnnxPattern[onnx.ReduceMeanOp]):
+    def convert(self, op: onnx.ReduceMeanOp, rewriter: PatternRewriter) -> None:
+        _convert_reduce(self, op, rewriter, hip.ReduceMeanOp)
+
+
+class ConvertReduceSum(OnnxPattern[onnx.ReduceSumOp]):
+    def convert(self, op: onnx.ReduceSumOp, rewriter: PatternRewriter) -> None:
+        _convert_reduce(self, op, rewriter, hip.ReduceSumOp)
+
+
+class ConvertReduceMax(OnnxPattern[onnx.ReduceMaxOp]):
+    def convert(self, op: onnx.ReduceMaxOp, rewriter: PatternRewriter) -> None:
+        _convert_reduce(self, op, rewriter, hip.ReduceMaxOp)
+
+
+class ConvertReduceMin(OnnxPattern[onnx.ReduceMinOp]):
+    def convert(self, op: onnx.ReduceMinOp, rewriter: PatternRewriter) -> None:
+        _convert_reduce(self, op, rewriter, hip.ReduceMinOp)
+
+
+class ConvertReduceProd(OnnxPattern[onnx.ReduceProdOp]):
+    def convert(self, op: onnx.ReduceProdOp, rewriter: PatternRewriter) -> None:
+        _convert_reduce(self, op, rewriter, hip.ReduceProdOp)
+
+
+class ConvertReduceL1(OnnxPattern[onnx.ReduceL1Op]):
+    def convert(self, op: onnx.ReduceL1Op, rewriter: PatternRewriter) -> None:
+        _convert_reduce(self, op, rewriter, hip.ReduceL1Op)
+
+
+class ConvertReduceL2(OnnxPattern[onnx.ReduceL2Op]):
+    def convert(self, op: onnx.ReduceL2Op, rewriter: PatternRewriter) -> None:
+        _convert_reduce(self, op, rewriter, hip.ReduceL2Op)
+
+
+class ConvertReduceLogSumExp(OnnxPattern[onnx.ReduceLogSumExpOp]):
+    def convert(self, op: onnx.ReduceLogSumExpOp, rewriter: PatternRewriter) -> None:
+        _convert_reduce(self, op, rewriter, hip.ReduceLogSumExpOp)
+
+
+class ConvertReduceSumSquare(OnnxPattern[onnx.ReduceSumSquareOp]):
+    def convert(self, op: onnx.ReduceSumSquareOp, rewriter: PatternRewriter) -> None:
+        _convert_reduce(self, op, rewriter, hip.ReduceSumSquareOp)
+
+
+def _convert_arg(
+    pattern: OnnxPattern[Any],
+    op: onnx.ArgMaxOp | onnx.ArgMinOp,
+    rewriter: PatternRewriter,
+    hip_type: type[hip.ArgReduceOp],
+) -> None:
+    shape = ranked(op.data, "the input").get_shape()
+    if not shape:
+        raise Unsupported("the input must have rank >= 1")
+    if ranked(op.reduced, "the result").get_element_type() != i64:
+        raise Unsupported(f"the result type {op.reduced.type} is not of i64")
+    axis = _axis(op.get_int("axis"), len(shape))
+    keepdims = bool(op.get_int("keepdims"))
+    if keepdims:
+        sources: list[DimSource | None] = [
+            None if d == axis else (op.data, d) for d in range(len(shape))
+        ]
+    else:
+        sources = [(op.data, d) for d in range(len(shape)) if d != axis]
+    init = _init(pattern, op, rewriter, op.reduced, sources)
+    properties: dict[str, Attribute | None] = {
+        "axis": IntegerAttr(axis, i64),
+        "keepdims": UnitAttr() if keepdims else None,
+        "select_last_index": UnitAttr() if op.get_int("select_last_index") else None,
+    }
+    new = hip_type(context_of(op), [op.data], [init], properties=properties)
+    rewriter.replace(op, new)
+
+
+class ConvertArgMax(OnnxPattern[onnx.ArgMaxOp]):
+    def convert(self, op: onnx.ArgMaxOp, rewriter: PatternRewriter) -> None:
+        _convert_arg(self, op, rewriter, hip.ArgMaxOp)
+
+
+class ConvertArgMin(OnnxPattern[onnx.ArgMinOp]):
+    def convert(self, op: onnx.ArgMinOp, rewriter: PatternRewriter) -> None:
+        _convert_arg(self, op, rewriter, hip.ArgMinOp)
+
+
+def _norm_properties(
+    op: onnx.LayerNormalizationOp | onnx.RMSNormalizationOp, rank: int
+) -> dict[str, Attribute | None]:
+    if rank == 0:
+        raise Unsupported("the input must have rank >= 1")
+    return {
+        "axis": IntegerAttr(_axis(op.get_int("axis"), rank), i64),
+        "epsilon": FloatAttr(op.get_float("epsilon"), f32),
+    }
+
+
+class ConvertLayerNormalization(OnnxPattern[onnx.LayerNormalizationOp]):
+    """`onnx.LayerNormalization` -> `hip.miopen.layer_norm`; the statistics are
+    written only when a `Mean` or `InvStdDev` result is used (both then, as
+    the op has both or neither)."""
+
+    def convert(self, op: onnx.LayerNormalizationOp, rewriter: PatternRewriter) -> None:
+        _same_element_type(op.X, op.Y)
+        shape = ranked(op.X, "the input").get_shape()
+        properties = _norm_properties(op, len(shape))
+        axis = properties["axis"]
+        assert isinstance(axis, IntegerAttr)
+        same: list[DimSource | None] = [(op.X, d) for d in range(len(shape))]
+        outs = [_init(self, op, rewriter, op.Y, same)]
+        stats = [r for r in (op.Mean, op.InvStdDev) if r is not None]
+        if stats:
+            stat_sources: list[DimSource | None] = [
+                (op.X, d) if d < axis.value.data else None for d in range(len(shape))
+            ]
+            for which in (op.Mean, op.InvStdDev):
+                like = which if which is not None else stats[0]
+                outs.append(_init(self, op, rewriter, like, stat_sources))
+        ins = [op.X, op.Scale, *([op.B] if op.B is not None else [])]
+        new = hip.LayerNormOp(context_of(op), ins, outs, properties=properties)
+        rewriter.insert(new)
+        values = [new.res[0]]
+        if op.Mean is not None:
+            values.append(new.res[1])
+        if op.InvStdDev is not None:
+            values.append(new.res[2])
+        rewriter.replace(op, [], values)
+
+
+class ConvertRMSNormalization(OnnxPattern[onnx.RMSNormalizationOp]):
+    """`onnx.RMSNormalization` (opset 23) -> `hip.rms_norm`."""
+
+    def convert(self, op: onnx.RMSNormalizationOp, rewriter: PatternRewriter) -> None:
+        _same_element_type(op.X, op.Y)
+        shape = ranked(op.X, "the input").get_shape()
+        properties = _norm_properties(op, len(shape))
+        same: list[DimSource | None] = [(op.X, d) for d in range(len(shape))]
+        init = _init(self, op, rewriter, op.Y, same)
+        new = hip.RmsNormOp(
+            context_of(op), [op.X, op.scale], [init], properties=properties
+        )
+        rewriter.replace(op, new)
+
+
+def _convert_along_axis(
+    pattern: OnnxPattern[Any],
+    op: onnx.LogSoftmaxOp | onnx.HardmaxOp,
+    rewriter: PatternRewriter,
+    hip_type: type[hip.LogSoftmaxOp | hip.HardmaxOp],
+) -> None:
+    _same_element_type(op.input, op.output)
+    shape = ranked(op.input, "the input").get_shape()
+    if not shape:
+        raise Unsupported("the input must have rank >= 1")
+    axis = _axis(op.get_int("axis"), len(shape))
+    sources: list[DimSource | None] = [(op.input, d) for d in range(len(shape))]
+    init = _init(pattern, op, rewriter, op.output, sources)
+    properties: dict[str, Attribute | None] = {"axis": IntegerAttr(axis, i64)}
+    new = hip_type(context_of(op), [op.input], [init], properties=properties)
+    rewriter.replace(op, new)
+
+
+class ConvertLogSoftmax(OnnxPattern[onnx.LogSoftmaxOp]):
+    def convert(self, op: onnx.LogSoftmaxOp, rewriter: PatternRewriter) -> None:
+        _convert_along_axis(self, op, rewriter, hip.LogSoftmaxOp)
+
+
+class ConvertHardmax(OnnxPattern[onnx.HardmaxOp]):
+    def convert(self, op: onnx.HardmaxOp, rewriter: PatternRewriter) -> None:
+        _convert_along_axis(self, op, rewriter, hip.HardmaxOp)
+
+
+class ConvertDropout(OnnxPattern[onnx.DropoutOp]):
+    """`onnx.Dropout` in inference mode: `output` is `data`, `mask` all true.
+
+    Training mode drops at random, which no deterministic run reproduces:
+    `training_mode` must be absent or a constant false, unless `ratio` is a
+    constant 0 (nothing is dropped then).
+    """
+
+    def convert(self, op: onnx.DropoutOp, rewriter: PatternRewriter) -> None:
+        if op.training_mode is not None:
+            training = constant_ints(op.training_mode)
+            if training is None:
+                raise Unsupported(
+                    "training_mode must be a constant: xhip runs Dropout in "
+                    "inference mode only"
+                )
+            if any(training) and not self._zero_ratio(op):
+                raise Unsupported(
+                    "training_mode is true and ratio is not a constant 0: random "
+                    "dropout is not supported (inference only)"
+                )
+        if op.data.type != op.output.type:
+            raise Unsupported(
+                f"the output type {op.output.type} differs from the input's "
+                f"{op.data.type}"
+            )
+        values = [op.data]
+        if op.mask is not None:
+            mask = ranked(op.mask, "the mask")
+            shape = ranked(op.data, "the input").get_shape()
+            if len(mask.get_shape()) != len(shape):
+                raise Unsupported(f"the mask type {mask} has the wrong rank")
+            sources: list[DimSource | None] = [(op.data, d) for d in range(len(shape))]
+            init = _init(self, op, rewriter, op.mask, sources)
+            fill = hip.FillOp(
+                context_of(op),
+                [],
+                [init],
+                properties={"value": IntegerAttr(1, i64)},
+            )
+            rewriter.insert(fill)
+            values.append(fill.res[0])
+        rewriter.replace(op, [], values)
+
+    @staticmethod
+    def _zero_ratio(op: onnx.DropoutOp) -> bool:
+        if op.ratio is None:
+            return False
+        owner = op.ratio.owner
+        if not isinstance(owner, onnx.ConstantOp | arith.ConstantOp):
+            return False
+        value = owner.value
+        if not isa(value, DenseIntOrFPElementsAttr[AnyFloat]):
+            return False
+        return all(v == 0.0 for v in value.get_values())
