@@ -662,55 +662,55 @@ class GemmOp(HipComputeOp):
             )
 
 
-@irdl_op_definition
+@elementwise_op
 class AddOp(BinaryElementwiseOp):
     name = "hip.miopen.add"
     FORMULA: ClassVar[Expr] = X + Y
 
 
-@irdl_op_definition
+@elementwise_op
 class SubOp(BinaryElementwiseOp):
     name = "hip.miopen.sub"
     FORMULA: ClassVar[Expr] = X - Y
 
 
-@irdl_op_definition
+@elementwise_op
 class MulOp(BinaryElementwiseOp):
     name = "hip.miopen.mul"
     FORMULA: ClassVar[Expr] = X * Y
 
 
-@irdl_op_definition
+@elementwise_op
 class DivOp(BinaryElementwiseOp):
     name = "hip.miopen.div"
     FORMULA: ClassVar[Expr] = X / Y
 
 
-@irdl_op_definition
+@elementwise_op
 class PowOp(BinaryElementwiseOp):
     name = "hip.miopen.pow"
     FORMULA: ClassVar[Expr] = X**Y
 
 
-@irdl_op_definition
+@elementwise_op
 class ReluOp(UnaryElementwiseOp):
     name = "hip.miopen.relu"
     FORMULA: ClassVar[Expr] = formula.relu(X)
 
 
-@irdl_op_definition
+@elementwise_op
 class ExpOp(UnaryElementwiseOp):
     name = "hip.miopen.exp"
     FORMULA: ClassVar[Expr] = formula.exp(X)
 
 
-@irdl_op_definition
+@elementwise_op
 class NegOp(UnaryElementwiseOp):
     name = "hip.miopen.neg"
     FORMULA: ClassVar[Expr] = -X
 
 
-@irdl_op_definition
+@elementwise_op
 class SigmoidOp(UnaryElementwiseOp):
     """`1 / (1 + exp(-x))`."""
 
@@ -718,19 +718,19 @@ class SigmoidOp(UnaryElementwiseOp):
     FORMULA: ClassVar[Expr] = 1.0 / (1.0 + formula.exp(-X))
 
 
-@irdl_op_definition
+@elementwise_op
 class SqrtOp(UnaryElementwiseOp):
     name = "hip.miopen.sqrt"
     FORMULA: ClassVar[Expr] = formula.sqrt(X)
 
 
-@irdl_op_definition
+@elementwise_op
 class TanhOp(UnaryElementwiseOp):
     name = "hip.miopen.tanh"
     FORMULA: ClassVar[Expr] = formula.tanh(X)
 
 
-@irdl_op_definition
+@elementwise_op
 class AbsOp(UnaryElementwiseOp):
     name = "hip.miopen.abs"
     FORMULA: ClassVar[Expr] = formula.abs_(X)
