@@ -61,6 +61,7 @@ PASS_NAMES = (
     "hip-lower-allocs",
     "hip-resolve-extern-constants",
     "hip-fuse-scaled-softmax",
+    "onnx-fold-shapes",
 )
 
 

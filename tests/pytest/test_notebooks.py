@@ -16,7 +16,11 @@ NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 
 def test_there_are_notebooks():
     names = {path.name for path in NOTEBOOKS}
-    assert {"attention_walkthrough.ipynb", "transformer_block.ipynb"} <= names
+    assert {
+        "attention_walkthrough.ipynb",
+        "transformer_block.ipynb",
+        "real_export.ipynb",
+    } <= names
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

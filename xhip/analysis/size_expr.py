@@ -123,6 +123,26 @@ class Poly:
     def variable_terms(self) -> tuple[tuple[Monomial, int], ...]:
         return tuple(t for t in self.terms if t[0] != ())
 
+    def divided_exactly(self, divisor: Poly) -> Poly | None:
+        """`self / divisor` where `divisor` is one monomial dividing every
+        term (`b*s*32 / b` is `s*32`), else None."""
+        if len(divisor.terms) != 1:
+            return None
+        ((monomial, coefficient),) = divisor.terms
+        if coefficient <= 0:
+            return None
+        quotient: list[tuple[Monomial, int]] = []
+        for term, c in self.terms:
+            left = list(term)
+            for atom in monomial:
+                if atom not in left:
+                    return None
+                left.remove(atom)
+            if c % coefficient:
+                return None
+            quotient.append((tuple(left), c // coefficient))
+        return Poly.of(quotient)
+
     def is_multiple_of(self, n: int) -> bool:
         return all(c % n == 0 for _, c in self.terms)
 

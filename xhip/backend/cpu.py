@@ -18,8 +18,16 @@ from typing import Any
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
+from xhip.backend.cpu_attention import CpuAttention
 from xhip.backend.cpu_conv import CpuConvolutions
+from xhip.backend.cpu_gather import CpuGathers
+from xhip.backend.cpu_image import CpuImage
+from xhip.backend.cpu_movement import CpuMovement
 from xhip.backend.cpu_reduce import CpuReductions
+from xhip.backend.cpu_resize import CpuResize
+from xhip.backend.cpu_scatter import CpuScatters
+from xhip.backend.cpu_topk import CpuTopK
+from xhip.backend.cpu_window import CpuWindows
 from xhip.backend.elementwise import numpy_function
 from xhip.backend.runtime import Buffer, DeviceArray, Runtime
 from xhip.dialects import hip
@@ -131,7 +139,19 @@ def _softmax_block(x: np.ndarray, out: np.ndarray, ones: np.ndarray) -> None:
     np.multiply(out, total[:, None], out=out)
 
 
-class CpuRuntime(CpuConvolutions, CpuReductions, Runtime):
+class CpuRuntime(
+    CpuAttention,
+    CpuConvolutions,
+    CpuWindows,
+    CpuResize,
+    CpuReductions,
+    CpuGathers,
+    CpuTopK,
+    CpuMovement,
+    CpuScatters,
+    CpuImage,
+    Runtime,
+):
     """numpy on the host; `threads` workers for the memory-bound ops."""
 
     name = "cpu"
@@ -387,6 +407,19 @@ class CpuRuntime(CpuConvolutions, CpuReductions, Runtime):
     ) -> None:
         inputs = (self.array(a), self.array(b), self.array(c))
         self._elementwise(self._formula(kind, params), self.array(out), *inputs)
+
+    def from_elements(self, *args: Any) -> None:
+        *values, out = args
+        target = self.array(out)
+        target[...] = (
+            np.array(values, dtype=np.int64).astype(target.dtype).reshape(target.shape)
+        )
+
+    def range(self, start: DeviceArray, delta: DeviceArray, out: DeviceArray) -> None:
+        target = self.array(out)
+        s, d = self.array(start).reshape(()), self.array(delta).reshape(())
+        steps = np.arange(target.shape[0], dtype=target.dtype)
+        np.add(s, steps * d, out=target, casting="unsafe")
 
     def copy(self, src: DeviceArray, out: DeviceArray) -> None:
         self._elementwise(_copyto, self.array(out), self.array(src))

@@ -32,8 +32,14 @@ from xhip.backend.elementwise import (
     kernel_for,
     value_type,
 )
+from xhip.backend.gpu_attention import GpuAttention
 from xhip.backend.gpu_conv import GpuConvolutions
+from xhip.backend.gpu_gather import GpuGathers
+from xhip.backend.gpu_image import GpuImage
+from xhip.backend.gpu_movement import GpuMovement
 from xhip.backend.gpu_reduce import GpuReductions
+from xhip.backend.gpu_scatter import GpuScatters
+from xhip.backend.gpu_topk import GpuTopK
 from xhip.backend.runtime import (
     Buffer,
     DeviceArray,
@@ -76,7 +82,18 @@ def kernel_names(source: str) -> tuple[str, ...]:
 
 KERNEL_NAMES = kernel_names(kernel_source())
 
-CPU_ONLY: dict[str, str] = {}
+RANGE_KERNELS = {
+    np.dtype(np.float32): "xhip_range_f32",
+    np.dtype(np.float64): "xhip_range_f64",
+    np.dtype(np.int32): "xhip_range_i32",
+    np.dtype(np.int64): "xhip_range_i64",
+}
+
+CPU_ONLY: dict[str, str] = {
+    "hip.miopen.conv_transpose": "its GEMM + col2im launch and kernel are not written yet",
+    "hip.miopen.lp_pool": "its kernel is not written yet",
+    "hip.resize": "its kernel (the per-dim tap tables of cpu_resize.resize_taps) is not written yet",
+}
 """hip ops the GPU runtimes do not run yet, by name, each with the reason: the
 one list of exceptions (`tests/pytest/test_op_declarations.py` reads it)."""
 
@@ -230,7 +247,17 @@ def insert_unit_dim(value: DeviceArray, axis: int) -> DeviceArray:
     )
 
 
-class KernelRuntime(GpuConvolutions, GpuReductions, Runtime):
+class KernelRuntime(
+    GpuAttention,
+    GpuConvolutions,
+    GpuReductions,
+    GpuGathers,
+    GpuTopK,
+    GpuMovement,
+    GpuImage,
+    GpuScatters,
+    Runtime,
+):
     """A GPU runtime: xhip's kernels for everything but GEMM, one strided-batched
     SGEMM for that. Elementwise ops, copies, permutes and casts run on every
     element type of `elementwise.ELEMENT_TYPES`; the rest on float32.
@@ -419,6 +446,34 @@ class KernelRuntime(GpuConvolutions, GpuReductions, Runtime):
         if src.dtype != out.dtype or kernel is None:
             self.not_implemented(op, f"from {src.dtype} to {out.dtype}")
         return kernel
+
+    def from_elements(self, *args: Any) -> None:
+        *values, out = args
+        host = np.array(values, dtype=np.int64).astype(out.dtype).reshape(out.shape)
+        if host.nbytes:
+            self.copy(self._constant_view(host), out)
+
+    def _constant_view(self, host: np.ndarray) -> DeviceArray:
+        """`host` in device memory (uploaded once per content, like `meta`)."""
+        address = self._device_meta(np.ascontiguousarray(host).reshape(-1))
+        return DeviceArray.contiguous(
+            Buffer(address, host.nbytes), 0, tuple(host.shape), host.dtype
+        )
+
+    def range(self, start: DeviceArray, delta: DeviceArray, out: DeviceArray) -> None:
+        kernel = RANGE_KERNELS.get(out.dtype)
+        if kernel is None:
+            self.not_implemented("hip.range", f"on {out.dtype}")
+        n = out.size
+        if n == 0:
+            return
+        args: list[KernelArg] = [
+            ("ptr", self._address(out)),
+            ("ptr", self._address(start)),
+            ("ptr", self._address(delta)),
+            ("i64", n),
+        ]
+        self.device.launch(kernel, self._grid(n), BLOCK, 0, args)
 
     def copy(self, src: DeviceArray, out: DeviceArray) -> None:
         """Any element type: each element's bytes (`xhip_copy_<size>`)."""

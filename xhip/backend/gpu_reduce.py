@@ -84,6 +84,7 @@ class GpuReductions(Runtime, ABC):
         def _require_f32(self, op: str, *values: DeviceArray) -> None: ...
         def _address(self, value: DeviceArray) -> int: ...
         def _device_meta(self, meta: np.ndarray) -> int: ...
+        def _constant_view(self, host: np.ndarray) -> DeviceArray: ...
 
     def reduce(
         self,
@@ -329,9 +330,11 @@ class GpuReductions(Runtime, ABC):
             return
         pattern = np.asarray(value).astype(out.dtype).reshape(1).view(np.uint8)
         if not out.is_contiguous() or len(set(pattern.tolist())) != 1:
-            self.not_implemented(
-                "hip.fill",
-                f"{value} as {out.dtype} on {'a strided' if not out.is_contiguous() else 'a dense'} "
-                "view (a memset serves one repeated byte on dense memory only)",
+            # Not one repeated byte: a copy from the value, broadcast (stride 0).
+            one = self._constant_view(np.asarray(value).astype(out.dtype).reshape(1))
+            rank = len(out.shape)
+            self.copy(
+                DeviceArray(one.buffer, 0, out.shape, (0,) * rank, out.dtype), out
             )
+            return
         self.device.memset(self._address(out), int(pattern[0]), out.size * out.itemsize)

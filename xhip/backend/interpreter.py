@@ -513,7 +513,7 @@ def _dps(
         )
     if not env.runtime.debug:
         return lambda ctx, *args: run(*args)
-    n_index = op.NUM_INDEX_OPERANDS
+    n_index = len(op.index_operands)
     name = op.name
     inplace_ok = op.IN_PLACE
     if expected_shape is None:
@@ -552,6 +552,14 @@ def _build_runtime_call(op: hip.HipDPSOp, env: BuildEnv) -> OpFn:
     if not attributes:
         return _dps(op, env, method)
     return _dps(op, env, lambda *args: method(*args, **attributes))
+
+
+@builds(hip.ReadbackOp)
+def _build_readback(op: hip.ReadbackOp, env: BuildEnv) -> OpFn:
+    runtime = env.runtime
+    if len(op.values) == 1:
+        return lambda ctx, src: runtime.readback(src)[0]
+    return lambda ctx, src: runtime.readback(src)
 
 
 @builds(hip.GemmOp)
@@ -602,6 +610,36 @@ def _build_softmax(op: hip.SoftmaxOp, env: BuildEnv) -> OpFn:
 
     def run(src: DeviceArray, *rest: DeviceArray) -> None:
         softmax(src, rest[-1], axis, rest[0] if len(rest) == 2 else None)
+
+    return _dps(op, env, run)
+
+
+@builds(hip.AttentionSoftmaxOp)
+def _build_attention_softmax(op: hip.AttentionSoftmaxOp, env: BuildEnv) -> OpFn:
+    """`ins` (scores[, mask][, nonpad]): the optional ones told apart by type."""
+    method = env.runtime.attention_softmax
+    attributes = op.runtime_attributes()
+    roles = [
+        None if v is None else op.inputs.index(v) for v in (op.mask(), op.nonpad())
+    ]
+
+    def run(past: int, scores: DeviceArray, *rest: DeviceArray) -> None:
+        mask, nonpad = (None if i is None else rest[i - 1] for i in roles)
+        method(past, scores, mask, nonpad, rest[-1], **attributes)
+
+    return _dps(op, env, run, lambda past, scores, *rest: scores)
+
+
+@builds(hip.RotaryEmbeddingOp)
+def _build_rotary_embedding(op: hip.RotaryEmbeddingOp, env: BuildEnv) -> OpFn:
+    """`ins` (x, cos, sin[, position_ids])."""
+    method = env.runtime.rotary_embedding
+    attributes = op.runtime_attributes()
+
+    def run(
+        x: DeviceArray, cos: DeviceArray, sin: DeviceArray, *rest: DeviceArray
+    ) -> None:
+        method(x, cos, sin, rest[0] if len(rest) == 2 else None, rest[-1], **attributes)
 
     return _dps(op, env, run)
 
@@ -683,6 +721,19 @@ def _build_conv(op: hip.ConvOp, env: BuildEnv) -> OpFn:
     return _several_outs(op, env, run)
 
 
+@builds(hip.ConvTransposeOp)
+def _build_conv_transpose(op: hip.ConvTransposeOp, env: BuildEnv) -> OpFn:
+    """`ins` (x, w[, bias]), `outs` (y, workspace)."""
+    conv_transpose = env.runtime.conv_transpose
+    attributes = op.runtime_attributes()
+
+    def run(ins: Sequence[DeviceArray], outs: Sequence[DeviceArray]) -> None:
+        bias = ins[2] if len(ins) == 3 else None
+        conv_transpose(ins[0], ins[1], bias, outs[0], outs[1], **attributes)  # pyright: ignore[reportArgumentType]
+
+    return _several_outs(op, env, run)
+
+
 @builds(hip.MaxPoolOp, hip.AveragePoolOp)
 def _build_pool(op: hip.PoolOp, env: BuildEnv) -> OpFn:
     """`outs` (y[, indices])."""
@@ -694,6 +745,33 @@ def _build_pool(op: hip.PoolOp, env: BuildEnv) -> OpFn:
         pool(ins[0], outs[0], indices, **attributes)  # pyright: ignore[reportArgumentType]
 
     return _several_outs(op, env, run)
+
+
+@builds(hip.TopKOp)
+def _build_topk(op: hip.TopKOp, env: BuildEnv) -> OpFn:
+    """`outs` (values, indices)."""
+    topk = env.runtime.topk
+    attributes = op.runtime_attributes()
+
+    def run(ins: Sequence[DeviceArray], outs: Sequence[DeviceArray]) -> None:
+        topk(ins[0], outs[0], outs[1], **attributes)  # pyright: ignore[reportArgumentType]
+
+    return _several_outs(op, env, run)
+
+
+@builds(hip.PadOp)
+def _build_pad(op: hip.PadOp, env: BuildEnv) -> OpFn:
+    """Index operands (the pads), `ins` (x[, value])."""
+    pad = env.runtime.pad
+    mode = op.mode.data
+    n_pads = len(op.index_operands)
+
+    def run(*args: Any) -> None:
+        pads: tuple[int, ...] = args[:n_pads]
+        x, *rest = args[n_pads:]
+        pad(x, rest[0] if len(rest) == 2 else None, rest[-1], pads, mode)
+
+    return _dps(op, env, run)
 
 
 @builds(hip.TransposeOp)
@@ -809,13 +887,15 @@ _ALIAS_OPS = (
 """Ops whose result is another name for (part of) their source's memory."""
 
 
-def _written_operand(op: Operation) -> int | None:
-    """Which operand an op writes, for the ops that write memory."""
+def _written_operands(op: Operation) -> tuple[int, ...]:
+    """Which operands an op writes: every `outs` of a hip op (a conv's
+    workspace, a layer norm's mean), a copy's target; none for other ops."""
     if isinstance(op, hip.HipDPSOp):
-        return len(op.operands) - 1
+        n = len(op.operands)
+        return tuple(range(n - len(op.outputs), n))
     if isinstance(op, memref.CopyOp):
-        return 1
-    return None
+        return (1,)
+    return ()
 
 
 def printed_names(function: func.FuncOp) -> dict[SSAValue, str]:
@@ -866,31 +946,37 @@ class ClobberCheck:
     def wrap(
         self, fn: OpFn, step: int, op: Operation, slots: dict[SSAValue, int]
     ) -> OpFn:
-        position = _written_operand(op)
-        if position is None:
+        positions = _written_operands(op)
+        if not positions:
             return fn
-        root = self.root[slots[op.operands[position]]]
-        until = self.last_use.get(root, step)
+        roots = [self.root[slots[op.operands[p]]] for p in positions]
+        untils = [self.last_use.get(root, step) for root in roots]
 
         def checked(*args: Any) -> Any:
-            written: DeviceArray = args[position]
-            for value, other, last, writer in self.live:
-                if other != root and last > step and overlaps(value, written):
-                    lo, hi = written.byte_extent()
-                    other_lo, other_hi = value.byte_extent()
-                    raise MemoryPlanError(
-                        f"'{op.name}' writes {self.names[root]} over bytes of "
-                        f"{self.names[other]}, which is read again later: "
-                        f"{self.names[root]} is bytes [{lo}, {hi}) and "
-                        f"{self.names[other]} (written by '{writer}', read by "
-                        f"'{self.ops[last].name}') bytes [{other_lo}, {other_hi}) "
-                        f"of one {written.buffer.nbytes}-byte buffer"
-                    )
+            for position, root in zip(positions, roots):
+                written: DeviceArray = args[position]
+                for value, other, last, writer in self.live:
+                    if other != root and last > step and overlaps(value, written):
+                        lo, hi = written.byte_extent()
+                        other_lo, other_hi = value.byte_extent()
+                        raise MemoryPlanError(
+                            f"'{op.name}' writes {self.names[root]} over bytes of "
+                            f"{self.names[other]}, which is read again later: "
+                            f"{self.names[root]} is bytes [{lo}, {hi}) and "
+                            f"{self.names[other]} (written by '{writer}', read by "
+                            f"'{self.ops[last].name}') bytes [{other_lo}, "
+                            f"{other_hi}) of one {written.buffer.nbytes}-byte buffer"
+                        )
             result = fn(*args)
-            self.live.append((written, root, until, op.name))
+            for position, root, until in zip(positions, roots, untils):
+                self.live.append((args[position], root, until, op.name))
             return result
 
         return checked
+
+
+def _item(k: int) -> OpFn:
+    return lambda values: values[k]
 
 
 class Plan:
@@ -911,6 +997,7 @@ class Plan:
             )
         block = function.body.block
         slots: dict[SSAValue, int] = {arg: i for i, arg in enumerate(block.args)}
+        hidden = 0
         known: dict[int, Any] = {}
         steps: list[tuple[OpFn, tuple[int, ...], int]] = []
         step_ops: list[Operation] = []
@@ -922,18 +1009,25 @@ class Plan:
                 break
             if op.regions:
                 raise UnsupportedOpError(f"the fast path cannot run '{op.name}'")
-            if len(op.results) > 1:
-                raise UnsupportedOpError(f"'{op.name}' has several results")
             fn = build(op, env)
             ins = tuple(slots[v] for v in op.operands)
             out = -1
             if op.results:
-                out = slots[op.results[0]] = len(slots)
+                out = len(slots) + hidden
+                if len(op.results) == 1:
+                    slots[op.results[0]] = out
+                else:
+                    hidden += 1  # the tuple; one step per result unpacks it
             if isinstance(op, self._FOLDABLE) and all(i in known for i in ins):
                 known[out] = fn(*(known[i] for i in ins))
             else:
                 steps.append((fn, ins, out))
                 step_ops.append(op)
+            if len(op.results) > 1:
+                for k, result in enumerate(op.results):
+                    slot = slots[result] = len(slots) + hidden
+                    steps.append((_item(k), (out,), slot))
+                    step_ops.append(op)
         self.clobber: ClobberCheck | None = None
         if env.runtime.debug:
             self.clobber = check = ClobberCheck(
@@ -944,7 +1038,7 @@ class Plan:
                 for i, ((fn, ins, out), op) in enumerate(zip(steps, step_ops))
             ]
         self.num_args = len(block.args)
-        self.registers: list[Any] = [None] * len(slots)
+        self.registers: list[Any] = [None] * (len(slots) + hidden)
         for slot, value in known.items():
             self.registers[slot] = value
         self.steps = steps

@@ -436,6 +436,24 @@ class Runtime(ABC):
         """out[i0, i1, ...] = src transposed by `perm` (out dim i is src dim perm[i])."""
         self.not_implemented("hip.permute")
 
+    @refused_by_default
+    def slice(self, *operands: Any, steps: Sequence[int]) -> None:
+        """`hip.slice`: `operands` are the start in each dim (ints), then `src`
+        and `out`; `out[i] = src[start + i * step]` in each dim. Each start is
+        in `[0, size)` of its dim wherever `out` is not empty."""
+        self.not_implemented("hip.slice")
+
+    @refused_by_default
+    def tile(self, src: DeviceArray, out: DeviceArray) -> None:
+        """ONNX Tile: `out[i] = src[i mod src.shape]` in each dim (each dim of
+        `out` a multiple of `src`'s)."""
+        self.not_implemented("hip.tile")
+
+    @refused_by_default
+    def expand(self, src: DeviceArray, out: DeviceArray) -> None:
+        """ONNX Expand: `src` broadcast to `out`'s shape as numpy does."""
+        self.not_implemented("hip.expand")
+
     def transpose(
         self, src: DeviceArray, out: DeviceArray, dim0: int, dim1: int
     ) -> None:
@@ -519,6 +537,21 @@ class Runtime(ABC):
         self.not_implemented(f"hip.arg{kind}")
 
     @refused_by_default
+    def topk(
+        self,
+        src: DeviceArray,
+        values: DeviceArray,
+        indices: DeviceArray,
+        axis: int,
+        largest: bool = True,
+    ) -> None:
+        """`hip.topk`: the `k = values.shape[axis]` largest (or smallest)
+        elements of `src` along `axis`, sorted, into `values`, and their
+        positions along `axis` into the int64 `indices`; ties go to the lower
+        index, NaN counts as larger than any number."""
+        self.not_implemented("hip.topk")
+
+    @refused_by_default
     def layer_norm(
         self,
         x: DeviceArray,
@@ -558,9 +591,125 @@ class Runtime(ABC):
         self.not_implemented("hip.hardmax")
 
     @refused_by_default
+    def from_elements(self, *args: Any) -> None:
+        """`from_elements(*values, out)`: the host ints `values` written into
+        `out` (int or bool, at most 1-D, `len(values)` elements)."""
+        self.not_implemented("hip.from_elements")
+
+    @refused_by_default
+    def range(self, start: DeviceArray, delta: DeviceArray, out: DeviceArray) -> None:
+        """ONNX Range: `out[i] = start + i * delta` in `out`'s type; `start` and
+        `delta` are 0-D."""
+        self.not_implemented("hip.range")
+
+    def readback(self, src: DeviceArray) -> tuple[int, ...]:
+        """The elements of a small int tensor on the host, after every queued
+        write to it (`hip.readback`): a device-to-host copy after a sync."""
+        self.synchronize()
+        return tuple(int(v) for v in self.download(src).reshape(-1).tolist())
+
+    @refused_by_default
     def fill(self, out: DeviceArray, value: float) -> None:
         """Every element of `out` set to `value` (converted to its dtype)."""
         self.not_implemented("hip.fill")
+
+    @refused_by_default
+    def scatter_nd(
+        self,
+        data: DeviceArray,
+        indices: DeviceArray,
+        updates: DeviceArray,
+        out: DeviceArray,
+        reduction: str,
+    ) -> None:
+        """ONNX ScatterND: `out` = `data`, then each update slice combined
+        (`reduction` none, add, mul, max, min) into `out[tuple(indices[i])]`,
+        in order; int64 indices, negative ones counted from the end."""
+        self.not_implemented("hip.scatter_nd")
+
+    @refused_by_default
+    def scatter_elements(
+        self,
+        data: DeviceArray,
+        indices: DeviceArray,
+        updates: DeviceArray,
+        out: DeviceArray,
+        reduction: str,
+        axis: int,
+    ) -> None:
+        """ONNX ScatterElements along `axis` (in `[0, rank)`): `out` = `data`,
+        then `updates[p]` combined into `out` at `p` with its `axis`
+        coordinate replaced by `indices[p]` (int32 or int64, negative ones
+        counted from the end), in order."""
+        self.not_implemented("hip.scatter_elements")
+
+    @refused_by_default
+    def trilu(self, k: int, src: DeviceArray, out: DeviceArray, upper: bool) -> None:
+        """ONNX Trilu on the last two dims: `src` where `col - row >= k`
+        (`upper`) or `<= k`, else 0."""
+        self.not_implemented("hip.trilu")
+
+    @refused_by_default
+    def cumsum(
+        self,
+        src: DeviceArray,
+        out: DeviceArray,
+        axis: int,
+        exclusive: bool,
+        reverse: bool,
+    ) -> None:
+        """ONNX CumSum along `axis`, in `src`'s element type, summed in order."""
+        self.not_implemented("hip.cumsum")
+
+    @refused_by_default
+    def one_hot(
+        self, indices: DeviceArray, values: DeviceArray, out: DeviceArray, axis: int
+    ) -> None:
+        """ONNX OneHot: `out` (depth = `out.shape[axis]`) is `values[1]` where
+        the coordinate at `axis` equals the index (negative ones plus depth,
+        float ones truncated), else `values[0]`."""
+        self.not_implemented("hip.one_hot")
+
+    @refused_by_default
+    def attention_softmax(
+        self,
+        past: int,
+        scores: DeviceArray,
+        mask: DeviceArray | None,
+        nonpad: DeviceArray | None,
+        out: DeviceArray,
+        scale: float,
+        softcap: float,
+        causal: bool,
+        left_window: int,
+        right_window: int,
+        stage: str,
+        wide: bool = False,
+    ) -> None:
+        """`hip.attention_softmax` of scores (B, H, S, T) into `out` (may be
+        `scores` itself): `scale`, softcap, the bias (mask broadcast to (B, H,
+        S, T'), keys from T' on masked; causal and window about i + offset,
+        offset `past` or nonpad[b] - S; keys from nonpad[b] on masked), softmax
+        over T with rows of all -inf bias zero; `stage` (`hip.ATTENTION_STAGES`)
+        stops after that step. In `scores`' type; float16 in float32 if `wide`."""
+        self.not_implemented("hip.attention_softmax")
+
+    @refused_by_default
+    def rotary_embedding(
+        self,
+        x: DeviceArray,
+        cos: DeviceArray,
+        sin: DeviceArray,
+        position_ids: DeviceArray | None,
+        out: DeviceArray,
+        interleaved: bool,
+        rotary_dim: int,
+        num_heads: int,
+    ) -> None:
+        """ONNX RotaryEmbedding: x (B, H, S, D), or (B, S, H * D) with
+        `num_heads`; cos/sin (B, S, R / 2), or (P, R / 2) rows picked by the
+        int64 position_ids (B, S); R = `rotary_dim`."""
+        self.not_implemented("hip.rotary_embedding")
 
     @refused_by_default
     def conv(
@@ -605,6 +754,107 @@ class Runtime(ABC):
         column-major under `column_major`."""
         self.not_implemented(f"hip.miopen.{kind}_pool")
 
+    @refused_by_default
+    def lp_pool(
+        self,
+        x: DeviceArray,
+        out: DeviceArray,
+        kernel: Sequence[int],
+        strides: Sequence[int],
+        dilations: Sequence[int],
+        pads: Sequence[int],
+        p: int,
+    ) -> None:
+        """ONNX LpPool of x (N, C, s...) into out (N, C, o...): `(sum |x|^p)^(1/p)`
+        over each window's elements inside x (windows as in `pool`)."""
+        self.not_implemented("hip.miopen.lp_pool")
+
+    @refused_by_default
+    def conv_transpose(
+        self,
+        x: DeviceArray,
+        w: DeviceArray,
+        bias: DeviceArray | None,
+        out: DeviceArray,
+        workspace: DeviceArray,
+        strides: Sequence[int],
+        dilations: Sequence[int],
+        pads: Sequence[int],
+        group: int,
+    ) -> None:
+        """ONNX ConvTranspose of x (N, C, s...) by w (C, M/group, k...), plus
+        `bias` (M) if given, into out (N, M, o...): input `i` adds `x[i] * w[t]`
+        at output `i * stride - pad_begin + t * dilation`, out's size deciding
+        the end (output padding). `workspace` (1-D, from the memory plan) holds
+        one image's column matrix, `M * prod(k) * prod(s)` elements, or is
+        empty where the GEMM writes out itself."""
+        self.not_implemented("hip.miopen.conv_transpose")
+
+    @refused_by_default
+    def resize(
+        self,
+        x: DeviceArray,
+        out: DeviceArray,
+        mode: str,
+        coordinate_mode: str,
+        nearest_mode: str,
+        cubic_coeff_a: float,
+        exclude_outside: bool,
+        antialias: bool,
+        extrapolation_value: float,
+        scales: Sequence[float] | None,
+        roi: Sequence[float] | None,
+    ) -> None:
+        """ONNX Resize of x into out (same rank): `scales` per dim (None: out /
+        in), `roi` (begins, then ends) for tf_crop_and_resize; the taps and
+        weights of each dim are `resize_taps` (cpu_resize.py)."""
+        self.not_implemented("hip.resize")
+
+    @refused_by_default
+    def pad(
+        self,
+        x: DeviceArray,
+        value: DeviceArray | None,
+        out: DeviceArray,
+        pads: Sequence[int],
+        mode: str,
+    ) -> None:
+        """ONNX Pad of x into out: `pads` all begins then all ends, one pair per
+        dim (negative: crop, which comes first); `mode` (`hip.PAD_MODES`)
+        constant (the one-element `value`, 0 if None), reflect, edge or wrap,
+        each of the latter extending the cropped input periodically."""
+        self.not_implemented("hip.pad")
+
+    @refused_by_default
+    def group_norm(
+        self,
+        x: DeviceArray,
+        scale: DeviceArray,
+        bias: DeviceArray,
+        out: DeviceArray,
+        num_groups: int | None,
+        epsilon: float,
+        per_group: bool = False,
+    ) -> None:
+        """ONNX GroupNormalization (InstanceNormalization when `num_groups` is
+        None: one group per channel) of x (N, C, ...): each group of C /
+        num_groups channels of each image normalized, then times `scale` plus
+        `bias`, (C) or, under `per_group`, (num_groups)."""
+        self.not_implemented("hip.miopen.group_norm")
+
+    @refused_by_default
+    def lrn(
+        self,
+        src: DeviceArray,
+        out: DeviceArray,
+        size: int,
+        alpha: float,
+        beta: float,
+        bias: float,
+    ) -> None:
+        """ONNX LRN across the channels (dim 1) of src (N, C, ...)."""
+        self.not_implemented("hip.miopen.lrn")
+
     @abstractmethod
     def copy(self, src: DeviceArray, out: DeviceArray) -> None:
         """Strided copy between same-shaped views."""
@@ -624,6 +874,39 @@ class Runtime(ABC):
                 check_inside(part, out, f"hip.concat input at {start} of axis {axis}")
             self.copy(src, part)
             start += src.shape[axis]
+
+    @refused_by_default
+    def gather(
+        self, data: DeviceArray, indices: DeviceArray, out: DeviceArray, axis: int
+    ) -> None:
+        """ONNX Gather along `axis` (in `[0, rank)`): `out` (shape `data[:axis]
+        + indices + data[axis+1:]`) takes, per index (int32 or int64, in `[-n,
+        n)` with n = data's size along `axis`, a negative one counted from the
+        end), its slice of `data`. Out of range: the CPU raises IndexError, the
+        GPU kernels clamp into `[0, n)` (ONNX Runtime fails)."""
+        self.not_implemented("hip.gather")
+
+    @refused_by_default
+    def gather_elements(
+        self, data: DeviceArray, indices: DeviceArray, out: DeviceArray, axis: int
+    ) -> None:
+        """ONNX GatherElements: `out[i] = data[i with i[axis] = indices[i]]`;
+        `indices` and `out` of one shape, of data's rank; indices as `gather`'s."""
+        self.not_implemented("hip.gather_elements")
+
+    @refused_by_default
+    def gather_nd(
+        self,
+        data: DeviceArray,
+        indices: DeviceArray,
+        out: DeviceArray,
+        batch_dims: int = 0,
+    ) -> None:
+        """ONNX GatherND: each index tuple (indices' last dim, k) picks the slice
+        `data[b..., i0, .., ik-1]` after the `batch_dims` leading dims b the two
+        share; `out` is `indices[:-1] + data[batch_dims + k:]`; each index as
+        `gather`'s, against its own dim."""
+        self.not_implemented("hip.gather_nd")
 
     @refused_by_default
     def cast(self, src: DeviceArray, out: DeviceArray) -> None:

@@ -24,6 +24,7 @@ from xhip.cli.common import UserError
 from xhip.cli.compile import add_compile_parser
 from xhip.cli.import_ import add_import_parser
 from xhip.cli.run import add_run_parser
+from xhip.cli.verify_passes import add_verify_passes_parser
 
 
 class _Parser(argparse.ArgumentParser):
@@ -44,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_import_parser(sub)
     add_compile_parser(sub)
     add_run_parser(sub)
+    add_verify_passes_parser(sub)
     return parser
 
 

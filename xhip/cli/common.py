@@ -27,6 +27,16 @@ def first_line(message: str) -> str:
     return lines[0] if lines else "(no message)"
 
 
+def whole_message(message: str) -> str:
+    """Every non-blank line of `message` on one line: a header and its list
+    (`convert-onnx-to-hip: 2 op(s) cannot be converted: a; b`)."""
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    if not lines:
+        return "(no message)"
+    head, *rest = lines
+    return f"{head} {'; '.join(rest)}" if rest else head
+
+
 def import_onnx(path: str) -> ModuleOp:
     """The `onnx`-dialect module of an `.onnx` file; import errors are user errors."""
     from xhip.frontend.onnx_importer import OnnxImportError, import_model

@@ -23,6 +23,7 @@ from xhip.cli.common import (
     import_onnx,
     print_module,
     umask,
+    whole_message,
     writable_dir,
 )
 from xhip.dialects.hip import CONSTANTS_FILE
@@ -167,7 +168,7 @@ def run_pipeline(
         PassPipeline(tuple(passes), track).apply(ctx, module)
         module.verify()
     except DiagnosticException as e:
-        raise UserError(f"pass '{current}' failed: {first_line(str(e))}") from None
+        raise UserError(f"pass '{current}' failed: {whole_message(str(e))}") from None
 
 
 def cmd_compile(args: argparse.Namespace) -> int:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from abc import ABC
 from collections.abc import Sequence, Set
-from typing import TYPE_CHECKING, ClassVar, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     Signedness,
+    StringAttr,
     TensorType,
     UnitAttr,
 )
@@ -125,6 +126,14 @@ def _fmt(shape: Sequence[int]) -> str:
     return "x".join("?" if d == DYNAMIC_INDEX else str(d) for d in shape) or "scalar"
 
 
+def _index_group(
+    cls: type[HipDPSOp], index: Sequence[SSAValue | Operation]
+) -> list[Any]:
+    """The index operands as IRDL wants them: one operand each, or one
+    variadic group when the op takes any number."""
+    return [list(index)] if cls.NUM_INDEX_OPERANDS is None else list(index)
+
+
 class DestinationStyleEffects(MemoryEffect):
     """A compute op's effects depend on its mode, as for `linalg` ops.
 
@@ -152,7 +161,9 @@ class HipDPSOp(IRDLOperation, ABC):
     declares all of its own; the other ops take them from `HipComputeOp`.
     """
 
-    NUM_INDEX_OPERANDS: ClassVar[int] = 0
+    NUM_INDEX_OPERANDS: ClassVar[int | None] = 0
+    """How many index operands follow the context; None: any number (an op
+    whose sizes or offsets depend on the rank, e.g. `hip.slice`'s starts)."""
     NUM_INPUTS: ClassVar[tuple[int, int | None]] = (1, 1)
     """Allowed (min, max) number of `ins` operands; max None: no limit."""
     NUM_OUTPUTS: ClassVar[tuple[int, int]] = (1, 1)
@@ -205,7 +216,7 @@ class HipDPSOp(IRDLOperation, ABC):
             if isinstance(SSAValue.get(o).type, TensorType)
         ]
         super().__init__(
-            operands=[ctx, *index_operands, inputs, outputs],
+            operands=[ctx, *_index_group(type(self), index_operands), inputs, outputs],
             result_types=[result_types],
             properties=properties or {},
             attributes=attributes or {},
@@ -213,6 +224,10 @@ class HipDPSOp(IRDLOperation, ABC):
 
     @property
     def index_operands(self) -> Sequence[SSAValue]:
+        if self.NUM_INDEX_OPERANDS is None:
+            return self.operands[
+                1 : len(self.operands) - len(self.inputs) - len(self.outputs)
+            ]
         return self.operands[1 : 1 + self.NUM_INDEX_OPERANDS]
 
     @property
@@ -302,7 +317,10 @@ class HipDPSOp(IRDLOperation, ABC):
         head = parser.parse_comma_separated_list(
             Parser.Delimiter.PAREN, parser.parse_unresolved_operand
         )
-        if len(head) != 1 + cls.NUM_INDEX_OPERANDS:
+        if (
+            cls.NUM_INDEX_OPERANDS is not None
+            and len(head) != 1 + cls.NUM_INDEX_OPERANDS
+        ):
             parser.raise_error(
                 f"'{cls.name}' expects the context"
                 + (
@@ -338,7 +356,7 @@ class HipDPSOp(IRDLOperation, ABC):
             op,
             operands=[
                 ctx,
-                *index,
+                *_index_group(cls, index),
                 [parser.resolve_operand(u, t) for u, t in zip(ins, in_types)],
                 [parser.resolve_operand(u, t) for u, t in zip(outs, out_types)],
             ],
@@ -375,6 +393,22 @@ class HipComputeOp(HipDPSOp, ABC):
     """A compute op whose only operands are the context, `ins` and `outs`."""
 
     ctx = operand_def(ContextType)
+    inputs = var_operand_def(base(TensorType) | base(MemRefType))
+    outputs = var_operand_def(base(TensorType) | base(MemRefType))
+    res = var_result_def(TensorType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+
+class HipIndexedComputeOp(HipDPSOp, ABC):
+    """A compute op with any number of index operands after the context: run-time
+    offsets or sizes, one per dim (`hip.slice`'s starts). They are passed to
+    the runtime method first, as ints."""
+
+    NUM_INDEX_OPERANDS: ClassVar[int | None] = None
+
+    ctx = operand_def(ContextType)
+    indices = var_operand_def(IndexType)
     inputs = var_operand_def(base(TensorType) | base(MemRefType))
     outputs = var_operand_def(base(TensorType) | base(MemRefType))
     res = var_result_def(TensorType)
@@ -1132,7 +1166,7 @@ class TransposeOp(HipDPSOp):
     """Swaps two dimensions, given as index operands after the context."""
 
     name = "hip.transpose"
-    NUM_INDEX_OPERANDS: ClassVar[int] = 2
+    NUM_INDEX_OPERANDS: ClassVar[int | None] = 2
     RUNTIME_CALL: ClassVar[str] = "transpose"
 
     ctx = operand_def(ContextType)
@@ -1217,6 +1251,419 @@ class PermuteOp(HipComputeOp):
                 f"'{self.name}' outs operand 0 has shape {_fmt(out)} but perm "
                 f"{list(perm)} of {_fmt(src)} gives {_fmt(expected)}"
             )
+
+
+# Gathers (converted by `onnx_to_hip/gather.py`; kernel in
+# `backend/kernels/gather.h`): `ins` (data, indices), indices i32 or i64,
+# negative ones counted from the end; `outs` of data's element type.
+
+
+class _GatherOp(HipComputeOp, ABC):
+    NUM_INPUTS: ClassVar[tuple[int, int | None]] = (2, 2)
+    SAME_ELEMENT_TYPE: ClassVar[bool] = False
+
+    def gathered_shape(
+        self, data: Sequence[int], indices: Sequence[int]
+    ) -> tuple[int, ...] | None:
+        """The shape of `outs` for these shapes; None if they do not fit."""
+        raise NotImplementedError
+
+    def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
+        return self.gathered_shape(shapes[0], shapes[1])
+
+    def verify_element_types(self) -> None:
+        data, indices = self.inputs[0].type, self.inputs[1].type
+        out = self.outputs[0].type
+        assert AnyShapedTypeConstr.verifies(data)
+        assert AnyShapedTypeConstr.verifies(indices)
+        assert AnyShapedTypeConstr.verifies(out)
+        if indices.get_element_type() not in (IntegerType(32), IntegerType(64)):
+            raise VerifyException(
+                f"'{self.name}' ins operand 1 (the indices) must have element type "
+                f"i32 or i64, got {indices.get_element_type()}"
+            )
+        if data.get_element_type() != out.get_element_type():
+            raise VerifyException(
+                f"'{self.name}' ins operand 0 has element type "
+                f"{data.get_element_type()} but outs operand 0 has "
+                f"{out.get_element_type()}"
+            )
+
+    def verify_shapes(self) -> None:
+        data, indices = shape_of(self.inputs[0]), shape_of(self.inputs[1])
+        out = shape_of(self.outputs[0])
+        want = self.gathered_shape(data, indices)
+        if want is None:
+            raise VerifyException(
+                f"'{self.name}' cannot gather from data of shape {_fmt(data)} with "
+                f"indices of shape {_fmt(indices)} ({self._what()})"
+            )
+        if len(want) != len(out) or any(map(_static_mismatch, want, out)):
+            raise VerifyException(
+                f"'{self.name}' outs operand 0 has shape {_fmt(out)} but data "
+                f"{_fmt(data)} and indices {_fmt(indices)} give {_fmt(want)}"
+            )
+
+    def _what(self) -> str:
+        return ""
+
+
+class _AxisGatherOp(_GatherOp, ABC):
+    axis = prop_def(IntegerAttr)
+
+    def runtime_attributes(self) -> dict[str, object]:
+        return {"axis": self.axis.value.data}
+
+    def _what(self) -> str:
+        return f"axis {self.axis.value.data}"
+
+
+@irdl_op_definition
+class GatherOp(_AxisGatherOp):
+    """ONNX Gather: `out` is `data[:axis] + indices + data[axis+1:]`, each
+    index (in `[-n, n)`, n = data's size along `axis`, in `[0, rank)`)
+    picking a slice along `axis`."""
+
+    name = "hip.gather"
+    RUNTIME_CALL: ClassVar[str] = "gather"
+
+    def gathered_shape(
+        self, data: Sequence[int], indices: Sequence[int]
+    ) -> tuple[int, ...] | None:
+        axis = self.axis.value.data
+        if not 0 <= axis < len(data):
+            return None
+        return (*data[:axis], *indices, *data[axis + 1 :])
+
+
+@irdl_op_definition
+class GatherElementsOp(_AxisGatherOp):
+    """ONNX GatherElements: `out[i] = data[i with i[axis] = indices[i]]`;
+    indices of data's rank, no larger than data off the axis; `out` has
+    their shape."""
+
+    name = "hip.gather_elements"
+    RUNTIME_CALL: ClassVar[str] = "gather_elements"
+
+    def gathered_shape(
+        self, data: Sequence[int], indices: Sequence[int]
+    ) -> tuple[int, ...] | None:
+        axis = self.axis.value.data
+        if not 0 <= axis < len(data) or len(indices) != len(data):
+            return None
+        for d, (n, m) in enumerate(zip(data, indices)):
+            if d != axis and DYNAMIC_INDEX not in (n, m) and m > n:
+                return None
+        return tuple(indices)
+
+
+@irdl_op_definition
+class GatherNDOp(_GatherOp):
+    """ONNX GatherND: the last dim of `indices` (static, k) holds index tuples
+    into data's dims `batch_dims .. batch_dims + k`; the leading `batch_dims`
+    dims are shared. `out` is `indices[:-1] + data[batch_dims + k:]`."""
+
+    name = "hip.gather_nd"
+    RUNTIME_CALL: ClassVar[str] = "gather_nd"
+
+    batch_dims = opt_prop_def(IntegerAttr)
+
+    def batch(self) -> int:
+        return 0 if self.batch_dims is None else self.batch_dims.value.data
+
+    def runtime_attributes(self) -> dict[str, object]:
+        return {"batch_dims": self.batch()}
+
+    def _what(self) -> str:
+        return f"batch_dims {self.batch()}"
+
+    def gathered_shape(
+        self, data: Sequence[int], indices: Sequence[int]
+    ) -> tuple[int, ...] | None:
+        b = self.batch()
+        if not indices or indices[-1] == DYNAMIC_INDEX:
+            return None
+        k = indices[-1]
+        if b < 0 or b >= min(len(data), len(indices)) or b + k > len(data):
+            return None
+        if any(map(_static_mismatch, data[:b], indices[:b])):
+            return None
+        return (*indices[:-1], *data[b + k :])
+
+
+# Slicing and broadcasting copies (converted by `onnx_to_hip/slice.py`;
+# kernels in `backend/kernels/movement.h`).
+
+
+@irdl_op_definition
+class SliceOp(HipIndexedComputeOp):
+    """A strided slice: `out[i] = in[start + i * step]` in each dim. The index
+    operands are the starts, one per dim (in `[0, size)` wherever `out` is not
+    empty), `steps` the steps (non-zero, negative backwards); `out`'s shape is
+    the count taken in each dim (ONNX Slice, Split)."""
+
+    name = "hip.slice"
+    RUNTIME_CALL: ClassVar[str] = "slice"
+
+    steps = prop_def(DenseArrayBase[I64])
+
+    def step_values(self) -> tuple[int, ...]:
+        return tuple(int(s) for s in self.steps.get_values())
+
+    def runtime_attributes(self) -> dict[str, object]:
+        return {"steps": self.step_values()}
+
+    def verify_shapes(self) -> None:
+        src, out = shape_of(self.inputs[0]), shape_of(self.outputs[0])
+        steps = self.step_values()
+        if not len(src) == len(out) == len(steps) == len(self.index_operands):
+            raise VerifyException(
+                f"'{self.name}' needs one start and one step per dim: ins operand "
+                f"0 has rank {len(src)}, outs operand 0 rank {len(out)}, with "
+                f"{len(self.index_operands)} starts and {len(steps)} steps"
+            )
+        for d, (n, m, step) in enumerate(zip(src, out, steps)):
+            if step == 0:
+                raise VerifyException(f"'{self.name}' step of dim {d} is 0")
+            if n != DYNAMIC_INDEX and m != DYNAMIC_INDEX and m > -(-n // abs(step)):
+                raise VerifyException(
+                    f"'{self.name}' outs operand 0 has size {m} in dim {d}, more "
+                    f"than {n} elements by steps of {step} hold"
+                )
+
+
+@irdl_op_definition
+class TileOp(HipComputeOp):
+    """ONNX Tile: `out[i] = in[i mod in.shape]` in each dim; each dim of `out`
+    is a multiple of `in`'s (the repeats are in the shapes)."""
+
+    name = "hip.tile"
+    RUNTIME_CALL: ClassVar[str] = "tile"
+
+    def verify_shapes(self) -> None:
+        src, out = shape_of(self.inputs[0]), shape_of(self.outputs[0])
+        if len(src) != len(out):
+            raise VerifyException(
+                f"'{self.name}' ins operand 0 has rank {len(src)} but outs operand "
+                f"0 has rank {len(out)}"
+            )
+        for d, (n, m) in enumerate(zip(src, out)):
+            if DYNAMIC_INDEX in (n, m):
+                continue
+            if (m % n if n else m) != 0:
+                raise VerifyException(
+                    f"'{self.name}' outs operand 0 has size {m} in dim {d}, not a "
+                    f"multiple of ins operand 0's {n}"
+                )
+
+
+@irdl_op_definition
+class ExpandOp(HipComputeOp):
+    """ONNX Expand: `in` broadcast to `out`'s shape as numpy does (`in`'s dims
+    right-aligned, each 1 or `out`'s size)."""
+
+    name = "hip.expand"
+    RUNTIME_CALL: ClassVar[str] = "expand"
+
+    def verify_shapes(self) -> None:
+        src, out = shape_of(self.inputs[0]), shape_of(self.outputs[0])
+        lead = len(out) - len(src)
+        if lead < 0 or any(
+            n != 1 and _static_mismatch(n, out[lead + d]) for d, n in enumerate(src)
+        ):
+            raise VerifyException(
+                f"'{self.name}' ins operand 0 of shape {_fmt(src)} does not "
+                f"broadcast to outs operand 0 of shape {_fmt(out)}"
+            )
+
+
+# Attention and rotary embeddings (converted by `onnx_to_hip/attention.py`;
+# CPU in `backend/cpu_attention.py`, kernels in `backend/kernels/attention.h`).
+
+ATTENTION_STAGES = ("scaled", "softcapped", "biased", "softmax")
+"""What `hip.attention_softmax` writes, by its `stage`: ONNX Attention's
+`qk_matmul_output_mode` 0 to 3."""
+
+
+@irdl_op_definition
+class AttentionSoftmaxOp(HipIndexedComputeOp):
+    """ONNX Attention between its two matmuls, on scores (B, H, S, T): times
+    `scale`, then `softcap * tanh(x / softcap)` (if `softcap`), plus the bias,
+    then softmax along T. The bias is the mask (ins[1] if not i64: a bool one
+    gives 0 where true and -inf where false, a float one is added; broadcast
+    to (B, H, S, T') with T' <= T, the keys past T' masked), the causal
+    frontier (`is_causal`: query i sees key j iff j <= i + offset) and the
+    window (`left_window`/`right_window`, -1 unbounded, about i + offset),
+    and `nonpad` (the i64 (B,) ins: key j of batch b masked from nonpad[b]
+    on). offset is the one index operand (the cached keys) or, given
+    nonpad, nonpad[b] - S. A row whose whole bias is -inf gives zeros.
+    `stage` stops early (`ATTENTION_STAGES`). It computes in the element
+    type, float16 in float32 under `wide` (`softmax_precision`)."""
+
+    name = "hip.attention_softmax"
+    NUM_INPUTS: ClassVar[tuple[int, int | None]] = (1, 3)
+    RUNTIME_CALL: ClassVar[str] = "attention_softmax"
+    SAME_ELEMENT_TYPE: ClassVar[bool] = False
+    IN_PLACE: ClassVar[bool] = True
+
+    scale = prop_def(FloatAttr)
+    softcap = opt_prop_def(FloatAttr)
+    is_causal = opt_prop_def(UnitAttr)
+    left_window = opt_prop_def(IntegerAttr)
+    right_window = opt_prop_def(IntegerAttr)
+    stage = opt_prop_def(IntegerAttr)
+    wide = opt_prop_def(UnitAttr)
+
+    def mask(self) -> SSAValue | None:
+        return next((v for v in self.inputs[1:] if not _is_i64(v)), None)
+
+    def nonpad(self) -> SSAValue | None:
+        return next((v for v in self.inputs[1:] if _is_i64(v)), None)
+
+    def stage_index(self) -> int:
+        if self.stage is None:
+            return len(ATTENTION_STAGES) - 1
+        return self.stage.value.data
+
+    def runtime_attributes(self) -> dict[str, object]:
+        return {
+            "scale": self.scale.value.data,
+            "softcap": 0.0 if self.softcap is None else self.softcap.value.data,
+            "causal": self.is_causal is not None,
+            "left_window": (
+                -1 if self.left_window is None else self.left_window.value.data
+            ),
+            "right_window": (
+                -1 if self.right_window is None else self.right_window.value.data
+            ),
+            "stage": ATTENTION_STAGES[self.stage_index()],
+            "wide": self.wide is not None,
+        }
+
+    def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
+        return shapes[0]
+
+    def verify_element_types(self) -> None:
+        out = self.outputs[0].type
+        assert AnyShapedTypeConstr.verifies(out)
+        elt = out.get_element_type()
+        types = [_attention_element(v) for v in self.inputs]
+        if types[0] != elt:
+            raise VerifyException(
+                f"'{self.name}' ins operand 0 has element type {types[0]} but outs "
+                f"operand 0 has {elt}"
+            )
+        masks = [t for t in types[1:] if t != IntegerType(64)]
+        if len(masks) > 1 or len(types) - 1 - len(masks) > 1:
+            raise VerifyException(
+                f"'{self.name}' takes at most one mask and one i64 nonpad operand"
+            )
+        if masks and masks[0] not in (IntegerType(1), elt):
+            raise VerifyException(
+                f"'{self.name}' mask has element type {masks[0]}; i1 or {elt} is needed"
+            )
+
+    def verify_shapes(self) -> None:
+        if len(self.index_operands) != 1:
+            raise VerifyException(
+                f"'{self.name}' expects one index operand (the cached keys), got "
+                f"{len(self.index_operands)}"
+            )
+        src, out = shape_of(self.inputs[0]), shape_of(self.outputs[0])
+        if len(src) != 4 or len(out) != 4 or any(map(_static_mismatch, src, out)):
+            raise VerifyException(
+                f"'{self.name}' ins operand 0 ({_fmt(src)}) and outs operand 0 "
+                f"({_fmt(out)}) must be the same 4-D shape"
+            )
+        mask, nonpad = self.mask(), self.nonpad()
+        if mask is not None:
+            shape = shape_of(mask)
+            head = _broadcast(src[:-1], shape[:-1])
+            if not 1 <= len(shape) <= 4 or head is None or len(head) != 3:
+                raise VerifyException(
+                    f"'{self.name}' mask shape {_fmt(shape)} does not broadcast to "
+                    f"{_fmt(src)}"
+                )
+        if nonpad is not None and len(shape_of(nonpad)) != 1:
+            raise VerifyException(f"'{self.name}' nonpad must be 1-D")
+        if not 0 <= self.stage_index() < len(ATTENTION_STAGES):
+            raise VerifyException(f"'{self.name}' stage must be 0 to 3")
+
+
+@irdl_op_definition
+class RotaryEmbeddingOp(HipComputeOp):
+    """ONNX RotaryEmbedding: `ins` (x, cos, sin[, position_ids (B, S) i64]),
+    x (B, H, S, D) or, with `num_heads`, (B, S, H * D); cos and sin (B, S,
+    R / 2), or (P, R / 2) indexed by position_ids. The first `rotary_dim`
+    (R) of each head's D rotate, pairs (k, k + R / 2), or (2k, 2k + 1)
+    `interleaved`; the rest are copied."""
+
+    name = "hip.rotary_embedding"
+    NUM_INPUTS: ClassVar[tuple[int, int | None]] = (3, 4)
+    RUNTIME_CALL: ClassVar[str] = "rotary_embedding"
+    SAME_ELEMENT_TYPE: ClassVar[bool] = False
+
+    interleaved = opt_prop_def(UnitAttr)
+    rotary_dim = prop_def(IntegerAttr)
+    num_heads = opt_prop_def(IntegerAttr)
+
+    def runtime_attributes(self) -> dict[str, object]:
+        return {
+            "interleaved": self.interleaved is not None,
+            "rotary_dim": self.rotary_dim.value.data,
+            "num_heads": 0 if self.num_heads is None else self.num_heads.value.data,
+        }
+
+    def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
+        return shapes[0]
+
+    def verify_element_types(self) -> None:
+        elt = _attention_element(self.outputs[0])
+        for i, value in enumerate(self.inputs[:3]):
+            if _attention_element(value) != elt:
+                raise VerifyException(
+                    f"'{self.name}' ins operand {i} has element type "
+                    f"{_attention_element(value)} but outs operand 0 has {elt}"
+                )
+        if len(self.inputs) == 4 and _attention_element(self.inputs[3]) != IntegerType(
+            64
+        ):
+            raise VerifyException(f"'{self.name}' position_ids must be i64")
+
+    def verify_shapes(self) -> None:
+        src, out = shape_of(self.inputs[0]), shape_of(self.outputs[0])
+        if (
+            len(src) not in (3, 4)
+            or len(src) != len(out)
+            or any(map(_static_mismatch, src, out))
+        ):
+            raise VerifyException(
+                f"'{self.name}' ins operand 0 ({_fmt(src)}) and outs operand 0 "
+                f"({_fmt(out)}) must be the same 3-D or 4-D shape"
+            )
+        if len(src) == 3 and (self.num_heads is None or self.num_heads.value.data < 1):
+            raise VerifyException(f"'{self.name}' a 3-D input needs num_heads")
+        rotary = self.rotary_dim.value.data
+        if rotary < 2 or rotary % 2:
+            raise VerifyException(f"'{self.name}' rotary_dim must be even and >= 2")
+        want = 2 if len(self.inputs) == 4 else 3
+        for i in (1, 2):
+            shape = shape_of(self.inputs[i])
+            if len(shape) != want or _static_mismatch(shape[-1], rotary // 2):
+                raise VerifyException(
+                    f"'{self.name}' ins operand {i} has shape {_fmt(shape)}; "
+                    f"{want}-D with last dim {rotary // 2} is needed"
+                )
+
+
+def _attention_element(value: SSAValue) -> Attribute:
+    shaped = value.type
+    assert AnyShapedTypeConstr.verifies(shaped)
+    return shaped.get_element_type()
+
+
+def _is_i64(value: SSAValue) -> bool:
+    return _attention_element(value) == IntegerType(64)
 
 
 # Reductions, normalizations and the rest of the softmax family (converted by
@@ -1383,6 +1830,70 @@ class ArgMinOp(ArgReduceOp):
     name = "hip.argmin"
 
 
+@irdl_op_definition
+class TopKOp(HipComputeOp):
+    """ONNX TopK: the `k` largest (or, under `smallest`, smallest) elements of
+    `ins[0]` along `axis` (in `[0, rank)`), `k` being the size of `outs` there;
+    `outs` (values, i64 indices), always sorted, ties to the lower index, NaN
+    counted as larger than any number (numpy's sort order)."""
+
+    name = "hip.topk"
+    NUM_OUTPUTS: ClassVar[tuple[int, int]] = (2, 2)
+    RUNTIME_CALL: ClassVar[str] = "topk"
+    SAME_ELEMENT_TYPE: ClassVar[bool] = False
+
+    axis = prop_def(IntegerAttr)
+    smallest = opt_prop_def(UnitAttr)
+
+    def runtime_attributes(self) -> dict[str, object]:
+        return {"axis": self.axis.value.data, "largest": self.smallest is None}
+
+    def verify_element_types(self) -> None:
+        src, values, indices = self.inputs[0].type, *(o.type for o in self.outputs)
+        assert AnyShapedTypeConstr.verifies(src)
+        assert AnyShapedTypeConstr.verifies(values)
+        assert AnyShapedTypeConstr.verifies(indices)
+        if values.get_element_type() != src.get_element_type():
+            raise VerifyException(
+                f"'{self.name}' outs operand 0 has element type "
+                f"{values.get_element_type()} but ins operand 0 has "
+                f"{src.get_element_type()}"
+            )
+        if indices.get_element_type() != IntegerType(64):
+            raise VerifyException(
+                f"'{self.name}' outs operand 1 must have element type i64, got "
+                f"{indices.get_element_type()}"
+            )
+
+    def verify_shapes(self) -> None:
+        src = shape_of(self.inputs[0])
+        values, indices = (shape_of(o) for o in self.outputs)
+        axis = self.axis.value.data
+        if not 0 <= axis < len(src):
+            raise VerifyException(
+                f"'{self.name}' axis {axis} is out of range for rank {len(src)}"
+            )
+        if len(values) != len(indices) or any(map(_static_mismatch, values, indices)):
+            raise VerifyException(
+                f"'{self.name}' outs operands have shapes {_fmt(values)} and "
+                f"{_fmt(indices)}; they must be equal"
+            )
+        others = [
+            _static_mismatch(a, b)
+            for d, (a, b) in enumerate(zip(src, values))
+            if d != axis
+        ]
+        too_many = DYNAMIC_INDEX not in (src[axis], values[axis]) and (
+            values[axis] > src[axis]
+        )
+        if len(values) != len(src) or any(others) or too_many:
+            raise VerifyException(
+                f"'{self.name}' outs operand 0 has shape {_fmt(values)} but ins "
+                f"operand 0 has shape {_fmt(src)} (they may differ in dim {axis} "
+                "only, where outs has at most as many)"
+            )
+
+
 class _NormOp(HipComputeOp, ABC):
     """Normalizes `ins[0]` over its dims from `axis` on (in `[0, rank)`), then
     times `ins[1]` (the scale) and plus `ins[2]` (the bias) where given, each
@@ -1508,6 +2019,478 @@ class FillOp(HipComputeOp):
 
     def runtime_attributes(self) -> dict[str, object]:
         return {"value": self.value.value.data}
+
+
+# Padding, group normalization and LRN (converted by `onnx_to_hip/pad.py`;
+# kernels in `backend/kernels/image.h`). DepthToSpace and SpaceToDepth are
+# views around a `hip.permute`.
+
+PAD_MODES = ("constant", "reflect", "edge", "wrap")
+"""`hip.pad`'s modes, as ONNX Pad names them."""
+
+
+def _constant_index(value: SSAValue) -> int | None:
+    from xdsl.dialects.arith import ConstantOp
+
+    owner = value.owner
+    if isinstance(owner, ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+@irdl_op_definition
+class PadOp(HipIndexedComputeOp):
+    """ONNX Pad: the index operands are the pads, all begins then all ends (2 *
+    rank; a negative pad crops); `ins` (x[, value]): the value (one element)
+    fills the `constant` mode's padding, 0 if absent. Cropping comes first,
+    so `reflect` (period 2 (n - 1)), `edge` and `wrap` (period n) extend the
+    cropped input."""
+
+    name = "hip.pad"
+    NUM_INPUTS: ClassVar[tuple[int, int | None]] = (1, 2)
+    RUNTIME_CALL: ClassVar[str] = "pad"
+
+    mode = prop_def(StringAttr)
+
+    def runtime_attributes(self) -> dict[str, object]:
+        return {"mode": self.mode.data}
+
+    def result_shape(self, *args: Any) -> tuple[int, ...] | None:
+        pads: tuple[int, ...] = args[: len(args) - len(self.inputs)]
+        x: tuple[int, ...] = args[len(pads)]
+        rank = len(x)
+        return tuple(x[d] + pads[d] + pads[rank + d] for d in range(rank))
+
+    def verify_shapes(self) -> None:
+        src, out = shape_of(self.inputs[0]), shape_of(self.outputs[0])
+        if self.mode.data not in PAD_MODES:
+            raise VerifyException(
+                f"'{self.name}' mode {self.mode.data!r} is not one of {list(PAD_MODES)}"
+            )
+        pads = self.index_operands
+        if len(pads) != 2 * len(src) or len(out) != len(src):
+            raise VerifyException(
+                f"'{self.name}' takes 2 pads per dim of ins operand 0 "
+                f"({_fmt(src)}) and outs of its rank, got {len(pads)} pads and "
+                f"{_fmt(out)}"
+            )
+        if len(self.inputs) == 2 and any(d != 1 for d in shape_of(self.inputs[1])):
+            raise VerifyException(
+                f"'{self.name}' ins operand 1 (the value) must have one element, "
+                f"got shape {_fmt(shape_of(self.inputs[1]))}"
+            )
+        rank = len(src)
+        for d in range(rank):
+            begin, end = _constant_index(pads[d]), _constant_index(pads[rank + d])
+            if begin is None or end is None or src[d] == DYNAMIC_INDEX:
+                continue
+            size = src[d] + begin + end
+            if size < 0 or _static_mismatch(size, out[d]):
+                raise VerifyException(
+                    f"'{self.name}' outs operand 0 has size {out[d]} in dim {d}, "
+                    f"but padding {src[d]} by ({begin}, {end}) gives {size}"
+                )
+
+
+@irdl_op_definition
+class GroupNormOp(HipComputeOp):
+    """ONNX GroupNormalization and InstanceNormalization: `ins` (x (N, C, ...),
+    scale, bias); each of the `num_groups` groups of C / num_groups channels
+    of each image is normalized (`(x - mean) / sqrt(var + epsilon)`), then
+    times scale plus bias, which are (C), or (num_groups) under `per_group`
+    (GroupNormalization-18). No `num_groups`: one group per channel
+    (InstanceNormalization, whose C may be known at run time only)."""
+
+    name = "hip.miopen.group_norm"
+    NUM_INPUTS: ClassVar[tuple[int, int | None]] = (3, 3)
+    RUNTIME_CALL: ClassVar[str] = "group_norm"
+
+    num_groups = opt_prop_def(IntegerAttr)
+    epsilon = prop_def(FloatAttr)
+    per_group = opt_prop_def(UnitAttr)
+
+    def groups(self) -> int | None:
+        return None if self.num_groups is None else self.num_groups.value.data
+
+    def runtime_attributes(self) -> dict[str, object]:
+        return {
+            "num_groups": self.groups(),
+            "epsilon": self.epsilon.value.data,
+            "per_group": self.per_group is not None,
+        }
+
+    def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
+        return shapes[0]
+
+    def verify_shapes(self) -> None:
+        src, out = shape_of(self.inputs[0]), shape_of(self.outputs[0])
+        if len(src) < 2 or len(src) != len(out) or any(map(_static_mismatch, src, out)):
+            raise VerifyException(
+                f"'{self.name}' ins operand 0 has shape {_fmt(src)} but outs "
+                f"operand 0 has shape {_fmt(out)} (both (N, C, ...))"
+            )
+        groups = self.groups()
+        if groups is not None and (
+            groups < 1 or (src[1] != DYNAMIC_INDEX and src[1] % groups)
+        ):
+            raise VerifyException(
+                f"'{self.name}' {src[1]} channels do not split into {groups} groups"
+            )
+        if self.per_group is not None and groups is None:
+            raise VerifyException(f"'{self.name}' per_group needs num_groups")
+        want = groups if groups is not None and self.per_group is not None else src[1]
+        for i in (1, 2):
+            shape = shape_of(self.inputs[i])
+            if len(shape) != 1 or _static_mismatch(shape[0], want):
+                raise VerifyException(
+                    f"'{self.name}' ins operand {i} has shape {_fmt(shape)}, "
+                    f"expected {_fmt((want,))}"
+                )
+
+
+@irdl_op_definition
+class LrnOp(_SameShapeOp):
+    """ONNX LRN on x (N, C, ...): `x / (bias + alpha / size * sum)^beta`, the
+    sum of squares over channels `c - (size - 1) // 2` to `c + size // 2`
+    (those inside [0, C))."""
+
+    name = "hip.miopen.lrn"
+    RUNTIME_CALL: ClassVar[str] = "lrn"
+
+    size = prop_def(IntegerAttr)
+    alpha = prop_def(FloatAttr)
+    beta = prop_def(FloatAttr)
+    bias = prop_def(FloatAttr)
+
+    def runtime_attributes(self) -> dict[str, object]:
+        return {
+            "size": self.size.value.data,
+            "alpha": self.alpha.value.data,
+            "beta": self.beta.value.data,
+            "bias": self.bias.value.data,
+        }
+
+    def verify_shapes(self) -> None:
+        super().verify_shapes()
+        if len(shape_of(self.inputs[0])) < 2 or self.size.value.data < 1:
+            raise VerifyException(
+                f"'{self.name}' needs an (N, C, ...) input and a positive size"
+            )
+
+
+# Scatters, Trilu, CumSum and OneHot (converted by `onnx_to_hip/scatter.py`;
+# kernels in `backend/kernels/scatter.h`).
+
+SCATTER_REDUCTIONS = ("none", "add", "mul", "max", "min")
+"""ONNX's `reduction` values: how an update combines with the element it hits."""
+
+
+def _element_type(value: SSAValue) -> Attribute:
+    assert AnyShapedTypeConstr.verifies(value.type)
+    return value.type.get_element_type()
+
+
+def _is_index_type(element: Attribute, widths: tuple[int, ...]) -> bool:
+    if not isinstance(element, IntegerType):
+        return False
+    integer = cast("IntegerType[int, Signedness]", element)
+    return element_kind(integer) == "i" and integer.width.data in widths
+
+
+class _ScatterOp(HipComputeOp, ABC):
+    """`out` = a copy of `ins[0]` (data) with `ins[2]` (updates) written where
+    `ins[1]` (indices, negative ones counted from the end) says, combined
+    with what is there by `reduction` (none: replaced)."""
+
+    NUM_INPUTS: ClassVar[tuple[int, int | None]] = (3, 3)
+    SAME_ELEMENT_TYPE: ClassVar[bool] = False
+    INDEX_WIDTHS: ClassVar[tuple[int, ...]] = (32, 64)
+
+    reduction = prop_def(StringAttr)
+
+    def runtime_attributes(self) -> dict[str, object]:
+        return {"reduction": self.reduction.data}
+
+    def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
+        return shapes[0]
+
+    def verify_element_types(self) -> None:
+        data, indices, updates = self.inputs
+        want = _element_type(self.outputs[0])
+        for i, value in ((0, data), (2, updates)):
+            if _element_type(value) != want:
+                raise VerifyException(
+                    f"'{self.name}' ins operand {i} has element type "
+                    f"{_element_type(value)} but outs operand 0 has {want}"
+                )
+        if not _is_index_type(_element_type(indices), self.INDEX_WIDTHS):
+            widths = " or ".join(f"i{w}" for w in self.INDEX_WIDTHS)
+            raise VerifyException(
+                f"'{self.name}' ins operand 1 (indices) must have element type "
+                f"{widths}, got {_element_type(indices)}"
+            )
+
+    def verify_shapes(self) -> None:
+        if self.reduction.data not in SCATTER_REDUCTIONS:
+            raise VerifyException(
+                f"'{self.name}' reduction '{self.reduction.data}' is not one of "
+                + ", ".join(SCATTER_REDUCTIONS)
+            )
+        data, out = shape_of(self.inputs[0]), shape_of(self.outputs[0])
+        if len(data) != len(out) or any(map(_static_mismatch, data, out)):
+            raise VerifyException(
+                f"'{self.name}' ins operand 0 has shape {_fmt(data)} but outs "
+                f"operand 0 has shape {_fmt(out)}"
+            )
+
+
+@irdl_op_definition
+class ScatterNDOp(_ScatterOp):
+    """ONNX ScatterND: each row of the last dim of indices (k of them, static)
+    picks a slice `data[i0, ..., ik-1]`; updates has shape `indices.shape[:-1]
+    + data.shape[k:]`."""
+
+    name = "hip.scatter_nd"
+    RUNTIME_CALL: ClassVar[str] = "scatter_nd"
+    INDEX_WIDTHS: ClassVar[tuple[int, ...]] = (64,)
+
+    def verify_shapes(self) -> None:
+        super().verify_shapes()
+        data, indices, updates = (shape_of(v) for v in self.inputs)
+        if not indices or indices[-1] == DYNAMIC_INDEX:
+            raise VerifyException(
+                f"'{self.name}' ins operand 1 (indices) must have rank >= 1 and a "
+                f"static last dim, got {_fmt(indices)}"
+            )
+        k = indices[-1]
+        if k > len(data):
+            raise VerifyException(
+                f"'{self.name}' indices have {k} coordinates but data has rank "
+                f"{len(data)}"
+            )
+        want = (*indices[:-1], *data[k:])
+        if len(updates) != len(want) or any(map(_static_mismatch, updates, want)):
+            raise VerifyException(
+                f"'{self.name}' ins operand 2 (updates) has shape {_fmt(updates)}, "
+                f"expected {_fmt(want)}"
+            )
+
+
+@irdl_op_definition
+class ScatterElementsOp(_ScatterOp):
+    """ONNX ScatterElements: `out[..., indices[i, j, ...], ...] = updates[i, j,
+    ...]`, the index replacing the coordinate of `axis` (in `[0, rank)`);
+    indices and updates have one shape, of data's rank."""
+
+    name = "hip.scatter_elements"
+    RUNTIME_CALL: ClassVar[str] = "scatter_elements"
+
+    axis = prop_def(IntegerAttr)
+
+    def runtime_attributes(self) -> dict[str, object]:
+        return {**super().runtime_attributes(), "axis": self.axis.value.data}
+
+    def verify_shapes(self) -> None:
+        super().verify_shapes()
+        data, indices, updates = (shape_of(v) for v in self.inputs)
+        axis = self.axis.value.data
+        if not 0 <= axis < len(data):
+            raise VerifyException(
+                f"'{self.name}' axis {axis} is out of range for rank {len(data)}"
+            )
+        if (
+            len(indices) != len(data)
+            or len(updates) != len(indices)
+            or any(map(_static_mismatch, indices, updates))
+        ):
+            raise VerifyException(
+                f"'{self.name}' indices ({_fmt(indices)}) and updates "
+                f"({_fmt(updates)}) must have one shape, of data's rank {len(data)}"
+            )
+
+
+@irdl_op_definition
+class TriluOp(HipIndexedComputeOp):
+    """ONNX Trilu on the last two dims (batched over the others): keeps the
+    elements on and above (`upper`) or below the `k`-th diagonal, the one
+    index operand; zeroes the rest."""
+
+    name = "hip.trilu"
+    RUNTIME_CALL: ClassVar[str] = "trilu"
+
+    upper = opt_prop_def(UnitAttr)
+
+    def runtime_attributes(self) -> dict[str, object]:
+        return {"upper": self.upper is not None}
+
+    def result_shape(self, *args: Any) -> tuple[int, ...] | None:
+        return args[-1]
+
+    def verify_shapes(self) -> None:
+        if len(self.index_operands) != 1:
+            raise VerifyException(
+                f"'{self.name}' takes one index operand (k), got "
+                f"{len(self.index_operands)}"
+            )
+        src, out = shape_of(self.inputs[0]), shape_of(self.outputs[0])
+        if len(src) < 2:
+            raise VerifyException(f"'{self.name}' needs rank >= 2, got {_fmt(src)}")
+        if len(src) != len(out) or any(map(_static_mismatch, src, out)):
+            raise VerifyException(
+                f"'{self.name}' ins operand 0 has shape {_fmt(src)} but outs "
+                f"operand 0 has shape {_fmt(out)}"
+            )
+
+
+@irdl_op_definition
+class CumSumOp(_SameShapeOp):
+    """ONNX CumSum along `axis` (in `[0, rank)`): each element the sum of those
+    before it (`exclusive`) or up to it, counted from the end under `reverse`;
+    computed in the element type, one element after the other."""
+
+    name = "hip.cumsum"
+    RUNTIME_CALL: ClassVar[str] = "cumsum"
+
+    axis = prop_def(IntegerAttr)
+    exclusive = opt_prop_def(UnitAttr)
+    reverse = opt_prop_def(UnitAttr)
+
+    def runtime_attributes(self) -> dict[str, object]:
+        return {
+            "axis": self.axis.value.data,
+            "exclusive": self.exclusive is not None,
+            "reverse": self.reverse is not None,
+        }
+
+    def verify_shapes(self) -> None:
+        super().verify_shapes()
+        rank = len(shape_of(self.inputs[0]))
+        if not 0 <= self.axis.value.data < rank:
+            raise VerifyException(
+                f"'{self.name}' axis {self.axis.value.data} is out of range for "
+                f"rank {rank}"
+            )
+
+
+@irdl_op_definition
+class OneHotOp(HipComputeOp):
+    """ONNX OneHot: `ins` (indices, values = [off, on]); `out` has a new dim at
+    `axis` (in `[0, rank of out)`) whose size is the depth; an element is `on`
+    where its coordinate there equals its index (negative ones plus depth;
+    float indices truncated), else `off`."""
+
+    name = "hip.one_hot"
+    NUM_INPUTS: ClassVar[tuple[int, int | None]] = (2, 2)
+    SAME_ELEMENT_TYPE: ClassVar[bool] = False
+    RUNTIME_CALL: ClassVar[str] = "one_hot"
+
+    axis = prop_def(IntegerAttr)
+
+    def runtime_attributes(self) -> dict[str, object]:
+        return {"axis": self.axis.value.data}
+
+    def verify_element_types(self) -> None:
+        values, want = _element_type(self.inputs[1]), _element_type(self.outputs[0])
+        if values != want:
+            raise VerifyException(
+                f"'{self.name}' ins operand 1 (values) has element type {values} but "
+                f"outs operand 0 has {want}"
+            )
+        if element_kind(_element_type(self.inputs[0])) not in ("f", "i", "u"):
+            raise VerifyException(
+                f"'{self.name}' ins operand 0 (indices) must be numeric, got "
+                f"{_element_type(self.inputs[0])}"
+            )
+
+    def verify_shapes(self) -> None:
+        indices, values = (shape_of(v) for v in self.inputs)
+        out = shape_of(self.outputs[0])
+        axis = self.axis.value.data
+        if len(values) != 1 or _static_mismatch(values[0], 2):
+            raise VerifyException(
+                f"'{self.name}' ins operand 1 (values) must have shape 2, got "
+                f"{_fmt(values)}"
+            )
+        if len(out) != len(indices) + 1 or not 0 <= axis < len(out):
+            raise VerifyException(
+                f"'{self.name}' outs operand 0 ({_fmt(out)}) must have the rank of "
+                f"the indices ({_fmt(indices)}) plus one, and axis {axis} in it"
+            )
+        kept = (*out[:axis], *out[axis + 1 :])
+        if any(map(_static_mismatch, indices, kept)):
+            raise VerifyException(
+                f"'{self.name}' outs operand 0 has shape {_fmt(out)} but the "
+                f"indices have {_fmt(indices)} (dim {axis} is the depth)"
+            )
+
+
+@irdl_op_definition
+class FromElementsOp(HipIndexedComputeOp):
+    """`outs` (int or bool, at most 1-D) written from host index values: a shape
+    value (`onnx-fold-shapes`) that device code reads. Bools are `value != 0`."""
+
+    name = "hip.from_elements"
+    NUM_INPUTS: ClassVar[tuple[int, int | None]] = (0, 0)
+    RUNTIME_CALL: ClassVar[str] = "from_elements"
+
+    def verify_shapes(self) -> None:
+        out = shape_of(self.outputs[0])
+        if len(out) > 1 or math.prod(out) != len(self.indices):
+            raise VerifyException(
+                f"'{self.name}' writes {len(self.indices)} values into {_fmt(out)}"
+            )
+
+
+@irdl_op_definition
+class RangeOp(HipComputeOp):
+    """ONNX Range: `out[i] = start + i * delta`; `ins` are the 0-D start and
+    delta, the length is the size of `outs` (computed by the conversion)."""
+
+    name = "hip.range"
+    NUM_INPUTS: ClassVar[tuple[int, int | None]] = (2, 2)
+    RUNTIME_CALL: ClassVar[str] = "range"
+
+
+class _ReadbackEffects(MemoryEffect):
+    """Reads its source, and waits for every queued write to it: it cannot be
+    merged with another readback or moved before the ops that write it."""
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> Set[EffectInstance]:
+        assert isinstance(op, ReadbackOp)
+        return frozenset([EffectInstance(MemoryEffectKind.READ, op.source)])
+
+
+@irdl_op_definition
+class ReadbackOp(IRDLOperation):
+    """The elements of a small int tensor, read back to the host as index
+    values: sizes known only at run time (a shape given as a graph input, a
+    Range over data). On a GPU the runtime synchronizes, then copies to the
+    host; nothing folds it."""
+
+    name = "hip.readback"
+
+    ctx = operand_def(ContextType)
+    source = operand_def(base(TensorType) | base(MemRefType))
+    values = var_result_def(IndexType)
+
+    traits = traits_def(_ReadbackEffects())
+
+    assembly_format = (
+        "`(` $ctx `)` $source attr-dict `:` type($source) `->` type($values)"
+    )
+
+    def __init__(
+        self, ctx: SSAValue | Operation, source: SSAValue | Operation, count: int
+    ):
+        super().__init__(operands=[ctx, source], result_types=[[IndexType()] * count])
+
+    def verify_(self) -> None:
+        shape = shape_of(self.source)
+        if len(shape) > 1 or math.prod(shape) != len(self.values):
+            raise VerifyException(
+                f"'{self.name}' reads {len(self.values)} values from {_fmt(shape)}"
+            )
 
 
 @irdl_op_definition
@@ -1823,6 +2806,212 @@ class AveragePoolOp(PoolOp):
             **super().runtime_attributes(),
             "count_include_pad": self.count_include_pad is not None,
         }
+
+
+@irdl_op_definition
+class LpPoolOp(PoolOp):
+    """ONNX LpPool: `(sum |x|^p)^(1/p)` over each window's elements inside
+    the input (the padding adds nothing)."""
+
+    name = "hip.miopen.lp_pool"
+    RUNTIME_CALL: ClassVar[str] = "lp_pool"
+
+    p = prop_def(IntegerAttr)
+
+    def runtime_attributes(self) -> dict[str, object]:
+        return {
+            "kernel": self._ints(self.kernel_shape),
+            **self.window_attributes(),
+            "p": self.p.value.data,
+        }
+
+
+@irdl_op_definition
+class ConvTransposeOp(_WindowOp):
+    """ONNX ConvTranspose: `ins` (x (N, C, s...), w (C, M/group, k...)[, bias
+    (M)]), `outs` (y (N, M, o...), workspace), `o = stride * (s - 1) +
+    output_padding + dil * (k - 1) + 1 - pad_begin - pad_end`. The workspace
+    is one image's column matrix (GEMM, then col2im), 1-D, `M * prod(k) *
+    prod(s)` elements, or 0 where the GEMM writes y itself (a 1x1 kernel, unit
+    strides, no pads nor output padding); the conversion sizes it."""
+
+    name = "hip.miopen.conv_transpose"
+    NUM_INPUTS: ClassVar[tuple[int, int | None]] = (2, 3)
+    NUM_OUTPUTS: ClassVar[tuple[int, int]] = (2, 2)
+    RUNTIME_CALL: ClassVar[str] = "conv_transpose"
+
+    group = prop_def(IntegerAttr)
+    output_padding = prop_def(DenseArrayBase[I64])
+
+    def runtime_attributes(self) -> dict[str, object]:
+        return {**self.window_attributes(), "group": self.group.value.data}
+
+    def spatial_output(self, *shapes: tuple[int, ...]) -> tuple[int, ...]:
+        x, w = shapes[0], shapes[1]
+        a = self.window_attributes()
+        extra = self._ints(self.output_padding)
+        rank = len(x) - 2
+        return tuple(
+            DYNAMIC_INDEX
+            if DYNAMIC_INDEX in (x[2 + d], w[2 + d])
+            else a["strides"][d] * (x[2 + d] - 1)
+            + extra[d]
+            + a["dilations"][d] * (w[2 + d] - 1)
+            + 1
+            - a["pads"][d]
+            - a["pads"][rank + d]
+            for d in range(rank)
+        )
+
+    def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
+        x, w = shapes[0], shapes[1]
+        channels = DYNAMIC_INDEX if w[1] < 0 else w[1] * self.group.value.data
+        return (x[0], channels, *self.spatial_output(*shapes))
+
+    def workspace_size(self, *shapes: tuple[int, ...]) -> int:
+        """Elements of the workspace for these `ins` shapes (DYNAMIC_INDEX if
+        unknown)."""
+        x, w = shapes[0], shapes[1]
+        a = self.window_attributes()
+        if (
+            all(k == 1 for k in w[2:])
+            and all(s == 1 for s in a["strides"])
+            and not any(a["pads"])
+            and not any(self._ints(self.output_padding))
+        ):
+            return 0
+        channels = DYNAMIC_INDEX if w[1] < 0 else w[1] * self.group.value.data
+        sizes = (channels, *w[2:], *x[2:])
+        return DYNAMIC_INDEX if DYNAMIC_INDEX in sizes else math.prod(sizes)
+
+    def verify_shapes(self) -> None:
+        self.verify_window()
+        x, w = shape_of(self.inputs[0]), shape_of(self.inputs[1])
+        group = self.group.value.data
+        rank = len(x) - 2
+        extra = self._ints(self.output_padding)
+        if len(w) != len(x):
+            raise VerifyException(
+                f"'{self.name}' ins operand 1 (the weight) has rank {len(w)}, but "
+                f"the input has rank {len(x)}"
+            )
+        if group < 1 or _static_mismatch(x[1], w[0]) or (w[0] >= 0 and w[0] % group):
+            raise VerifyException(
+                f"'{self.name}' the input has {x[1]} channels, but the weight "
+                f"({_fmt(w)}) with group {group} takes {w[0]}"
+            )
+        if len(extra) != rank or any(e < 0 for e in extra):
+            raise VerifyException(
+                f"'{self.name}' output_padding {list(extra)} must be {rank} "
+                "non-negative integers"
+            )
+        shapes = (x, w)
+        want = self.result_shape(*shapes)
+        assert want is not None
+        if len(self.inputs) == 3:
+            b = shape_of(self.inputs[2])
+            if len(b) != 1 or _static_mismatch(b[0], want[1]):
+                raise VerifyException(
+                    f"'{self.name}' ins operand 2 (the bias) has shape {_fmt(b)}, "
+                    f"expected {_fmt(want[1:2])}"
+                )
+        out = shape_of(self.outputs[0])
+        if len(out) != len(want) or any(map(_static_mismatch, want, out)):
+            raise VerifyException(
+                f"'{self.name}' outs operand 0 has shape {_fmt(out)}, but the "
+                f"transposed convolution gives {_fmt(want)}"
+            )
+        ws = shape_of(self.outputs[1])
+        size = self.workspace_size(*shapes)
+        if len(ws) != 1 or _static_mismatch(ws[0], size):
+            raise VerifyException(
+                f"'{self.name}' outs operand 1 (the workspace) has shape "
+                f"{_fmt(ws)}, expected {'?' if size < 0 else size} elements"
+            )
+
+
+RESIZE_MODES = ("nearest", "linear", "cubic")
+RESIZE_COORDINATE_MODES = (
+    "half_pixel",
+    "half_pixel_symmetric",
+    "pytorch_half_pixel",
+    "align_corners",
+    "asymmetric",
+    "tf_crop_and_resize",
+)
+RESIZE_NEAREST_MODES = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil")
+
+
+@irdl_op_definition
+class ResizeOp(HipComputeOp):
+    """ONNX Resize of every dim of `ins[0]` to the size of `outs`: each output
+    coordinate maps back (`coordinate_transformation_mode`, with `scales`, one
+    per dim, or where absent out/in, and `roi` (begins then ends, per dim)
+    under tf_crop_and_resize) and interpolates (`mode`: nearest with
+    `nearest_mode`, linear, cubic with `cubic_coeff_a`; `antialias`,
+    `exclude_outside`), separably per dim; a dim whose size and scale stay is
+    copied. Under tf_crop_and_resize a coordinate outside the input gives
+    `extrapolation_value`."""
+
+    name = "hip.resize"
+    RUNTIME_CALL: ClassVar[str] = "resize"
+
+    mode = prop_def(StringAttr)
+    coordinate_transformation_mode = prop_def(StringAttr)
+    nearest_mode = prop_def(StringAttr)
+    cubic_coeff_a = prop_def(FloatAttr)
+    extrapolation_value = prop_def(FloatAttr)
+    exclude_outside = opt_prop_def(UnitAttr)
+    antialias = opt_prop_def(UnitAttr)
+    scales = opt_prop_def(DenseArrayBase)
+    roi = opt_prop_def(DenseArrayBase)
+
+    @staticmethod
+    def _floats(attr: Attribute | None) -> tuple[float, ...] | None:
+        if not isinstance(attr, DenseArrayBase):
+            return None
+        values = cast("DenseArrayBase[Any]", attr).get_values()
+        return tuple(float(v) for v in values)
+
+    def runtime_attributes(self) -> dict[str, object]:
+        return {
+            "mode": self.mode.data,
+            "coordinate_mode": self.coordinate_transformation_mode.data,
+            "nearest_mode": self.nearest_mode.data,
+            "cubic_coeff_a": float(self.cubic_coeff_a.value.data),
+            "exclude_outside": self.exclude_outside is not None,
+            "antialias": self.antialias is not None,
+            "extrapolation_value": float(self.extrapolation_value.value.data),
+            "scales": self._floats(self.scales),
+            "roi": self._floats(self.roi),
+        }
+
+    def verify_shapes(self) -> None:
+        x, out = shape_of(self.inputs[0]), shape_of(self.outputs[0])
+        if len(x) != len(out):
+            raise VerifyException(
+                f"'{self.name}' outs operand 0 has rank {len(out)}, but the input "
+                f"has rank {len(x)}"
+            )
+        for key, allowed in (
+            ("mode", RESIZE_MODES),
+            ("coordinate_transformation_mode", RESIZE_COORDINATE_MODES),
+            ("nearest_mode", RESIZE_NEAREST_MODES),
+        ):
+            value = cast(StringAttr, self.properties[key]).data
+            if value not in allowed:
+                raise VerifyException(
+                    f"'{self.name}' {key} {value!r} is not one of {list(allowed)}"
+                )
+        for key, count in (("scales", len(x)), ("roi", 2 * len(x))):
+            values = self._floats(self.properties.get(key))
+            if values is not None and (
+                len(values) != count or (key == "scales" and min(values) <= 0)
+            ):
+                raise VerifyException(
+                    f"'{self.name}' {key} {list(values)} must be {count} "
+                    f"{'positive ' if key == 'scales' else ''}numbers"
+                )
 
 
 def _declared_ops() -> list[type[Operation]]:

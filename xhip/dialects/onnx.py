@@ -38,6 +38,7 @@ from xdsl.irdl import (
     result_def,
     traits_def,
     var_operand_def,
+    var_result_def,
 )
 from xdsl.traits import NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
@@ -547,6 +548,19 @@ class GemmOp(OnnxOp):
 
 
 @irdl_op_definition
+class EinsumOp(OnnxOp):
+    """Opset 12: `equation` in numpy's notation (`bij,bjk->bik`, `...` for
+    broadcast dims); no `->` means the output is the letters seen once, sorted."""
+
+    name = "onnx.Einsum"
+
+    Inputs = var_operand_def(AnyTensor)
+    Output = result_def(AnyTensor)
+    equation = prop_def(StringAttr)
+    traits = traits_def(NoMemoryEffect())
+
+
+@irdl_op_definition
 class ReshapeOp(OnnxOp):
     name = "onnx.Reshape"
     DEFAULTS: ClassVar[dict[str, object]] = {"allowzero": 0}
@@ -603,6 +617,110 @@ class ConcatOp(OnnxOp):
     traits = traits_def(NoMemoryEffect())
 
 
+# Gathers (onnx_to_hip/gather.py converts them): int32 or int64 indices,
+# negative ones counted from the end.
+
+
+@irdl_op_definition
+class GatherOp(OnnxOp):
+    """`data` indexed along `axis` by every element of `indices`."""
+
+    name = "onnx.Gather"
+    DEFAULTS: ClassVar[dict[str, object]] = {"axis": 0}
+
+    data = operand_def(AnyTensor)
+    indices = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    axis = opt_prop_def(IntegerAttr)
+    traits = traits_def(NoMemoryEffect())
+
+
+@irdl_op_definition
+class GatherElementsOp(OnnxOp):
+    """`output[i...] = data[i... with i[axis] = indices[i...]]`."""
+
+    name = "onnx.GatherElements"
+    DEFAULTS: ClassVar[dict[str, object]] = {"axis": 0}
+
+    data = operand_def(AnyTensor)
+    indices = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    axis = opt_prop_def(IntegerAttr)
+    traits = traits_def(NoMemoryEffect())
+
+
+@irdl_op_definition
+class GatherNDOp(OnnxOp):
+    """Slices of `data` at the index tuples of `indices`' last dim, after
+    `batch_dims` leading dims the two share."""
+
+    name = "onnx.GatherND"
+    DEFAULTS: ClassVar[dict[str, object]] = {"batch_dims": 0}
+
+    data = operand_def(AnyTensor)
+    indices = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    batch_dims = opt_prop_def(IntegerAttr)
+    traits = traits_def(NoMemoryEffect())
+
+
+# Slicing, splitting and broadcasting copies (onnx_to_hip/slice.py converts them).
+
+
+@irdl_op_definition
+class SliceOp(OnnxOp):
+    """Opset 13: `starts`, `ends` and the optional `axes` and `steps` are inputs."""
+
+    name = "onnx.Slice"
+
+    data = operand_def(AnyTensor)
+    starts = operand_def(AnyTensor)
+    ends = operand_def(AnyTensor)
+    axes = opt_operand_def(AnyTensor)
+    steps = opt_operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    traits = traits_def(NoMemoryEffect())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+
+@irdl_op_definition
+class SplitOp(OnnxOp):
+    """Opset 13: the optional `split` input; 18: or the `num_outputs` attribute
+    (the last chunk smaller when the size does not divide)."""
+
+    name = "onnx.Split"
+    DEFAULTS: ClassVar[dict[str, object]] = {"axis": 0}
+
+    input = operand_def(AnyTensor)
+    split = opt_operand_def(AnyTensor)
+    outputs = var_result_def(AnyTensor)
+    axis = opt_prop_def(IntegerAttr)
+    num_outputs = opt_prop_def(IntegerAttr)
+    traits = traits_def(NoMemoryEffect())
+
+
+@irdl_op_definition
+class TileOp(OnnxOp):
+    name = "onnx.Tile"
+
+    input = operand_def(AnyTensor)
+    repeats = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    traits = traits_def(NoMemoryEffect())
+
+
+@irdl_op_definition
+class ExpandOp(OnnxOp):
+    """numpy broadcasting of `input` and `shape`, both ways."""
+
+    name = "onnx.Expand"
+
+    input = operand_def(AnyTensor)
+    shape = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    traits = traits_def(NoMemoryEffect())
+
+
 @irdl_op_definition
 class CastOp(OnnxOp):
     name = "onnx.Cast"
@@ -613,6 +731,59 @@ class CastOp(OnnxOp):
     to = prop_def(base(TypeAttribute))
     saturate = opt_prop_def(IntegerAttr)
     round_mode = opt_prop_def(StringAttr)
+    traits = traits_def(NoMemoryEffect())
+
+
+# Shapes as values: `onnx-fold-shapes` folds them to index arithmetic.
+
+
+@irdl_op_definition
+class ShapeOp(OnnxOp):
+    """The dims `start` to `end` of `data`, as a 1-D int64 tensor (opset 15)."""
+
+    name = "onnx.Shape"
+    DEFAULTS: ClassVar[dict[str, object]] = {"start": 0}
+
+    data = operand_def(AnyTensor)
+    shape = result_def(AnyTensor)
+    start = opt_prop_def(IntegerAttr)
+    end = opt_prop_def(IntegerAttr)
+    traits = traits_def(NoMemoryEffect())
+
+
+@irdl_op_definition
+class SizeOp(OnnxOp):
+    """The number of elements of `data`, as a 0-D int64 tensor."""
+
+    name = "onnx.Size"
+
+    data = operand_def(AnyTensor)
+    size = result_def(AnyTensor)
+    traits = traits_def(NoMemoryEffect())
+
+
+@irdl_op_definition
+class ConstantOfShapeOp(OnnxOp):
+    """A tensor of the shape `input` filled with `value` (default float 0)."""
+
+    name = "onnx.ConstantOfShape"
+
+    input = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    value = opt_prop_def(Attribute)
+    traits = traits_def(NoMemoryEffect())
+
+
+@irdl_op_definition
+class RangeOp(OnnxOp):
+    """`start, start + delta, ...` up to `limit` (excluded); 0-D operands."""
+
+    name = "onnx.Range"
+
+    start = operand_def(AnyTensor)
+    limit = operand_def(AnyTensor)
+    delta = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
     traits = traits_def(NoMemoryEffect())
 
 
@@ -707,6 +878,23 @@ class ArgMinOp(_ArgReduce):
 
 
 @irdl_op_definition
+class TopKOp(OnnxOp):
+    """Opset 11: `K` (a one-element int64 tensor) is an input; `Indices` int64."""
+
+    name = "onnx.TopK"
+    DEFAULTS: ClassVar[dict[str, object]] = {"axis": -1, "largest": 1, "sorted": 1}
+
+    X = operand_def(AnyTensor)
+    K = operand_def(AnyTensor)
+    Values = result_def(AnyTensor)
+    Indices = result_def(AnyTensor)
+    axis = opt_prop_def(IntegerAttr)
+    largest = opt_prop_def(IntegerAttr)
+    sorted = opt_prop_def(IntegerAttr)
+    traits = traits_def(NoMemoryEffect())
+
+
+@irdl_op_definition
 class LayerNormalizationOp(OnnxOp):
     """Opset 17; `Mean` and `InvStdDev` are optional results."""
 
@@ -785,6 +973,175 @@ class DropoutOp(OnnxOp):
     output = result_def(AnyTensor)
     mask = opt_result_def(AnyTensor)
     seed = opt_prop_def(IntegerAttr)
+    traits = traits_def(NoMemoryEffect())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+
+# Pad, DepthToSpace, SpaceToDepth, InstanceNormalization, GroupNormalization
+# and LRN (pad.py converts them).
+
+
+@irdl_op_definition
+class PadOp(OnnxOp):
+    """Opset 13 (18: the `axes` input; 19: `wrap` mode): `pads` are all begins,
+    then all ends, one pair per axis of `axes` (default: every dim)."""
+
+    name = "onnx.Pad"
+    DEFAULTS: ClassVar[dict[str, object]] = {"mode": "constant"}
+
+    data = operand_def(AnyTensor)
+    pads = operand_def(AnyTensor)
+    constant_value = opt_operand_def(AnyTensor)
+    axes = opt_operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    mode = opt_prop_def(StringAttr)
+    traits = traits_def(NoMemoryEffect())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+
+@irdl_op_definition
+class DepthToSpaceOp(OnnxOp):
+    """Opset 13: (N, C, H, W) to (N, C / b^2, H * b, W * b); `mode` DCR or CRD."""
+
+    name = "onnx.DepthToSpace"
+    DEFAULTS: ClassVar[dict[str, object]] = {"mode": "DCR"}
+
+    input = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    blocksize = opt_prop_def(IntegerAttr)
+    mode = opt_prop_def(StringAttr)
+    traits = traits_def(NoMemoryEffect())
+
+
+@irdl_op_definition
+class SpaceToDepthOp(OnnxOp):
+    """Opset 13: (N, C, H, W) to (N, C * b^2, H / b, W / b); opset 28 adds
+    `mode` (DCR, CRD), the inverse of DepthToSpace's."""
+
+    name = "onnx.SpaceToDepth"
+    DEFAULTS: ClassVar[dict[str, object]] = {"mode": "DCR"}
+
+    input = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    blocksize = opt_prop_def(IntegerAttr)
+    mode = opt_prop_def(StringAttr)
+    traits = traits_def(NoMemoryEffect())
+
+
+@irdl_op_definition
+class InstanceNormalizationOp(OnnxOp):
+    """Opset 6 (22: bfloat16): `scale` and `B` are (C)."""
+
+    name = "onnx.InstanceNormalization"
+    DEFAULTS: ClassVar[dict[str, object]] = {"epsilon": 1e-5}
+
+    input = operand_def(AnyTensor)
+    scale = operand_def(AnyTensor)
+    B = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    epsilon = opt_prop_def(FloatAttr[AnyFloat])
+    traits = traits_def(NoMemoryEffect())
+
+
+@irdl_op_definition
+class GroupNormalizationOp(OnnxOp):
+    """Opset 18: `scale` and `bias` are (num_groups); opset 21 (which adds
+    `stash_type`, so its presence tells them apart): (C)."""
+
+    name = "onnx.GroupNormalization"
+    DEFAULTS: ClassVar[dict[str, object]] = {"epsilon": 1e-5, "stash_type": 1}
+
+    X = operand_def(AnyTensor)
+    scale = operand_def(AnyTensor)
+    bias = operand_def(AnyTensor)
+    Y = result_def(AnyTensor)
+    num_groups = opt_prop_def(IntegerAttr)
+    epsilon = opt_prop_def(FloatAttr[AnyFloat])
+    stash_type = opt_prop_def(IntegerAttr)
+    traits = traits_def(NoMemoryEffect())
+
+
+@irdl_op_definition
+class LRNOp(OnnxOp):
+    """Opset 13: local response normalization across channels."""
+
+    name = "onnx.LRN"
+    DEFAULTS: ClassVar[dict[str, object]] = {"alpha": 1e-4, "beta": 0.75, "bias": 1.0}
+
+    X = operand_def(AnyTensor)
+    Y = result_def(AnyTensor)
+    alpha = opt_prop_def(FloatAttr[AnyFloat])
+    beta = opt_prop_def(FloatAttr[AnyFloat])
+    bias = opt_prop_def(FloatAttr[AnyFloat])
+    size = opt_prop_def(IntegerAttr)
+    traits = traits_def(NoMemoryEffect())
+
+
+# Attention and rotary embeddings (onnx_to_hip/attention.py converts them).
+
+
+@irdl_op_definition
+class AttentionOp(OnnxOp):
+    """Opsets 23 to 25: scaled dot-product attention over 3-D (with
+    `q_num_heads`/`kv_num_heads`) or 4-D Q, K, V; `nonpad_kv_seqlen` is
+    opset 24's, the window sizes opset 25's."""
+
+    name = "onnx.Attention"
+    DEFAULTS: ClassVar[dict[str, object]] = {
+        "is_causal": 0,
+        "qk_matmul_output_mode": 0,
+        "softcap": 0.0,
+        "left_window_size": -1,
+        "right_window_size": -1,
+    }
+
+    Q = operand_def(AnyTensor)
+    K = operand_def(AnyTensor)
+    V = operand_def(AnyTensor)
+    attn_mask = opt_operand_def(AnyTensor)
+    past_key = opt_operand_def(AnyTensor)
+    past_value = opt_operand_def(AnyTensor)
+    nonpad_kv_seqlen = opt_operand_def(AnyTensor)
+    Y = result_def(AnyTensor)
+    present_key = opt_result_def(AnyTensor)
+    present_value = opt_result_def(AnyTensor)
+    qk_matmul_output = opt_result_def(AnyTensor)
+    is_causal = opt_prop_def(IntegerAttr)
+    kv_num_heads = opt_prop_def(IntegerAttr)
+    q_num_heads = opt_prop_def(IntegerAttr)
+    qk_matmul_output_mode = opt_prop_def(IntegerAttr)
+    scale = opt_prop_def(FloatAttr[AnyFloat])
+    softcap = opt_prop_def(FloatAttr[AnyFloat])
+    softmax_precision = opt_prop_def(IntegerAttr)
+    left_window_size = opt_prop_def(IntegerAttr)
+    right_window_size = opt_prop_def(IntegerAttr)
+    traits = traits_def(NoMemoryEffect())
+    irdl_options = (
+        AttrSizedOperandSegments(as_property=True),
+        AttrSizedResultSegments(as_property=True),
+    )
+
+
+@irdl_op_definition
+class RotaryEmbeddingOp(OnnxOp):
+    """Opset 23: RoPE of a 4-D (batch, heads, seq, head) or 3-D (batch, seq,
+    hidden, with `num_heads`) input; `position_ids` index 2-D caches."""
+
+    name = "onnx.RotaryEmbedding"
+    DEFAULTS: ClassVar[dict[str, object]] = {
+        "interleaved": 0,
+        "rotary_embedding_dim": 0,
+        "num_heads": 0,
+    }
+
+    X = operand_def(AnyTensor)
+    cos_cache = operand_def(AnyTensor)
+    sin_cache = operand_def(AnyTensor)
+    position_ids = opt_operand_def(AnyTensor)
+    Y = result_def(AnyTensor)
+    interleaved = opt_prop_def(IntegerAttr)
+    rotary_embedding_dim = opt_prop_def(IntegerAttr)
+    num_heads = opt_prop_def(IntegerAttr)
     traits = traits_def(NoMemoryEffect())
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
@@ -868,6 +1225,84 @@ class GlobalMaxPoolOp(_Unary):
 
 
 @irdl_op_definition
+class LpPoolOp(_Windowed):
+    """Opset 11 (18: `ceil_mode`, `dilations`; 22): `(sum |x|^p)^(1/p)`."""
+
+    name = "onnx.LpPool"
+    DEFAULTS: ClassVar[dict[str, object]] = {
+        "auto_pad": "NOTSET",
+        "ceil_mode": 0,
+        "p": 2,
+    }
+
+    X = operand_def(AnyTensor)
+    Y = result_def(AnyTensor)
+    ceil_mode = opt_prop_def(IntegerAttr)
+    p = opt_prop_def(IntegerAttr)
+
+
+@irdl_op_definition
+class ConvTransposeOp(_Windowed):
+    """Opset 11 (22): `W` is (C, M/group, k...), `B` optional (M);
+    `output_shape` (spatial) or `output_padding` decide the output size."""
+
+    name = "onnx.ConvTranspose"
+    DEFAULTS: ClassVar[dict[str, object]] = {"group": 1, "auto_pad": "NOTSET"}
+
+    X = operand_def(AnyTensor)
+    W = operand_def(AnyTensor)
+    B = opt_operand_def(AnyTensor)
+    Y = result_def(AnyTensor)
+    group = opt_prop_def(IntegerAttr)
+    output_padding = opt_prop_def(ArrayAttr[IntegerAttr])
+    output_shape = opt_prop_def(ArrayAttr[IntegerAttr])
+
+
+@irdl_op_definition
+class ResizeOp(OnnxOp):
+    """Opsets 11, 13, 18 (`axes`, `antialias`, `keep_aspect_ratio_policy`), 19
+    (`half_pixel_symmetric`): `roi`, `scales` (float) and `sizes` (int64) are
+    optional inputs, one of `scales` and `sizes` given."""
+
+    name = "onnx.Resize"
+    DEFAULTS: ClassVar[dict[str, object]] = {
+        "antialias": 0,
+        "coordinate_transformation_mode": "half_pixel",
+        "cubic_coeff_a": -0.75,
+        "exclude_outside": 0,
+        "extrapolation_value": 0.0,
+        "keep_aspect_ratio_policy": "stretch",
+        "mode": "nearest",
+        "nearest_mode": "round_prefer_floor",
+    }
+
+    X = operand_def(AnyTensor)
+    roi = opt_operand_def(AnyTensor)
+    scales = opt_operand_def(AnyTensor)
+    sizes = opt_operand_def(AnyTensor)
+    Y = result_def(AnyTensor)
+    antialias = opt_prop_def(IntegerAttr)
+    axes = opt_prop_def(ArrayAttr[IntegerAttr])
+    coordinate_transformation_mode = opt_prop_def(StringAttr)
+    cubic_coeff_a = opt_prop_def(FloatAttr[AnyFloat])
+    exclude_outside = opt_prop_def(IntegerAttr)
+    extrapolation_value = opt_prop_def(FloatAttr[AnyFloat])
+    keep_aspect_ratio_policy = opt_prop_def(StringAttr)
+    mode = opt_prop_def(StringAttr)
+    nearest_mode = opt_prop_def(StringAttr)
+    traits = traits_def(NoMemoryEffect())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def get_string(self, name: str) -> str:
+        attr = self.properties.get(name)
+        if isinstance(attr, StringAttr):
+            return attr.data
+        value = self.DEFAULTS[name]
+        assert isinstance(value, str)
+        return value
+
+
+@irdl_op_definition
 class BatchNormalizationOp(OnnxOp):
     """Opsets 9 (five outputs, the last four for training), 14 and 15 (three:
     `running_mean` and `running_var` in training mode only)."""
@@ -894,6 +1329,85 @@ class BatchNormalizationOp(OnnxOp):
     training_mode = opt_prop_def(IntegerAttr)
     traits = traits_def(NoMemoryEffect())
     irdl_options = (AttrSizedResultSegments(as_property=True),)
+
+
+# Scatters, Trilu, CumSum and OneHot (onnx_to_hip/scatter.py converts them):
+# `k`, `axis` and `depth` must be known at compile time.
+
+
+@irdl_op_definition
+class ScatterNDOp(OnnxOp):
+    """Opset 11 (16, 18: `reduction` none, add, mul, max, min)."""
+
+    name = "onnx.ScatterND"
+    DEFAULTS: ClassVar[dict[str, object]] = {"reduction": "none"}
+
+    data = operand_def(AnyTensor)
+    indices = operand_def(AnyTensor)
+    updates = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    reduction = opt_prop_def(StringAttr)
+    traits = traits_def(NoMemoryEffect())
+
+
+@irdl_op_definition
+class ScatterElementsOp(OnnxOp):
+    """Opset 11 (16, 18: `reduction`); int32 or int64 indices."""
+
+    name = "onnx.ScatterElements"
+    DEFAULTS: ClassVar[dict[str, object]] = {"axis": 0, "reduction": "none"}
+
+    data = operand_def(AnyTensor)
+    indices = operand_def(AnyTensor)
+    updates = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    axis = opt_prop_def(IntegerAttr)
+    reduction = opt_prop_def(StringAttr)
+    traits = traits_def(NoMemoryEffect())
+
+
+@irdl_op_definition
+class TriluOp(OnnxOp):
+    """Opset 14; `k` is an optional 0-D int64 input."""
+
+    name = "onnx.Trilu"
+    DEFAULTS: ClassVar[dict[str, object]] = {"upper": 1}
+
+    input = operand_def(AnyTensor)
+    k = opt_operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    upper = opt_prop_def(IntegerAttr)
+    traits = traits_def(NoMemoryEffect())
+
+
+@irdl_op_definition
+class CumSumOp(OnnxOp):
+    """Opset 14; `axis` is a 0-D int32 or int64 input."""
+
+    name = "onnx.CumSum"
+    DEFAULTS: ClassVar[dict[str, object]] = {"exclusive": 0, "reverse": 0}
+
+    x = operand_def(AnyTensor)
+    axis = operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+    exclusive = opt_prop_def(IntegerAttr)
+    reverse = opt_prop_def(IntegerAttr)
+    traits = traits_def(NoMemoryEffect())
+
+
+@irdl_op_definition
+class OneHotOp(OnnxOp):
+    """Opset 11; `depth` a scalar of any numeric type, `values` [off, on]."""
+
+    name = "onnx.OneHot"
+    DEFAULTS: ClassVar[dict[str, object]] = {"axis": -1}
+
+    indices = operand_def(AnyTensor)
+    depth = operand_def(AnyTensor)
+    values = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    axis = opt_prop_def(IntegerAttr)
+    traits = traits_def(NoMemoryEffect())
 
 
 ONNX = Dialect(

@@ -131,6 +131,16 @@ class FormulaReader:
             return self.read(op.lhs) * self.read(op.rhs)
         if isinstance(op, arith.IndexCastOp):
             return self.read(op.input)
+        if isinstance(
+            op, arith.MaxSIOp | arith.MinSIOp | arith.MaxUIOp | arith.MinUIOp
+        ):
+            lhs, rhs = self.read(op.lhs), self.read(op.rhs)
+            if lhs == rhs:
+                return lhs
+        if isinstance(op, arith.DivUIOp | arith.DivSIOp | arith.FloorDivSIOp):
+            exact = self.read(op.lhs).divided_exactly(self.read(op.rhs))
+            if exact is not None:
+                return exact
         if isinstance(op, arith.DivUIOp | arith.DivSIOp | arith.FloorDivSIOp):
             divisor = self.read(op.rhs).constant
             if divisor is not None and divisor > 0:

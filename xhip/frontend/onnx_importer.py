@@ -53,7 +53,7 @@ from xdsl.dialects.builtin import (
     f32,
 )
 from xdsl.ir import Attribute, Block, Region, SSAValue
-from xdsl.irdl import OptOperandDef, OptResultDef, VarOperandDef
+from xdsl.irdl import OptOperandDef, OptResultDef, VarOperandDef, VarResultDef
 
 from xhip.dialects import onnx as onnx_dialect
 from xhip.frontend.graph_check import graph_problem
@@ -297,6 +297,8 @@ class _Importer:
             return ArrayAttr([IntegerAttr(v, 64) for v in attr.ints])
         if attr.type == AttributeProto.STRING:
             return StringAttr(attr.s.decode())
+        if attr.type == AttributeProto.TENSOR:
+            return self.dense(attr.t, f"{self.label(node)}: attribute '{attr.name}'")
         raise self.fail(
             f"{self.label(node)}: attribute '{attr.name}' of kind "
             f"{AttributeProto.AttributeType.Name(attr.type)} is not supported"
@@ -338,7 +340,12 @@ class _Importer:
     def node(self, node: NodeProto, block: Block) -> None:
         op = self.ops[node.op_type]
         definitions = op.get_irdl_definition().results
-        if not 1 <= len(node.output) <= len(definitions) or not node.output[0]:
+        variadic = any(
+            isinstance(d, VarResultDef) and not isinstance(d, OptResultDef)
+            for _, d in definitions
+        )  # Split: any number of outputs
+        most = len(node.output) if variadic else len(definitions)
+        if not 1 <= len(node.output) <= most or not node.output[0]:
             raise self.fail(
                 f"{self.label(node)}: has {len(node.output)} outputs, xhip supports "
                 f"{len(definitions)}"
@@ -373,6 +380,15 @@ class _Importer:
         names: list[str] = []
         for i, (_, definition) in enumerate(definitions):
             name = node.output[i] if i < len(node.output) else ""
+            if isinstance(definition, VarResultDef) and not isinstance(
+                definition, OptResultDef
+            ):  # the last definition takes the remaining outputs
+                rest = [n for n in node.output[i:] if n]
+                if len(rest) != len(node.output) - i:
+                    raise self.fail(f"{self.label(node)}: an output is missing")
+                grouped.append([self.tensor_type(n, self.label(node)) for n in rest])
+                names += rest
+                break
             if isinstance(definition, OptResultDef):
                 grouped.append(
                     [self.tensor_type(name, self.label(node))] if name else []
@@ -511,6 +527,10 @@ def upgrade_opset(model: ModelProto, source: str) -> ModelProto:
             f"{source}: cannot convert opset {opset} to {MIN_OPSET} with "
             f"onnx.version_converter: {first_line(str(e))}"
         ) from None
+    if converted.ir_version < 4:
+        # The converter turns attributes into initializers (Pad's pads), which
+        # IR 3 wants listed as graph inputs; IR 4 (opset 9's) does not.
+        converted.ir_version = 4
     warnings.warn(
         f"{source}: converted from opset {opset} to {MIN_OPSET} "
         "(onnx.version_converter)",

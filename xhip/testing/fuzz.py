@@ -439,6 +439,76 @@ def _dropout(g: Graph) -> Value | None:
     return None if x is None else g.add("Dropout", [x.name], x.shape)
 
 
+def _trilu(g: Graph) -> Value | None:
+    x = g.pick()
+    if x is None or len(x.shape) < 2:
+        return None
+    k = g.constant(np.array(int(g.rng.integers(-3, 4)), np.int64), "k")
+    return g.add("Trilu", [x.name, k], x.shape, upper=int(g.rng.integers(2)))
+
+
+def _cumsum(g: Graph) -> Value | None:
+    x = g.pick()
+    if x is None or not x.shape:
+        return None
+    axis = g.constant(
+        np.array(int(g.rng.integers(-len(x.shape), len(x.shape))), np.int64), "axis"
+    )
+    flags = {"exclusive": int(g.rng.integers(2)), "reverse": int(g.rng.integers(2))}
+    return g.add("CumSum", [x.name, axis], x.shape, **flags)
+
+
+def _scatter_elements(g: Graph) -> Value | None:
+    """Indices in range of a static axis; size 1 in dynamic dims (any run-time
+    size holds it); a reduction, so that duplicates are defined."""
+    x = g.pick()
+    static = [d for d, n in enumerate(x.shape) if isinstance(n, int)] if x else []
+    if x is None or not static:
+        return None
+    axis = static[int(g.rng.integers(len(static)))]
+    n = x.shape[axis]
+    assert isinstance(n, int)
+    shape = [s if isinstance(s, int) else 1 for s in x.shape]
+    indices = g.constant(g.rng.integers(-n, n, shape).astype(np.int64), "idx")
+    updates = g.constant(g.rng.uniform(0.5, 1.5, shape).astype(np.float32), "upd")
+    reduction = str(g.rng.choice(["add", "mul", "max", "min"]))
+    return g.add(
+        "ScatterElements",
+        [x.name, indices, updates],
+        x.shape,
+        axis=axis,
+        reduction=reduction,
+    )
+
+
+def _scatter_nd(g: Graph) -> Value | None:
+    """One row of dim 0 (0 or -1: there for any run-time size)."""
+    x = g.pick()
+    if x is None or not x.shape or not all(isinstance(n, int) for n in x.shape[1:]):
+        return None
+    rest = [int(n) for n in x.shape[1:]]
+    indices = g.constant(np.array([[int(g.rng.choice([0, -1]))]], np.int64), "rows")
+    updates = g.constant(g.rng.standard_normal([1, *rest]).astype(np.float32), "upd")
+    reduction = str(g.rng.choice(["none", "add", "mul", "max", "min"]))
+    return g.add("ScatterND", [x.name, indices, updates], x.shape, reduction=reduction)
+
+
+def _one_hot(g: Graph) -> Value | None:
+    """OneHot of an ArgMax over a static last dim, that many classes."""
+    x = g.pick()
+    if x is None or not x.shape or not isinstance(x.shape[-1], int):
+        return None
+    depth = x.shape[-1]
+    best = g.add("ArgMax", [x.name], x.shape[:-1], axis=-1, keepdims=0)
+    g.values.pop()
+    axis = int(g.rng.integers(-len(x.shape), len(x.shape)))
+    shape = list(x.shape[:-1])
+    shape.insert(axis % len(x.shape), depth)
+    depth_name = g.constant(np.array(float(depth), np.float32), "depth")
+    values = g.constant(np.array([-0.5, 2.0], np.float32), "values")
+    return g.add("OneHot", [best.name, depth_name, values], tuple(shape), axis=axis)
+
+
 def _channels_first(g: Graph) -> Value | None:
     """A rank-3 value as (batch, channels, length): channels static, length
     whatever it is (a named dim included)."""
@@ -485,6 +555,211 @@ def _pool(op_type: str) -> Generator:
     return make
 
 
+def _conv_transpose(g: Graph) -> Value | None:
+    """Kernel 3, stride 1, pads 1 and 1: the length is kept."""
+    x = _channels_first(g)
+    if x is None:
+        return None
+    channels = x.shape[1]
+    assert isinstance(channels, int)
+    group = int(g.rng.choice([d for d in (1, 2, channels) if channels % d == 0]))
+    out = group * int(g.rng.integers(1, 3))
+    w = (
+        g.rng.standard_normal((channels, out // group, 3)) / math.sqrt(3 * channels)
+    ).astype(np.float32)
+    inputs = [x.name, g.constant(w, "w")]
+    if g.rng.random() < 0.5:
+        inputs.append(g.constant(g.rng.standard_normal(out).astype(np.float32), "b"))
+    shape = (x.shape[0], out, x.shape[2])
+    return g.add("ConvTranspose", inputs, shape, group=group, pads=[1, 1])
+
+
+def _resize(g: Graph) -> Value | None:
+    """The length doubled (a static one), linear or nearest."""
+    x = _channels_first(g)
+    if x is None or not isinstance(x.shape[2], int):
+        return None
+    scales = g.constant(np.asarray([1.0, 1.0, 2.0], np.float32), "scales")
+    mode = str(g.rng.choice(["nearest", "linear"]))
+    shape = (x.shape[0], x.shape[1], 2 * x.shape[2])
+    return g.add("Resize", [x.name, "", scales], shape, mode=mode)
+
+
+def _shape_of(g: Graph, x: Value, start: int = 0, end: int | None = None) -> Value:
+    """`Shape(x)[start:end]`: an int64 shape value, for shape ops only."""
+    rank = len(x.shape)
+    stop = rank if end is None else end
+    attrs: dict[str, object] = {"start": start} if start else {}
+    if end is not None:
+        attrs["end"] = end
+    shape = g.add("Shape", [x.name], (len(range(rank)[start:stop]),), **attrs)
+    g.values.pop()  # int64: only the shape ops here read it
+    return shape
+
+
+def _constant_of_shape(g: Graph) -> Value | None:
+    """A fill of `x`'s shape (through Shape, so the fill's sizes are x's dims),
+    added to `x`."""
+    x = g.pick()
+    if x is None or not x.shape:
+        return None
+    shape = _shape_of(g, x)
+    value = numpy_helper.from_array(np.array([g.rng.uniform(-2, 2)], np.float32))
+    fill = g.add("ConstantOfShape", [shape.name], x.shape, value=value)
+    return g.add("Add", [x.name, fill.name], x.shape)
+
+
+def _size(g: Graph) -> Value | None:
+    """`x / Size(x)` (the element count as a float)."""
+    x = g.pick()
+    if x is None:
+        return None
+    size = g.add("Size", [x.name], ())
+    g.values.pop()
+    count = g.add("Cast", [size.name], (), to=TensorProto.FLOAT)
+    g.values.pop()
+    return g.add("Div", [x.name, count.name], x.shape)
+
+
+def _range(g: Graph) -> Value | None:
+    """`x + Range(start, start + n*delta, delta)` along its last dim, n that
+    dim's size from `Shape` (a run-time length for a dynamic dim)."""
+    x = g.pick()
+    if x is None or not x.shape:
+        return None
+    rank = len(x.shape)
+    n = _shape_of(g, x, rank - 1, rank)
+    start = int(g.rng.integers(-3, 4))
+    delta = int(g.rng.choice([-2, -1, 1, 2]))
+    scaled = g.add(
+        "Mul", [n.name, g.constant(np.array([delta], np.int64), "delta")], (1,)
+    )
+    g.values.pop()
+    limit = g.add(
+        "Add", [scaled.name, g.constant(np.array([start], np.int64), "start")], (1,)
+    )
+    g.values.pop()
+    scalar = g.add(
+        "Squeeze", [limit.name, g.constant(np.array([0], np.int64), "ax")], ()
+    )
+    g.values.pop()
+    ramp = g.add(
+        "Range",
+        [
+            g.constant(np.array(start, np.int64), "start"),
+            scalar.name,
+            g.constant(np.array(delta, np.int64), "delta"),
+        ],
+        (x.shape[-1],),
+    )
+    g.values.pop()
+    as_float = g.add("Cast", [ramp.name], (x.shape[-1],), to=TensorProto.FLOAT)
+    g.values.pop()
+    return g.add("Add", [x.name, as_float.name], x.shape)
+
+
+def _index_array(g: Graph, size: int | str, shape: tuple[int, ...]) -> np.ndarray:
+    """Indices into a dim, negative ones too: `[-n, n)` for a static size, 0 or
+    -1 (valid at every size) for a dynamic one."""
+    if isinstance(size, int):
+        return g.rng.integers(-size, size, shape).astype(np.int64)
+    return g.rng.choice(np.array([0, -1], np.int64), shape)
+
+
+def _gather(g: Graph) -> Value | None:
+    x = g.pick()
+    if x is None or not x.shape or len(x.shape) > 3:
+        return None
+    axis = int(g.rng.integers(-len(x.shape), len(x.shape)))
+    here = axis % len(x.shape)
+    shape = tuple(int(n) for n in g.rng.integers(1, 4, int(g.rng.integers(0, 3))))
+    idx = _index_array(g, x.shape[here], shape).astype(
+        np.int32 if g.rng.random() < 0.5 else np.int64
+    )
+    out = (*x.shape[:here], *shape, *x.shape[here + 1 :])
+    return g.add("Gather", [x.name, g.constant(idx, "idx")], out, axis=axis)
+
+
+def _gather_elements(g: Graph) -> Value | None:
+    """Off the axis the indices are no larger than data: 1 on a dynamic dim."""
+    x = g.pick()
+    if x is None or not x.shape:
+        return None
+    axis = int(g.rng.integers(-len(x.shape), len(x.shape)))
+    here = axis % len(x.shape)
+    shape = tuple(
+        int(g.rng.integers(1, 4))
+        if d == here
+        else int(g.rng.integers(1, n + 1))
+        if isinstance(n, int)
+        else 1
+        for d, n in enumerate(x.shape)
+    )
+    idx = _index_array(g, x.shape[here], shape)
+    return g.add("GatherElements", [x.name, g.constant(idx, "idx")], shape, axis=axis)
+
+
+def _gather_nd(g: Graph) -> Value | None:
+    """batch_dims 0: constant indices cannot share a dynamic batch dim."""
+    x = g.pick()
+    if x is None or not x.shape:
+        return None
+    k = int(g.rng.integers(1, len(x.shape) + 1))
+    lead = tuple(int(n) for n in g.rng.integers(1, 4, int(g.rng.integers(1, 3))))
+    idx = np.stack([_index_array(g, n, lead) for n in x.shape[:k]], -1)
+    out = (*lead, *x.shape[k:])
+    return g.add("GatherND", [x.name, g.constant(idx, "idx")], out)
+
+
+def _topk(g: Graph) -> Value | None:
+    """Along a static dim, K a constant; the indices cast back to float32."""
+    x = g.pick()
+    if x is None:
+        return None
+    axes = [d for d, n in enumerate(x.shape) if isinstance(n, int)]
+    if not axes:
+        return None
+    axis = axes[int(g.rng.integers(len(axes)))]
+    n = x.shape[axis]
+    assert isinstance(n, int)
+    k = int(g.rng.integers(1, n + 1))
+    shape = tuple(k if d == axis else size for d, size in enumerate(x.shape))
+    values = Value(g.fresh("topk"), shape)
+    indices = Value(g.fresh("topk_i"), shape)
+    node = helper.make_node(
+        "TopK",
+        [x.name, g.constant(np.array([k], np.int64), "k")],
+        [values.name, indices.name],
+        name=values.name,
+        axis=axis - len(x.shape) if g.rng.random() < 0.5 else axis,
+        largest=int(g.rng.integers(2)),
+    )
+    g.nodes.append(node)
+    g.values.append(values)
+    g.values.append(indices)
+    return _to_float(g, indices)
+
+
+def _einsum(g: Graph) -> Value | None:
+    """A projection of the last dim by a constant (`...ij,jk->...ik`), a
+    swap of the last two dims or a sum over the last one."""
+    x = g.pick()
+    if x is None or not x.shape:
+        return None
+    last = x.shape[-1]
+    kind = int(g.rng.integers(3))
+    if kind == 0 and isinstance(last, int):
+        k = int(g.rng.integers(1, 6))
+        w = (g.rng.standard_normal((last, k)) / math.sqrt(last)).astype(np.float32)
+        inputs = [x.name, g.constant(w, "w")]
+        shape = (*x.shape[:-1], k)
+        return g.add("Einsum", inputs, shape, equation="...j,jk->...k")
+    if kind == 1 and len(x.shape) >= 2:
+        shape = (*x.shape[:-2], x.shape[-1], x.shape[-2])
+        return g.add("Einsum", [x.name], shape, equation="...ij->...ji")
+    return g.add("Einsum", [x.name], x.shape[:-1], equation="...j->...")
+
+
 def _batch_norm(g: Graph) -> Value | None:
     x = _channels_first(g)
     if x is None:
@@ -499,6 +774,116 @@ def _batch_norm(g: Graph) -> Value | None:
     ]
     names = [g.constant(a.astype(np.float32)) for a in stats]
     return g.add("BatchNormalization", [x.name, *names], x.shape)
+
+
+def _pad(g: Graph) -> Value | None:
+    """Pads on the static dims: a crop of 1 or a pad of up to 2 in constant
+    mode; pads of 0 or 1 in the other modes, on dims of 2 or more."""
+    x = g.pick()
+    if x is None or not x.shape:
+        return None
+    mode = str(g.rng.choice(["constant", "reflect", "edge", "wrap"]))
+    rank = len(x.shape)
+    pads = [0] * (2 * rank)
+    for d, n in enumerate(x.shape):
+        if not isinstance(n, int) or (mode != "constant" and n < 2):
+            continue
+        low = -1 if mode == "constant" and n > 2 else 0
+        high = 2 if mode == "constant" else 1
+        pads[d], pads[rank + d] = (int(v) for v in g.rng.integers(low, high + 1, 2))
+    shape = tuple(
+        n if isinstance(n, str) else n + pads[d] + pads[rank + d]
+        for d, n in enumerate(x.shape)
+    )
+    inputs = [x.name, g.constant(np.array(pads, np.int64), "pads")]
+    if mode == "constant":
+        inputs.append(g.constant(np.array(g.rng.standard_normal(), np.float32)))
+    return g.add("Pad", inputs, shape, mode=mode)
+
+
+def _instance_norm(g: Graph) -> Value | None:
+    x = _channels_first(g)
+    if x is None:
+        return None
+    c = x.shape[1]
+    assert isinstance(c, int)
+    scale = g.constant(g.rng.uniform(0.5, 1.5, c).astype(np.float32))
+    bias = g.constant(g.rng.standard_normal(c).astype(np.float32))
+    return g.add("InstanceNormalization", [x.name, scale, bias], x.shape)
+
+
+def _slice(g: Graph) -> Value | None:
+    """A static dim sliced at random (out-of-range and negative starts and
+    ends, negative steps), a dynamic one kept whole or reversed."""
+    x = g.pick()
+    if x is None or not x.shape:
+        return None
+    axis = int(g.rng.integers(len(x.shape)))
+    n, step = x.shape[axis], int(g.rng.choice([-2, -1, 1, 2]))
+    if isinstance(n, str):
+        start, end = (0, 2**63 - 1) if step > 0 else (-1, -(2**63))
+        step, size = (1, n) if step > 0 else (-1, n)
+    else:
+        start, end = (int(v) for v in g.rng.integers(-n - 2, n + 3, 2))
+        size = len(range(n)[start:end:step])
+        if size == 0:
+            return None
+    names = [g.constant(np.array([v], np.int64), "s") for v in (start, end)]
+    axes = g.constant(np.array([axis - len(x.shape)], np.int64), "axes")
+    steps = g.constant(np.array([step], np.int64), "steps")
+    shape = tuple(size if d == axis else m for d, m in enumerate(x.shape))
+    return g.add("Slice", [x.name, *names, axes, steps], shape)
+
+
+def _split(g: Graph) -> Value | None:
+    """Two parts of a static dim: by `num_outputs` (an uneven last one) or by
+    `split` sizes; both are values of the graph."""
+    x = g.pick()
+    axes = [] if x is None else [d for d, n in enumerate(x.shape) if n in range(2, 99)]
+    if x is None or not axes:
+        return None
+    axis = axes[int(g.rng.integers(len(axes)))]
+    n = x.shape[axis]
+    assert isinstance(n, int)
+    first = -(-n // 2) if g.rng.random() < 0.5 else int(g.rng.integers(1, n))
+    outs = [Value(g.fresh("split"), x.shape), Value(g.fresh("split"), x.shape)]
+    for value, size in zip(outs, (first, n - first), strict=True):
+        value.shape = tuple(size if d == axis else m for d, m in enumerate(x.shape))
+    if first == -(-n // 2):
+        node = helper.make_node(
+            "Split", [x.name], [v.name for v in outs], axis=axis, num_outputs=2
+        )
+    else:
+        sizes = g.constant(np.array([first, n - first], np.int64), "split")
+        node = helper.make_node("Split", [x.name, sizes], [v.name for v in outs])
+        node.attribute.append(helper.make_attribute("axis", axis))
+    g.nodes.append(node)
+    g.values += outs
+    return outs[-1]
+
+
+def _tile(g: Graph) -> Value | None:
+    """Static dims repeated 1 to 3 times; dynamic ones once."""
+    x = g.pick()
+    if x is None or len(x.shape) > 3:
+        return None
+    repeats = [1 if isinstance(n, str) else int(g.rng.integers(1, 4)) for n in x.shape]
+    shape = tuple(n if r == 1 else n * r for n, r in zip(x.shape, repeats))  # pyright: ignore[reportOperatorIssue]
+    name = g.constant(np.array(repeats, np.int64), "repeats")
+    return g.add("Tile", [x.name, name], shape)
+
+
+def _expand(g: Graph) -> Value | None:
+    """numpy broadcasting both ways: a size-1 dim widened, a 1 in the shape
+    keeping the input's dim, a new leading dim sometimes."""
+    x = g.pick()
+    if x is None or len(x.shape) > 3:
+        return None
+    lead = [int(g.rng.integers(1, 3))] if g.rng.random() < 0.5 else []
+    target = lead + [int(g.rng.integers(1, 4)) if n == 1 else 1 for n in x.shape]
+    shape = (*lead, *(t if n == 1 else n for n, t in zip(x.shape, target[len(lead) :])))
+    name = g.constant(np.array(target, np.int64), "shape")
+    return g.add("Expand", [x.name, name], shape)
 
 
 def _elementwise_table() -> dict[str, Generator]:
@@ -555,12 +940,29 @@ GENERATORS: dict[str, Generator] = {
     "ArgMin": _arg_reduce("ArgMin"),
     "LayerNormalization": _layer_norm,
     "Dropout": _dropout,
+    "Trilu": _trilu,
+    "CumSum": _cumsum,
+    "ScatterElements": _scatter_elements,
+    "ScatterND": _scatter_nd,
+    "OneHot": _one_hot,
     "Conv": _conv,
     "MaxPool": _pool("MaxPool"),
     "AveragePool": _pool("AveragePool"),
     "GlobalAveragePool": _pool("GlobalAveragePool"),
     "GlobalMaxPool": _pool("GlobalMaxPool"),
+    "LpPool": _pool("LpPool"),
+    "ConvTranspose": _conv_transpose,
+    "Resize": _resize,
     "BatchNormalization": _batch_norm,
+    "Pad": _pad,
+    "InstanceNormalization": _instance_norm,
+    "Gather": _gather,
+    "Shape": _range,
+    "Range": _range,
+    "Size": _size,
+    "ConstantOfShape": _constant_of_shape,
+    "GatherElements": _gather_elements,
+    "GatherND": _gather_nd,
     "Add": _binary("Add"),
     "Sub": _binary("Sub"),
     "Mul": _binary("Mul"),
@@ -584,12 +986,27 @@ GENERATORS: dict[str, Generator] = {
     "Unsqueeze": _unsqueeze,
     "Squeeze": _squeeze,
     "Cast": _cast,
+    "Slice": _slice,
+    "Split": _split,
+    "Tile": _tile,
+    "Expand": _expand,
+    "TopK": _topk,
+    "Einsum": _einsum,
 }
 """One generator per ONNX op type the fuzzer draws from."""
 
 NOT_DRAWN: dict[str, str] = {
     "Constant": "initializers stand in for it",
     "RMSNormalization": "an opset-23 op; the fuzzer's graphs are opset 20",
+    "Attention": "an opset-23 op; the fuzzer's graphs are opset 20",
+    "RotaryEmbedding": "an opset-23 op; the fuzzer's graphs are opset 20",
+    "GroupNormalization": (
+        "at the fuzzer's opset 20 it is GroupNormalization-18, which onnx's "
+        "checker refuses as deprecated"
+    ),
+    "DepthToSpace": "4-D only; the fuzzer's values have rank 2 or 3",
+    "LRN": "ONNX Runtime's LRN takes 4-D inputs only; the fuzzer's values have rank 2 or 3",
+    "SpaceToDepth": "4-D only; the fuzzer's values have rank 2 or 3",
 }
 """Ops the importer reads that the fuzzer does not draw, with the reason."""
 

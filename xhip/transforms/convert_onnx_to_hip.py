@@ -1,6 +1,6 @@
 """`convert-onnx-to-hip`: ONNX ops -> hip DPS ops in tensor mode.
 
-One pattern per ONNX op (`xhip/transforms/onnx_to_hip/`), applied in program
+Shape computations are folded first (`onnx-fold-shapes`). One pattern per ONNX op (`xhip/transforms/onnx_to_hip/`), applied in program
 order. Constants with at least `externalize-min-num-elements` elements are
 written to `<externalize-output-dir>/model.constants.bin` (see
 `docs/constants-file.md`) and become `memref.global`s with
@@ -28,12 +28,14 @@ from xdsl.utils.exceptions import PassFailedException
 
 from xhip.dialects import onnx
 from xhip.dialects.hip import CONSTANTS_FILE, CONSTANTS_FILE_ATTR
+from xhip.transforms.onnx_fold_shapes import OnnxFoldShapesPass
 from xhip.transforms.onnx_to_hip import patterns as op_patterns
 from xhip.transforms.onnx_to_hip.constants import (
     ConstantPolicy,
     ConstantsFile,
     ConvertConstant,
 )
+from xhip.transforms.onnx_to_hip.shapes import materialize_shape_values
 from xhip.transforms.onnx_to_hip.support import ConversionState, op_name
 
 
@@ -71,6 +73,7 @@ class ConvertOnnxToHipPass(ModulePass):
     """Where `model.constants.bin` is written."""
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        OnnxFoldShapesPass().apply(ctx, op)
         state = ConversionState()
         output = (
             ConstantsFile(self.externalize_output_dir)
@@ -101,6 +104,7 @@ class ConvertOnnxToHipPass(ModulePass):
             GreedyRewritePatternApplier(patterns), apply_recursively=False
         ).rewrite_module(module)
         _erase_dead_constants(module)
+        materialize_shape_values(module, state)
         errors = [
             state.message(leftover, "no conversion to hip for this op")
             for leftover in module.walk()

@@ -469,6 +469,18 @@ class BufferizeTensorCast(RewritePattern):
         rewriter.replace(op, [cast, _wrap(cast)])
 
 
+class BufferizeReadback(RewritePattern):
+    """`hip.readback` reads the buffer."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: hip.ReadbackOp, rewriter: PatternRewriter) -> None:
+        buffer = buffer_of(op.source)
+        if buffer is None:
+            return
+        new = hip.ReadbackOp(op.ctx, buffer, len(op.values))
+        rewriter.replace(op, new)
+
+
 def _touches_tensors(op: Operation) -> bool:
     return any(isinstance(v.type, TensorType) for v in (*op.operands, *op.results)) or (
         isinstance(op, func.FuncOp)
@@ -489,6 +501,7 @@ _KNOWN_OPS = (
     tensor.ExpandShapeOp,
     tensor.CastOp,
     hip.HipDPSOp,
+    hip.ReadbackOp,
 )
 """Ops the patterns convert; others that use tensors are what the error names."""
 
@@ -518,6 +531,7 @@ class OneShotBufferizePass(ModulePass):
                     BufferizeTensorConstant(ConstantGlobals(op)),
                     BufferizeEmptyTensor(),
                     BufferizeDim(),
+                    BufferizeReadback(),
                     BufferizeHipOp(),
                     BufferizeCollapseShape(),
                     BufferizeExpandShape(),

@@ -79,12 +79,14 @@ def test_matches_reference_outputs(folder: Path) -> None:
         )
 
 
-@pytest.mark.parametrize("folder", REFUSED, ids=[m.name for m in REFUSED])
-def test_refused_only_for_missing_ops(folder: Path) -> None:
-    with pytest.raises(OnnxImportError, match="unsupported ONNX ops at opset"):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", OpsetConversionWarning)
-            import_model(folder / "model.onnx")
+def test_refused_only_for_missing_ops() -> None:
+    """Every model imports today (`REFUSED` is empty); one that stops must be
+    refused for an op the importer lacks, nothing else."""
+    for folder in REFUSED:
+        with pytest.raises(OnnxImportError, match="unsupported ONNX ops at opset"):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", OpsetConversionWarning)
+                import_model(folder / "model.onnx")
 
 
 def test_old_opsets_are_converted_and_said_so() -> None:

@@ -43,7 +43,7 @@ from xhip.frontend.onnx_importer import supported_ops
 NOT_CONVERTED: set[str] = set()
 """Ops the importer reads but `convert-onnx-to-hip` has no pattern for."""
 
-CONSTANT_OPERAND = {
+CONSTANT_OPERAND: dict[str, int | tuple[int, ...]] = {
     "Reshape": 1,
     "Squeeze": 1,
     "Unsqueeze": 1,
@@ -52,8 +52,42 @@ CONSTANT_OPERAND = {
         for kind in ("Mean", "Sum", "Max", "Min", "Prod", "L1", "L2", "LogSumExp")
     },
     "ReduceSumSquare": 1,
+    "Trilu": 1,
+    "CumSum": 1,
+    "OneHot": 1,
+    "Pad": (1, 3),
+    "Resize": (1, 2, 3),
+    "Slice": (1, 2, 3, 4),
+    "Split": 1,
+    "Tile": 1,
+    "Expand": 1,
+    "TopK": 1,
 }
-"""Operands `convert-onnx-to-hip` needs as constants: a view's shape is static."""
+"""Operands `convert-onnx-to-hip` needs as constants: a view's shape is static.
+A tuple names several operands (Pad's pads and axes)."""
+
+
+READ_BACK: dict[str, tuple[int, ...]] = {
+    "Reshape": (1,),
+    "Squeeze": (1,),
+    "Unsqueeze": (1,),
+    "Pad": (1, 3),
+    "Slice": (1, 2),
+    "Split": (1,),
+    "Tile": (1,),
+    "Expand": (1,),
+    "Trilu": (1,),
+}
+"""The `CONSTANT_OPERAND`s that may also be data known only at run time: the
+conversion reads them back (`hip.readback`), so onnx's own case runs too.
+Slice's axes and steps stay constants (they pick the dims and strides);
+OneHot's depth is float in onnx's cases, and only integers are read back."""
+
+
+def _positions(op_type: str) -> tuple[int, ...]:
+    position = CONSTANT_OPERAND[op_type]
+    return position if isinstance(position, tuple) else (position,)
+
 
 KNOWN_FAILURES = {
     "test_training_dropout": (
@@ -63,12 +97,56 @@ KNOWN_FAILURES = {
         "generator; xhip converts Dropout in inference mode only (a constant "
         "false training_mode, or a constant 0 ratio)"
     ),
-    "test_reshape_allowzero_reordered_shape_initializer": (
-        "convert-onnx-to-hip refuses a 0 in Reshape's shape under allowzero=1 "
-        "(an empty dim; 'unsupported shape [3, 4, 0]')"
+    "test_reshape_allowzero_reordered": (
+        "convert-onnx-to-hip refuses empty tensors: the input is 0x3x4 (and "
+        "the 0 in the shape [3, 4, 0] under allowzero=1 is an empty dim)"
     ),
 }
 """Cases that fail for a reason of their own, by name prefix."""
+
+DIFFERENT_OUTPUTS = {
+    f"test_resize_downsample_scales_{mode}_align_corners_scales_initializer": (
+        "onnx's reference maps align_corners with `scale * in` (2.4 here) where "
+        "the spec and ONNX Runtime take the output size (2): xhip follows the "
+        "spec, and ONNX Runtime fails this case the same way"
+    )
+    for mode in ("linear", "cubic")
+}
+"""Cases whose expected outputs xhip does not give, on purpose: strict xfails
+for a mismatch (an AssertionError), by full name."""
+
+RUN_FAILURES: dict[str, tuple[type[Exception], str]] = {
+    **{
+        name: (
+            AssertionError,
+            "float16 function expansion of Attention: 15 of 192 outputs differ by "
+            "1 float16 ulp (0.00098 at 0.5, over rtol 1e-3); ONNX Runtime passes. "
+            "xhip's float16 elementwise ops and matmuls compute in float32 and "
+            "round once per op; the expansion's reference rounds elsewhere",
+        )
+        for name in (
+            "test_attention_4d_fp16_expanded",
+            "test_attention_4d_gqa_with_past_and_present_fp16_expanded",
+            "test_attention_4d_causal_fp16_expanded",
+        )
+    },
+    **{
+        name: (
+            ValueError,
+            "a broadcasting op of the function expansion is sized from the first "
+            "operand with a dynamic dim, which is 1 at run time while the other "
+            "operand has 4 there (`support.broadcast_sources`: a run-time "
+            "broadcast between two dynamic dims is not supported; ONNX Runtime "
+            "passes). The Attention op itself passes these cases",
+        )
+        for name in (
+            "test_attention_local_window_ext_cache_rank2_mask_expanded",
+            "test_attention_local_window_ext_cache_float16_mask_expanded",
+        )
+    },
+}
+"""Cases that compile and then fail when run, by full name: strict xfails
+for that error. Wrong answers that are bugs to fix, listed until fixed."""
 
 
 def _generate() -> list[TestCase]:
@@ -109,9 +187,11 @@ def _constant_operands(model: onnx.ModelProto) -> list[str]:
     """The graph inputs that some node takes where `CONSTANT_OPERAND` says it
     needs a constant, in graph-input order."""
     wanted = {
-        n.input[CONSTANT_OPERAND[n.op_type]]
+        n.input[i]
         for n in model.graph.node
-        if n.op_type in CONSTANT_OPERAND and len(n.input) > CONSTANT_OPERAND[n.op_type]
+        if n.op_type in CONSTANT_OPERAND
+        for i in _positions(n.op_type)
+        if len(n.input) > i and n.input[i]
     }
     return [v.name for v in model.graph.input if v.name in wanted]
 
@@ -162,8 +242,11 @@ def _known_failure(case: TestCase, original: bool) -> str | None:
         n.op_type
         for n in case.model.graph.node
         if n.op_type in CONSTANT_OPERAND
-        and len(n.input) > CONSTANT_OPERAND[n.op_type]
-        and n.input[CONSTANT_OPERAND[n.op_type]] in names
+        and any(
+            n.input[i] in names
+            for i in _positions(n.op_type)
+            if i < len(n.input) and i not in READ_BACK.get(n.op_type, ())
+        )
     )
     if original and constant:
         return (
@@ -185,6 +268,17 @@ def _params(cases: list[TestCase]) -> Iterator[Any]:
                 continue
             reason = _known_failure(each, original)
             marks = () if reason is None else _xfail(reason)
+            failure = RUN_FAILURES.get(each.name)
+            if failure is not None and reason is None:
+                marks = pytest.mark.xfail(
+                    strict=True, reason=failure[1], raises=failure[0]
+                )
+            if each.name in DIFFERENT_OUTPUTS:
+                marks = pytest.mark.xfail(
+                    strict=True,
+                    reason=DIFFERENT_OUTPUTS[each.name],
+                    raises=AssertionError,
+                )
             yield pytest.param(each, id=each.name, marks=marks)
 
 
@@ -207,10 +301,22 @@ def test_node(case: TestCase) -> None:
         )
 
 
+UNTYPED_EXPANSIONS = {
+    "test_rms_normalization_": "ReduceMean's axes",
+    "test_rotary_embedding_": "Split's sizes",
+}
+"""`_expanded` cases the importer refuses because onnx's shape inference
+cannot type a value of their function bodies (its shape is computed from
+data: the named operand is a Range over the input's rank or a Slice of a
+shape); xhip takes every value's rank from that inference. The ops themselves
+run (their own cases pass)."""
+
+
 def test_left_out_cases_are_refused_for_their_types() -> None:
     """Only element types and non-tensor values keep a case of our ops out,
     and shapes that depend on an operand fed as a graph input where the
-    variant with it as an initializer imports (and runs)."""
+    variant with it as an initializer imports (and runs); and the
+    `UNTYPED_EXPANSIONS`."""
     refused = [case for case in CASES if not _imports(case)]
     assert refused
     for case in refused:
@@ -220,10 +326,15 @@ def test_left_out_cases_are_refused_for_their_types() -> None:
         assert case.model is not None
         with pytest.raises(OnnxImportError) as error:
             import_model(case.model)
-        assert any(
-            reason in str(error.value)
-            for reason in ("unsupported element type", "is not a tensor")
-        ), f"{case.name}: {error.value}"
+        untyped = case.name.endswith("_expanded") and any(
+            case.name.startswith(prefix) for prefix in UNTYPED_EXPANSIONS
+        )
+        reasons = ("unsupported element type", "is not a tensor")
+        if untyped:
+            reasons = ("cannot infer the shape",)
+        assert any(reason in str(error.value) for reason in reasons), (
+            f"{case.name}: {error.value}"
+        )
 
 
 def test_supports_device() -> None:

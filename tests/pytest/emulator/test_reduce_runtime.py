@@ -142,15 +142,15 @@ def test_softmax_kinds_on_any_axis(
     np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5)
 
 
-def test_fill_is_a_memset_or_refused(gpu: KernelRuntime) -> None:
+def test_fill_is_a_memset_or_a_broadcast_copy(gpu: KernelRuntime) -> None:
     mask = gpu.empty((3, 5), np.dtype(np.bool_))
     gpu.fill(mask, 1)
     assert gpu.download(mask).all()
     zeros = gpu.empty((7,), np.dtype(np.float32))
     gpu.fill(zeros, 0.0)
     assert not gpu.download(zeros).any()
-    with pytest.raises(NotImplementedOnDevice, match=r"hip.fill is not implemented"):
-        gpu.fill(zeros, 1.0)
+    gpu.fill(zeros, 1.5)  # no repeated byte: a copy from the value, stride 0
+    np.testing.assert_array_equal(gpu.download(zeros), np.full(7, 1.5, np.float32))
 
 
 def test_other_types_are_refused(gpu: KernelRuntime) -> None:

@@ -11,16 +11,43 @@ import inspect
 from typing import Any, TypeGuard
 
 from xhip.transforms.onnx_to_hip import (
+    attention,
     compute,
     constants,
     conv,
+    conv_transpose,
+    einsum,
     elementwise,
+    gather,
+    pad,
     reduce,
     reshape,
+    resize,
+    scatter,
+    shapes,
+    slice,
+    topk,
 )
 from xhip.transforms.onnx_to_hip.support import ConversionState, OnnxPattern
 
-MODULES = (compute, reshape, constants, reduce, elementwise, conv)
+MODULES = (
+    compute,
+    reshape,
+    constants,
+    reduce,
+    elementwise,
+    conv,
+    conv_transpose,
+    resize,
+    shapes,
+    gather,
+    slice,
+    einsum,
+    topk,
+    attention,
+    scatter,
+    pad,
+)
 
 _BUILT_OTHERWISE = (compute.ConvertElementwise, constants.ConvertConstant)
 """Made with more than the state: one per table entry, and with the policy."""

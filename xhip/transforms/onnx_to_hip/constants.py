@@ -196,7 +196,11 @@ def _read_at_compile_time(op: onnx.ConstantOp) -> bool:
             onnx.ReshapeOp | onnx.SqueezeOp | onnx.UnsqueezeOp | onnx.ReduceBase,
         )
         and use.index == 1
-        or isinstance(use.operation, onnx.DropoutOp)
+        or isinstance(use.operation, onnx.DropoutOp | onnx.ResizeOp | onnx.TopKOp)
+        and use.index >= 1
+        or isinstance(
+            use.operation, onnx.SliceOp | onnx.SplitOp | onnx.TileOp | onnx.ExpandOp
+        )
         and use.index >= 1
         for use in op.output.uses
     )

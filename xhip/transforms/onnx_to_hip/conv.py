@@ -90,7 +90,7 @@ def _same_pads(
 
 
 def window_of(
-    op: onnx.ConvOp | onnx.MaxPoolOp | onnx.AveragePoolOp,
+    op: onnx.ConvOp | onnx.MaxPoolOp | onnx.AveragePoolOp | onnx.LpPoolOp,
     x_shape: Sequence[int],
     kernel: Sequence[int],
 ) -> Window:

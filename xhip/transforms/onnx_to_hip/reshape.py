@@ -26,12 +26,13 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
-from xhip.dialects import onnx
+from xhip.dialects import hip, onnx
+from xhip.transforms.index_arith import Index, IndexArith, index_values
+from xhip.transforms.onnx_to_hip.shapes import shape_operand
 from xhip.transforms.onnx_to_hip.support import (
     ConversionState,
     OnnxPattern,
     Unsupported,
-    constant_ints,
     ranked,
 )
 
@@ -47,17 +48,20 @@ class Dim:
     static: int = 1
     symbols: tuple[int, ...] = ()
     rest: bool = False
+    opaque: tuple[SSAValue, ...] = ()
+    """Run-time sizes that are no input dim (a shape value's element)."""
 
     def __mul__(self, other: Dim) -> Dim:
         return Dim(
             self.static * other.static,
             tuple(sorted(self.symbols + other.symbols)),
             self.rest or other.rest,
+            self.opaque + other.opaque,
         )
 
     @property
     def is_static(self) -> bool:
-        return not self.symbols and not self.rest
+        return not self.symbols and not self.rest and not self.opaque
 
     @staticmethod
     def product(dims: Sequence[Dim]) -> Dim:
@@ -73,6 +77,8 @@ def input_dims(shape: Sequence[int]) -> list[Dim]:
 
 def _symbols_left(whole: Dim, part: Dim) -> Counter[int] | None:
     """The run-time dims of `whole` that `part` lacks; None if `part` has others."""
+    if part.opaque or whole.opaque:
+        return None
     left = Counter(whole.symbols)
     left.subtract(part.symbols)
     return None if any(n < 0 for n in left.values()) else +left
@@ -140,7 +146,7 @@ class ViewBuilder:
 
     def runtime_size(self, dim: Dim) -> SSAValue:
         """The value of a `Dim` without `rest`, as an index."""
-        factors = [self.dim(self.source, i) for i in dim.symbols]
+        factors = [self.dim(self.source, i) for i in dim.symbols] + list(dim.opaque)
         if dim.static != 1 or not factors:
             factors.append(self.index(dim.static))
         value = factors[0]
@@ -188,6 +194,15 @@ class ViewBuilder:
                     whole = self.insert(arith.DivUIOp(whole, self.runtime_size(others)))
                 sizes.append(whole)
         result_type = TensorType(src_type.get_element_type(), shape)
+        source_shape = list(src_type.get_shape())
+        loosened = [
+            DYNAMIC_INDEX if any(shape[j] == DYNAMIC_INDEX for j in group) else size
+            for size, group in zip(source_shape, groups)
+        ]
+        if loosened != source_shape:  # a static dim expanded into dynamic ones
+            value = self.insert(
+                tensor.CastOp(value, TensorType(src_type.get_element_type(), loosened))
+            )
         return self.insert(
             tensor.ExpandShapeOp(
                 value,
@@ -245,10 +260,10 @@ def _replace_with_view(
 
 
 def _constant_axes(value: SSAValue) -> list[int]:
-    axes = constant_ints(value)
-    if axes is None:
-        raise Unsupported("the axes operand must be a constant")
-    return axes
+    axes = index_values(value)
+    if axes is None or not all(isinstance(a, int) for a in axes):
+        raise Unsupported("the axes operand must be known at compile time")
+    return [a for a in axes if isinstance(a, int)]
 
 
 def _normalized(axes: list[int], rank: int) -> list[int]:
@@ -258,28 +273,141 @@ def _normalized(axes: list[int], rank: int) -> list[int]:
     return sorted(a % rank for a in axes)
 
 
+def _run_time_axes_view(
+    pattern: OnnxPattern[Any],
+    op: Operation,
+    rewriter: PatternRewriter,
+    data: SSAValue,
+    axes_value: SSAValue,
+    squeeze: bool,
+) -> None:
+    """Squeeze or Unsqueeze by axes read back at run time: the result's sizes
+    are selects over the input's dims; the view is a collapse and an expand."""
+    a = IndexArith(rewriter, op, pattern.state.folder)
+    in_rank = len(ranked(data, "the input").get_shape())
+    out_rank = len(ranked(op.results[0], "the result").get_shape())
+    axes_rank = in_rank if squeeze else out_rank
+    axes = [
+        a.normalize_axis_index(x, axes_rank)
+        for x in shape_operand(pattern, op, rewriter, axes_value, "the axes operand")
+    ]
+    if (in_rank - len(axes) if squeeze else in_rank + len(axes)) != out_rank:
+        raise Unsupported(
+            f"{len(axes)} axes do not take rank {in_rank} to rank {out_rank}"
+        )
+
+    def named(i: int) -> Index:
+        flag: Index = 0
+        for x in axes:
+            flag = a.select(a.compare("eq", x, i), 1, flag)
+        return flag
+
+    dims = [a.dim(data, i) for i in range(in_rank)]
+    sizes: list[Index] = []
+    if squeeze:
+        kept = [a.compare("eq", named(i), 0) for i in range(in_rank)]
+        for j in range(out_rank):
+            size: Index = 1
+            position: Index = 0
+            for i in range(in_rank):
+                here = a.select(kept[i], a.compare("eq", position, j), 0)
+                size = a.select(here, dims[i], size)
+                position = a.add(position, kept[i])
+            sizes.append(size)
+    else:
+        inserted: Index = 0
+        for j in range(out_rank):
+            new = named(j)
+            size = 1
+            for i in range(in_rank):
+                size = a.select(a.compare("eq", a.add(i, inserted), j), dims[i], size)
+            sizes.append(a.select(new, 1, size))
+            inserted = a.add(inserted, new)
+    target = [Dim(s) if isinstance(s, int) else Dim(opaque=(s,)) for s in sizes]
+    _replace_with_view(
+        pattern,
+        op,
+        rewriter,
+        data,
+        input_dims(ranked(data, "the input").get_shape()),
+        target,
+    )
+
+
 class ConvertReshape(OnnxPattern[onnx.ReshapeOp]):
     """`onnx.Reshape` with a constant shape -> views."""
 
     def convert(self, op: onnx.ReshapeOp, rewriter: PatternRewriter) -> None:
-        source = input_dims(ranked(op.data, "the input").get_shape())
-        shape = constant_ints(op.shape)
-        if shape is None:
-            raise Unsupported("the shape operand must be a constant")
+        data_shape = ranked(op.data, "the input").get_shape()
+        if 0 in data_shape:
+            raise Unsupported(f"the input {op.data.type} is empty")
+        source = input_dims(data_shape)
+        elements = shape_operand(self, op, rewriter, op.shape, "the shape operand")
         allow_zero = op.get_int("allowzero")
+        if any(
+            isinstance(e, SSAValue) and isinstance(e.owner, hip.ReadbackOp)
+            for e in elements
+        ):
+            elements = _resolve_run_time_shape(self, op, rewriter, elements, allow_zero)
+        numbers = [e for e in elements if isinstance(e, int)]
         target: list[Dim] = []
-        for i, size in enumerate(shape):
-            if size > 0:
+        for i, size in enumerate(elements):
+            if isinstance(size, SSAValue):
+                target.append(_dim_of(op.data, size))
+            elif size > 0:
                 target.append(Dim(size))
             elif size == 0 and not allow_zero and i < len(source):
                 target.append(source[i])
-            elif size == -1 and shape.count(-1) == 1:
+            elif size == -1 and numbers.count(-1) == 1:
                 target.append(Dim(rest=True))
             else:
-                raise Unsupported(f"unsupported shape {shape}")
+                raise Unsupported(f"unsupported shape {_show(elements)}")
         if any(d.rest for d in target):
             target = _resolve_rest(source, target)
         _replace_with_view(self, op, rewriter, op.data, source, target)
+
+
+def _show(elements: Sequence[Index]) -> str:
+    return (
+        "[" + ", ".join(str(e) if isinstance(e, int) else "?" for e in elements) + "]"
+    )
+
+
+def _dim_of(source: SSAValue, size: SSAValue) -> Dim:
+    """A shape value's element as a `Dim`: a dim of the reshaped tensor, a
+    product of them, or an opaque run-time size."""
+    owner = size.owner
+    if isinstance(owner, tensor.DimOp) and owner.source is source:
+        index = index_values(owner.index)
+        if index is not None and isinstance(index[0], int):
+            return Dim(1, (index[0],))
+    if isinstance(owner, arith.MuliOp):
+        return _dim_of(source, owner.lhs) * _dim_of(source, owner.rhs)
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return Dim(owner.value.value.data)
+    return Dim(opaque=(size,))
+
+
+def _resolve_run_time_shape(
+    pattern: OnnxPattern[Any],
+    op: onnx.ReshapeOp,
+    rewriter: PatternRewriter,
+    elements: list[Index],
+    allow_zero: int,
+) -> list[Index]:
+    """A shape read back at run time may hold ONNX's `0` (copy the input's
+    dim) and `-1` (what is left): both resolved with index arithmetic."""
+    a = IndexArith(rewriter, op, pattern.state.folder)
+    rank = len(ranked(op.data, "the input").get_shape())
+    sizes: list[Index] = []
+    for i, e in enumerate(elements):
+        if not allow_zero and i < rank and isinstance(e, SSAValue):
+            e = a.select(a.compare("eq", e, 0), a.dim(op.data, i), e)
+        sizes.append(e)
+    total = a.product([a.dim(op.data, i) for i in range(rank)])
+    known = a.product([a.select(a.compare("eq", e, -1), 1, e) for e in sizes])
+    rest = a.trunc_div(total, known)
+    return [a.select(a.compare("eq", e, -1), rest, e) for e in sizes]
 
 
 def _resolve_rest(source: list[Dim], target: list[Dim]) -> list[Dim]:
@@ -314,6 +442,9 @@ class ConvertSqueeze(OnnxPattern[onnx.SqueezeOp]):
         shape = ranked(op.data, "the input").get_shape()
         if op.axes is None:
             axes = [i for i, s in enumerate(shape) if s == 1]
+        elif index_values(op.axes) is None:
+            _run_time_axes_view(self, op, rewriter, op.data, op.axes, squeeze=True)
+            return
         else:
             axes = _normalized(_constant_axes(op.axes), len(shape))
         if any(shape[a] not in (1, DYNAMIC_INDEX) for a in axes):
@@ -329,6 +460,9 @@ class ConvertUnsqueeze(OnnxPattern[onnx.UnsqueezeOp]):
 
     def convert(self, op: onnx.UnsqueezeOp, rewriter: PatternRewriter) -> None:
         source = input_dims(ranked(op.data, "the input").get_shape())
+        if index_values(op.axes) is None:
+            _run_time_axes_view(self, op, rewriter, op.data, op.axes, squeeze=False)
+            return
         given = _constant_axes(op.axes)
         rank = len(source) + len(given)
         axes = _normalized(given, rank)

@@ -12,20 +12,19 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
     IndexType,
-    IntegerAttr,
     IntegerType,
     StringAttr,
     TensorType,
     UnregisteredOp,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
-from xdsl.rewriter import InsertPoint
 from xdsl.utils.hints import isa
 
 from xhip.dialects import onnx
 from xhip.dialects.constraints import AnyTensorTypeConstr
 from xhip.transforms.hip_add_context_arg import context_arg, enclosing_function
+from xhip.transforms.index_arith import ConstantFolder
 
 
 class Unsupported(Exception):
@@ -45,52 +44,6 @@ def describe(op: Operation) -> str:
     if isinstance(node, StringAttr):
         return f"{op_name(op)} (node '{node.data}')"
     return f"{op_name(op)} (unnamed node)"
-
-
-class ConstantFolder:
-    """Uniques constants per function and puts new ones at the entry block's start.
-
-    This is what MLIR's `OperationFolder` does while patterns run: each new
-    constant is inserted at the start of the entry block, so the constants made
-    first end up last (the seed's `%c2, %c1, %c0, %cst`).
-    """
-
-    def __init__(self) -> None:
-        self._known: dict[tuple[int, Attribute, Attribute], SSAValue] = {}
-
-    def get(
-        self,
-        rewriter: PatternRewriter,
-        anchor: Operation,
-        value: IntegerAttr | DenseIntOrFPElementsAttr,
-    ) -> SSAValue:
-        block = self._entry_block(anchor)
-        key = (id(block), value, value.get_type())
-        if key in self._known:
-            return self._known[key]
-        op = arith.ConstantOp(value)
-        if isinstance(value, IntegerAttr) and isinstance(value.type, IndexType):
-            number = value.value.data
-            op.result.name_hint = f"c{number}" if number >= 0 else f"c_{-number}"
-        else:
-            op.result.name_hint = "cst"
-        rewriter.insert(op, InsertPoint.at_start(block))
-        self._known[key] = op.result
-        return op.result
-
-    def index(
-        self, rewriter: PatternRewriter, anchor: Operation, value: int
-    ) -> SSAValue:
-        return self.get(rewriter, anchor, IntegerAttr(value, IndexType()))
-
-    @staticmethod
-    def _entry_block(op: Operation) -> Block:
-        function = enclosing_function(op)
-        if function is not None:
-            return function.body.block
-        block = op.parent_block()
-        assert block is not None
-        return block
 
 
 @dataclass

@@ -1,0 +1,257 @@
+"""The kernels of `kernels/attention.h` run by the emulator against the CPU
+runtime's numpy (`cpu_attention.py`), at warp size 32 and 64 (threads in
+forward and reverse order): every stage, bool and float masks (broadcast,
+shorter than the keys), causal with cached keys, windows, nonpad lengths,
+softcap, a fully masked row, rows longer than the block and more rows than
+the grid; rotary embeddings 3-D and 4-D, interleaved or not, partial, with
+and without position ids, on strided inputs.
+
+`KERNELS` is what this module tests; `test_kernels.py`'s registry test counts
+it as covered."""
+
+from __future__ import annotations
+
+import zlib
+from typing import Any
+
+import numpy as np
+import pytest
+
+from xhip.backend.cpu import CpuRuntime
+from xhip.backend.device import KernelArg
+from xhip.backend.gpu_attention import STAGE_CODES, mask_strides
+from xhip.backend.gpu_reduce import block_for
+from xhip.backend.runtime import DeviceArray
+from xhip.testing.emulator import EmulatedKernels, Guarded
+from xhip.testing.emulator.build import Order
+
+pytestmark = pytest.mark.emulator
+
+KERNELS = {"xhip_attention_softmax_f32", "xhip_rotary_embedding_f32"}
+WARPS: tuple[tuple[int, Order], ...] = ((32, "forward"), (64, "reverse"))
+
+
+def _view(a: np.ndarray) -> DeviceArray:
+    """`a` as a DeviceArray, strides in elements, for the stride helpers."""
+    return CpuRuntime().upload(a)
+
+
+def _launches(rows: int, n: int) -> list[tuple[int, int]]:
+    return [(1, 1), (max(1, min(2, rows)), 32), (max(1, min(rows, 5)), block_for(n))]
+
+
+ATTENTION_CASES: list[dict[str, Any]] = [
+    {"shape": (1, 1, 1, 1)},
+    {"shape": (2, 3, 5, 7), "mask": "bool2d"},
+    {"shape": (2, 3, 5, 7), "mask": "float4d", "causal": True, "past": 2},
+    {"shape": (1, 2, 4, 300), "softcap": 2.5, "causal": True, "past": 296},
+    {"shape": (2, 2, 3, 9), "left": 1, "right": 0, "past": 6},
+    {"shape": (2, 2, 3, 9), "nonpad": [5, 9], "causal": True, "mask": "bool1d"},
+    {"shape": (1, 2, 3, 4), "mask": "deadrow"},
+    {"shape": (3, 1, 13, 2)},  # more rows than a small grid
+]
+
+
+def _mask(kind: str | None, shape: tuple[int, ...], rng: np.random.Generator) -> Any:
+    b, h, s, t = shape
+    if kind == "bool2d":
+        return rng.random((s, t - 2)) > 0.3  # two keys past the mask's end
+    if kind == "bool1d":
+        return rng.random((t,)) > 0.2
+    if kind == "float4d":
+        return rng.normal(0, 1, (b, 1, s, t)).astype(np.float32)
+    if kind == "deadrow":
+        mask = np.ones((s, t), np.bool_)
+        mask[1] = False
+        return mask
+    return None
+
+
+@pytest.mark.parametrize("stage", sorted(STAGE_CODES, key=STAGE_CODES.__getitem__))
+@pytest.mark.parametrize("case", ATTENTION_CASES, ids=lambda c: str(sorted(c.items())))
+def test_attention_softmax(
+    emulated: EmulatedKernels, case: dict[str, Any], stage: str
+) -> None:
+    shape = case["shape"]
+    rng = np.random.default_rng(zlib.crc32(str(sorted(case.items())).encode()))
+    x = rng.normal(0, 2, shape).astype(np.float32)
+    mask = _mask(case.get("mask"), shape, rng)
+    nonpad = None if "nonpad" not in case else np.asarray(case["nonpad"], np.int64)
+    attrs = {
+        "scale": 0.7,
+        "softcap": case.get("softcap", 0.0),
+        "causal": case.get("causal", False),
+        "left_window": case.get("left", -1),
+        "right_window": case.get("right", -1),
+        "stage": stage,
+    }
+    past = case.get("past", 0)
+    cpu = CpuRuntime()
+    result = cpu.upload(np.zeros(shape, np.float32))
+    cpu.attention_softmax(
+        past,
+        cpu.upload(x),
+        None if mask is None else cpu.upload(mask),
+        None if nonpad is None else cpu.upload(nonpad),
+        result,
+        **attrs,
+    )
+    want = cpu.download(result)
+    b, h, s, t = shape
+    if mask is not None:
+        strides = mask_strides(_view(mask), shape)
+        kind, mask_t = (1 if mask.dtype == np.bool_ else 2), mask.shape[-1]
+    else:
+        strides, kind, mask_t = [0, 0, 0, 0], 0, t
+    meta = np.asarray([b, h, s, t, *strides, mask_t], np.int64)
+    params = np.asarray([attrs["scale"], attrs["softcap"]], np.float64)
+    rows = b * h * s
+    for grid, block in _launches(rows, t):
+        for warp, order in WARPS:
+            out = Guarded(np.full(shape, 7.0, np.float32))
+            args: list[KernelArg] = [
+                ("ptr", x.ctypes.data),
+                ("ptr", out.address),
+                ("ptr", 0 if mask is None else mask.ctypes.data),
+                ("i32", kind),
+                ("ptr", 0 if nonpad is None else nonpad.ctypes.data),
+                ("ptr", meta.ctypes.data),
+                ("ptr", params.ctypes.data),
+                ("i64", past),
+                ("i32", int(attrs["causal"])),
+                ("i64", attrs["left_window"]),
+                ("i64", attrs["right_window"]),
+                ("i32", STAGE_CODES[stage]),
+            ]
+            emulated.launch(
+                "xhip_attention_softmax_f32",
+                grid,
+                block,
+                8 * block,
+                args,
+                warp_size=warp,
+                order=order,
+            )
+            out.check()
+            where = f"grid {grid} block {block} warp {warp}"
+            np.testing.assert_allclose(
+                out.array, want, rtol=2e-5, atol=2e-6, err_msg=where
+            )
+
+
+def test_attention_softmax_in_place(emulated: EmulatedKernels) -> None:
+    """y may be x: every pass reads back what its own thread wrote."""
+    x = np.random.default_rng(3).normal(0, 1, (1, 2, 3, 37)).astype(np.float32)
+    want = np.exp(x - x.max(-1, keepdims=True))
+    want /= want.sum(-1, keepdims=True)
+    meta = np.asarray([1, 2, 3, 37, 0, 0, 0, 0, 37], np.int64)
+    params = np.asarray([1.0, 0.0], np.float64)
+    buffer = x.copy()
+    args: list[KernelArg] = [
+        ("ptr", buffer.ctypes.data),
+        ("ptr", buffer.ctypes.data),
+        ("ptr", 0),
+        ("i32", 0),
+        ("ptr", 0),
+        ("ptr", meta.ctypes.data),
+        ("ptr", params.ctypes.data),
+        ("i64", 0),
+        ("i32", 0),
+        ("i64", -1),
+        ("i64", -1),
+        ("i32", 3),
+    ]
+    emulated.launch("xhip_attention_softmax_f32", 2, 16, 128, args, warp_size=32)
+    np.testing.assert_allclose(buffer, want, rtol=2e-6, atol=1e-7)
+
+
+ROTARY_CASES: list[dict[str, Any]] = [
+    {"shape": (2, 3, 4, 8)},
+    {"shape": (2, 3, 4, 8), "interleaved": True},
+    {"shape": (1, 2, 5, 10), "rotary": 4, "positions": True},
+    {"shape": (1, 2, 5, 10), "rotary": 6, "interleaved": True, "positions": True},
+    {"shape": (2, 5, 12), "heads": 3},
+    {"shape": (2, 5, 12), "heads": 2, "rotary": 4, "positions": True},
+    {"shape": (2, 3, 4, 8), "strided": True},
+]
+
+
+@pytest.mark.parametrize("case", ROTARY_CASES, ids=lambda c: str(sorted(c.items())))
+def test_rotary_embedding(emulated: EmulatedKernels, case: dict[str, Any]) -> None:
+    shape = case["shape"]
+    rng = np.random.default_rng(zlib.crc32(str(sorted(case.items())).encode()))
+    x = rng.normal(0, 1, shape).astype(np.float32)
+    if case.get("strided"):
+        x = np.ascontiguousarray(x.transpose(0, 2, 1, 3)).transpose(0, 2, 1, 3)
+    heads = case.get("heads", 0)
+    if len(shape) == 4:
+        b, h, s, d = shape
+    else:
+        b, s, hidden = shape
+        h, d = heads, hidden // heads
+    rotary = case.get("rotary", d)
+    positions = None
+    if case.get("positions"):
+        positions = rng.integers(0, 7, (b, s)).astype(np.int64)
+        cos = rng.normal(0, 1, (7, rotary // 2)).astype(np.float32)
+    else:
+        cos = rng.normal(0, 1, (b, s, rotary // 2)).astype(np.float32)
+    sin = rng.normal(0, 1, cos.shape).astype(np.float32)
+    attrs = {
+        "interleaved": case.get("interleaved", False),
+        "rotary_dim": rotary,
+        "num_heads": heads,
+    }
+    cpu = CpuRuntime()
+    want = cpu.upload(np.zeros(shape, np.float32))
+    cpu.rotary_embedding(
+        cpu.upload(x),
+        cpu.upload(cos),
+        cpu.upload(sin),
+        None if positions is None else cpu.upload(positions),
+        want,
+        **attrs,
+    )
+    expected = cpu.download(want)
+    item = 4
+    if len(shape) == 4:
+        order = (0, 2, 1, 3)
+        xs = [x.strides[i] // item for i in order]
+        ys = [np.zeros(shape, np.float32).strides[i] // item for i in order]
+    else:
+        xs = [x.strides[0] // item, x.strides[1] // item, d, 1]
+        ys = list(xs)
+    caches: list[int] = []
+    for cache in (cos, sin):
+        strides = [v // item for v in cache.strides]
+        caches += [strides[0], 0, strides[1]] if positions is not None else strides
+    pos = [0, 0] if positions is None else [v // 8 for v in positions.strides]
+    meta = np.asarray([b, s, h, d, *xs, *ys, *caches, *pos], np.int64)
+    n = x.size
+    for grid, block in ((1, 1), (2, 32), (-(-n // 256), 256)):
+        for warp, order_name in WARPS:
+            out = Guarded(np.full(shape, 7.0, np.float32))
+            args: list[KernelArg] = [
+                ("ptr", x.ctypes.data),
+                ("ptr", cos.ctypes.data),
+                ("ptr", sin.ctypes.data),
+                ("ptr", 0 if positions is None else positions.ctypes.data),
+                ("ptr", out.address),
+                ("ptr", meta.ctypes.data),
+                ("i64", n),
+                ("i64", rotary),
+                ("i32", int(attrs["interleaved"])),
+            ]
+            emulated.launch(
+                "xhip_rotary_embedding_f32",
+                grid,
+                block,
+                0,
+                args,
+                warp_size=warp,
+                order=order_name,
+            )
+            out.check()
+            np.testing.assert_allclose(
+                out.array, expected, rtol=1e-6, atol=1e-6, err_msg=f"{grid}x{block}"
+            )

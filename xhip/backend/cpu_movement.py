@@ -1,0 +1,83 @@
+"""The CPU runtime's slicing and broadcasting copies: `hip.slice`, `hip.tile`,
+`hip.expand`.
+
+`CpuMovement` is mixed into `CpuRuntime` (cpu.py). Each op is one strided
+numpy copy into its destination view, cut over the thread pool like the
+elementwise ops: the slice is a view of the source (negative steps too), the
+expansion numpy's broadcasting, and the tiling a copy of the source,
+broadcast over the repeats, into the output seen as (repeat, size) pairs of
+dims (a view: splitting a dim needs no copy).
+"""
+
+from __future__ import annotations
+
+from abc import ABC
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from xhip.backend.runtime import DeviceArray, Runtime
+
+
+def _copy(src: np.ndarray, out: np.ndarray) -> None:
+    np.copyto(out, src)
+
+
+def slice_view(
+    x: np.ndarray, starts: Sequence[int], steps: Sequence[int], shape: Sequence[int]
+) -> np.ndarray:
+    """The elements `x[start + i * step]` in each dim, `shape[d]` of them: a view."""
+    index: list[slice] = []
+    for start, step, n in zip(starts, steps, shape, strict=True):
+        stop: int | None = start + n * step
+        if stop is not None and stop < 0:
+            stop = None  # a backwards slice down to element 0
+        index.append(slice(start, stop, step))
+    return x[tuple(index)]
+
+
+def tile_views(x: np.ndarray, out: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`out` as (repeat, size) pairs of dims, and `x` as (1, size) pairs: a
+    broadcast copy of the second into the first is Tile."""
+    pairs: list[int] = []
+    strides: list[int] = []
+    for n, m, stride in zip(x.shape, out.shape, out.strides, strict=True):
+        pairs += [m // n, n]
+        strides += [stride * n, stride]
+    split = np.lib.stride_tricks.as_strided(
+        out, tuple(pairs), tuple(strides), writeable=True
+    )
+    source = x.reshape(tuple(d for n in x.shape for d in (1, n)))
+    return source, split
+
+
+class CpuMovement(Runtime, ABC):
+    """Mixed into `CpuRuntime`: the `Runtime` methods of the copies."""
+
+    if TYPE_CHECKING:
+
+        def array(self, value: DeviceArray) -> np.ndarray: ...
+        def _elementwise(
+            self, fn: Callable[..., Any], out: np.ndarray, *inputs: np.ndarray
+        ) -> None: ...
+
+    def _copy_into(self, src: np.ndarray, out: np.ndarray) -> None:
+        self._elementwise(_copy, out, src)
+
+    def slice(self, *operands: Any, steps: Sequence[int]) -> None:
+        *starts, src, out = operands
+        o = self.array(out)
+        if o.size == 0:
+            return
+        self._copy_into(slice_view(self.array(src), starts, steps, o.shape), o)
+
+    def tile(self, src: DeviceArray, out: DeviceArray) -> None:
+        o = self.array(out)
+        if o.size == 0:
+            return
+        source, split = tile_views(self.array(src), o)
+        self._copy_into(source, split)
+
+    def expand(self, src: DeviceArray, out: DeviceArray) -> None:
+        self._copy_into(self.array(src), self.array(out))

@@ -1,0 +1,164 @@
+"""The CPU runtime's scatters, Trilu, CumSum and OneHot.
+
+`CpuScatters` is mixed into `CpuRuntime` (cpu.py). Whole-array numpy, no
+Python loop per element or row:
+
+- `scatter_nd`, `scatter_elements`: `out` = data, then one fancy-index
+  assignment (reduction none) or one unbuffered `ufunc.at` (add, mul, max,
+  min), which applies the updates one after the other in their C order, as
+  ONNX's reference does, duplicates included. An index outside its dim
+  (after negative ones are counted from the end) is an error.
+- `trilu`: a mask of the last two dims (`np.triu`'s test), broadcast.
+- `cumsum`: `np.cumsum` in the element type on flipped views (reverse),
+  shifted by one (exclusive).
+- `one_hot`: a comparison of the indices with `arange(depth)`, then a select.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from xhip.backend.runtime import DeviceArray, Runtime
+
+_AT = {
+    "add": np.add,
+    "mul": np.multiply,
+    "max": np.maximum,
+    "min": np.minimum,
+}
+
+
+def _wrapped(index: np.ndarray, sizes: Any, what: str) -> np.ndarray:
+    """`index` (int64) with negative entries counted from the end of `sizes`
+    (broadcast against it); an error for any outside `[-size, size)`."""
+    index = index.astype(np.int64, copy=False)
+    bad = (index < -sizes) | (index >= sizes)
+    if np.any(bad):
+        first = index[bad].reshape(-1)[0]
+        raise IndexError(f"{what}: index {int(first)} is out of range")
+    return np.where(index < 0, index + sizes, index)
+
+
+def _scatter(
+    o: np.ndarray, where: tuple[Any, ...], u: np.ndarray, reduction: str
+) -> None:
+    if reduction == "none":
+        o[where] = u
+        return
+    with np.errstate(over="ignore", invalid="ignore"):
+        _AT[reduction].at(o, where, u)
+
+
+class CpuScatters(Runtime, ABC):
+    """Mixed into `CpuRuntime`: the `Runtime` methods of the scatter family."""
+
+    if TYPE_CHECKING:
+
+        def array(self, value: DeviceArray) -> np.ndarray: ...
+
+    def _scatter_start(self, data: DeviceArray, out: DeviceArray) -> np.ndarray:
+        d, o = self.array(data), self.array(out)
+        if not (d.ctypes.data == o.ctypes.data and d.strides == o.strides):
+            np.copyto(o, d)
+        return o
+
+    def scatter_nd(
+        self,
+        data: DeviceArray,
+        indices: DeviceArray,
+        updates: DeviceArray,
+        out: DeviceArray,
+        reduction: str,
+    ) -> None:
+        o = self._scatter_start(data, out)
+        idx, u = self.array(indices), self.array(updates)
+        k = idx.shape[-1]
+        m = math.prod(idx.shape[:-1])
+        if m == 0 or o.size == 0:
+            return
+        if k == 0:  # every update is the whole of data, in order
+            slices = u.reshape(m, *o.shape)
+            _scatter(o[None], (np.zeros(m, np.intp),), slices, reduction)
+            return
+        rows = idx.reshape(m, k)
+        sizes = np.asarray(o.shape[:k], np.int64)
+        rows = _wrapped(rows, sizes, "hip.scatter_nd")
+        slices = u.reshape(rows.shape[0], *o.shape[k:])
+        _scatter(o, tuple(rows.T), slices, reduction)
+
+    def scatter_elements(
+        self,
+        data: DeviceArray,
+        indices: DeviceArray,
+        updates: DeviceArray,
+        out: DeviceArray,
+        reduction: str,
+        axis: int,
+    ) -> None:
+        o = self._scatter_start(data, out)
+        idx, u = self.array(indices), self.array(updates)
+        if idx.size == 0:
+            return
+        where: list[Any] = list(np.ogrid[tuple(slice(0, n) for n in idx.shape)])
+        where[axis] = _wrapped(idx, o.shape[axis], "hip.scatter_elements")
+        _scatter(o, tuple(where), u, reduction)
+
+    def trilu(self, k: int, src: DeviceArray, out: DeviceArray, upper: bool) -> None:
+        x, o = self.array(src), self.array(out)
+        rows, cols = x.shape[-2:]
+        diagonal = np.arange(cols)[None, :] - np.arange(rows)[:, None]
+        keep = diagonal >= k if upper else diagonal <= k
+        np.copyto(o, np.where(keep, x, np.zeros((), x.dtype)))
+
+    def cumsum(
+        self,
+        src: DeviceArray,
+        out: DeviceArray,
+        axis: int,
+        exclusive: bool,
+        reverse: bool,
+    ) -> None:
+        x, o = self.array(src), self.array(out)
+        if o.size == 0:
+            return
+        if reverse:
+            x, o = np.flip(x, axis), np.flip(o, axis)
+        with np.errstate(over="ignore", invalid="ignore"):
+            if not exclusive:
+                np.cumsum(x, axis=axis, dtype=o.dtype, out=o)
+                return
+            n = x.shape[axis]
+            head = [slice(None)] * x.ndim
+            head[axis] = slice(0, 1)
+            o[tuple(head)] = 0
+            if n > 1:
+                before, after = list(head), list(head)
+                before[axis], after[axis] = slice(0, n - 1), slice(1, n)
+                np.cumsum(
+                    x[tuple(before)], axis=axis, dtype=o.dtype, out=o[tuple(after)]
+                )
+
+    def one_hot(
+        self, indices: DeviceArray, values: DeviceArray, out: DeviceArray, axis: int
+    ) -> None:
+        idx, v, o = self.array(indices), self.array(values), self.array(out)
+        if o.size == 0:
+            return
+        depth = o.shape[axis]
+        if idx.dtype.kind == "f":
+            with np.errstate(invalid="ignore"):
+                finite = np.clip(
+                    np.where(np.isfinite(idx), idx, depth), -depth - 1, depth
+                )
+                idx = np.trunc(finite).astype(np.int64)
+        else:
+            idx = idx.astype(np.int64)
+        idx = np.where(idx < 0, idx + depth, idx)
+        shape = [1] * o.ndim
+        shape[axis] = depth
+        hot = np.expand_dims(idx, axis) == np.arange(depth).reshape(shape)
+        np.copyto(o, np.where(hot, v[1], v[0]))

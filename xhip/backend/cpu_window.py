@@ -1,0 +1,184 @@
+"""The CPU runtime's transposed convolution and Lp pooling.
+
+`CpuWindows` is mixed into `CpuRuntime` (cpu.py). No Python loop runs per
+pixel:
+
+- `conv_transpose`: per image, one batched GEMM over the groups (`np.matmul`
+  with `out=` into the op's workspace) gives the column matrix
+  `col (M, prod(k), s...) = w^T (M/g * K, C/g) @ x (C/g, s...)` per group,
+  then col2im: one strided add per kernel tap into y. A 1x1 kernel with unit
+  strides and no pads (an empty workspace) is one `matmul` into y.
+- `lp_pool`: `|x|^p` copied once into a zero-padded array,
+  `sliding_window_view` with the strides and dilations as steps, one `sum`
+  over the window axes, then the `1/p` power.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from xhip.backend.runtime import DeviceArray, Runtime
+
+
+def tap_slices(
+    tap: Sequence[int],
+    y_shape: Sequence[int],
+    x_shape: Sequence[int],
+    strides: Sequence[int],
+    dilations: Sequence[int],
+    pads: Sequence[int],
+) -> tuple[tuple[slice, ...], tuple[slice, ...]] | None:
+    """For one kernel tap: the input positions `i` whose output `i * s - pad +
+    t * dil` lies inside y, and those output elements (slices per dim)."""
+    src: list[slice] = []
+    dst: list[slice] = []
+    for d, t in enumerate(tap):
+        s = strides[d]
+        offset = t * dilations[d] - pads[d]  # y = i * s + offset
+        lo = max(0, -(offset // s))
+        hi = min(x_shape[d], (y_shape[d] - 1 - offset) // s + 1)
+        if hi <= lo:
+            return None
+        src.append(slice(lo, hi))
+        dst.append(slice(lo * s + offset, (hi - 1) * s + offset + 1, s))
+    return tuple(src), tuple(dst)
+
+
+def conv_transpose(
+    x: np.ndarray,
+    w: np.ndarray,
+    bias: np.ndarray | None,
+    out: np.ndarray,
+    workspace: np.ndarray,
+    strides: Sequence[int],
+    dilations: Sequence[int],
+    pads: Sequence[int],
+    group: int,
+) -> None:
+    n, c = x.shape[:2]
+    m, kernel, in_spatial = out.shape[1], w.shape[2:], x.shape[2:]
+    positions, taps = math.prod(in_spatial), math.prod(kernel)
+    if out.size == 0:
+        return
+    # (G, M/G * K, C/G): each group's weights, transposed.
+    weights = w.reshape(group, c // group, (m // group) * taps).transpose(0, 2, 1)
+    target = out if out.flags.c_contiguous else np.empty_like(out)
+    if workspace.size == 0:  # y is the column matrix itself
+        images = x.reshape(n, group, c // group, positions)
+        np.matmul(weights, images, out=target.reshape(n, group, m // group, positions))
+    else:
+        target.fill(0)
+        col = workspace.reshape(group, (m // group) * taps, positions)
+        taps_view = workspace.reshape(m, taps, *in_spatial)
+        slices = [
+            tap_slices(tap, out.shape[2:], in_spatial, strides, dilations, pads)
+            for tap in np.ndindex(*kernel)
+        ]
+        for i in range(n):
+            np.matmul(weights, x[i].reshape(group, c // group, positions), out=col)
+            image = target[i]
+            for k, found in enumerate(slices):
+                if found is not None:
+                    src, dst = found
+                    image[(slice(None), *dst)] += taps_view[(slice(None), k, *src)]
+    if bias is not None:
+        target += bias.reshape(m, *(1 for _ in in_spatial))
+    if target is not out:
+        np.copyto(out, target)
+
+
+def lp_pool(
+    x: np.ndarray,
+    out: np.ndarray,
+    kernel: Sequence[int],
+    strides: Sequence[int],
+    dilations: Sequence[int],
+    pads: Sequence[int],
+    p: int,
+) -> None:
+    rank = x.ndim - 2
+    if out.size == 0:
+        return
+    spatial = tuple(range(2, 2 + rank))
+    in_shape, out_shape = x.shape[2:], out.shape[2:]
+    spans = [(k - 1) * d + 1 for k, d in zip(kernel, dilations)]
+    lengths = [(o - 1) * s + span for o, s, span in zip(out_shape, strides, spans)]
+    work = np.float64 if x.dtype == np.float64 else np.float32
+    padded = np.zeros((*x.shape[:2], *lengths), dtype=work)
+    inner = tuple(
+        slice(pads[d], min(pads[d] + in_shape[d], lengths[d])) for d in range(rank)
+    )
+    keep = tuple(slice(0, s.stop - s.start) for s in inner)
+    part = np.abs(x[(slice(None), slice(None), *keep)]).astype(work)
+    padded[(slice(None), slice(None), *inner)] = part if p == 1 else part**p
+    windows = sliding_window_view(padded, spans, axis=spatial)
+    steps = (
+        slice(None),
+        slice(None),
+        *(slice(None, None, s) for s in strides),
+        *(slice(None, None, d) for d in dilations),
+    )
+    total = np.sum(windows[steps], axis=tuple(range(2 + rank, 2 + 2 * rank)))
+    if p == 2:
+        np.sqrt(total, out=total)
+    elif p != 1:
+        np.power(total, 1.0 / p, out=total)
+    np.copyto(out, total, casting="unsafe")
+
+
+class CpuWindows(Runtime, ABC):
+    """Mixed into `CpuRuntime`: ConvTranspose and LpPool."""
+
+    if TYPE_CHECKING:
+
+        def array(self, value: DeviceArray) -> np.ndarray: ...
+
+    def conv_transpose(
+        self,
+        x: DeviceArray,
+        w: DeviceArray,
+        bias: DeviceArray | None,
+        out: DeviceArray,
+        workspace: DeviceArray,
+        strides: Sequence[int],
+        dilations: Sequence[int],
+        pads: Sequence[int],
+        group: int,
+    ) -> None:
+        conv_transpose(
+            self.array(x),
+            self.array(w),
+            None if bias is None else self.array(bias),
+            self.array(out),
+            self.array(workspace),
+            strides,
+            dilations,
+            pads,
+            group,
+        )
+
+    def lp_pool(
+        self,
+        x: DeviceArray,
+        out: DeviceArray,
+        kernel: Sequence[int],
+        strides: Sequence[int],
+        dilations: Sequence[int],
+        pads: Sequence[int],
+        p: int,
+    ) -> None:
+        lp_pool(
+            self.array(x),
+            self.array(out),
+            kernel,
+            strides,
+            dilations,
+            pads,
+            p,
+        )

@@ -1,0 +1,163 @@
+"""The GPU runtimes' attention pieces: `hip.attention_softmax` and
+`hip.rotary_embedding` (kernels in `kernels/attention.h`).
+
+`GpuAttention` is mixed into `gpu.KernelRuntime`. float32 only, like the other
+kernels (a bool mask and int64 lengths or positions beside it); other element
+types go through `Runtime.not_implemented` in one line.
+
+- `attention_softmax`: one block per row of scores (B * H * S rows of T),
+  scale, softcap, the bias (mask read through its broadcast strides, causal,
+  window, nonpad) and the softmax in three passes over the row. Scores that
+  are not contiguous are first made dense with the copy kernel.
+- `rotary_embedding`: one thread per output element, every operand read
+  through its strides.
+"""
+
+from __future__ import annotations
+
+from abc import ABC
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from xhip.backend.device import DeviceAPI, KernelArg
+from xhip.backend.gpu_reduce import block_for
+from xhip.backend.runtime import DeviceArray, Runtime, check_call
+
+STAGE_CODES = {"scaled": 0, "softcapped": 1, "biased": 2, "softmax": 3}
+"""`stage` as `xhip_attention_softmax_f32` takes it (hip.ATTENTION_STAGES)."""
+
+MAX_GRID = 1 << 16
+BLOCK = 256
+
+
+def mask_strides(mask: DeviceArray, shape: tuple[int, ...]) -> list[int]:
+    """The mask's strides for (b, h, i, j) of scores of `shape`: right-aligned,
+    0 on the dims it lacks or broadcasts."""
+    lead = len(shape) - len(mask.shape)
+    strides = [0] * lead
+    for size, stride in zip(mask.shape, mask.strides):
+        strides.append(0 if size == 1 else stride)
+    return strides
+
+
+class GpuAttention(Runtime, ABC):
+    """Mixed into `KernelRuntime`: the `Runtime` methods of attention."""
+
+    if TYPE_CHECKING:
+        device: DeviceAPI
+
+        def _require_f32(self, op: str, *values: DeviceArray) -> None: ...
+        def _address(self, value: DeviceArray) -> int: ...
+        def _device_meta(self, meta: np.ndarray) -> int: ...
+        def _dense(self, value: DeviceArray, keep: bool = True) -> DeviceArray: ...
+        def _grid(self, n: int) -> int: ...
+
+    def attention_softmax(
+        self,
+        past: int,
+        scores: DeviceArray,
+        mask: DeviceArray | None,
+        nonpad: DeviceArray | None,
+        out: DeviceArray,
+        scale: float,
+        softcap: float,
+        causal: bool,
+        left_window: int,
+        right_window: int,
+        stage: str,
+        wide: bool = False,
+    ) -> None:
+        floats = [scores, out]
+        if mask is not None and mask.dtype != np.bool_:
+            floats.append(mask)
+        self._require_f32("hip.attention_softmax", *floats)
+        if out.size == 0:
+            return
+        b, h, s, t = scores.shape
+        src = scores if scores.is_contiguous() else self._dense(scores)
+        dst = out if out.is_contiguous() else self._dense(out, keep=False)
+        if mask is not None:
+            strides = mask_strides(mask, scores.shape)
+            kind, mask_t = (1 if mask.dtype == np.bool_ else 2), mask.shape[-1]
+        else:
+            strides, kind, mask_t = [0, 0, 0, 0], 0, t
+        meta = np.asarray([b, h, s, t, *strides, mask_t], np.int64)
+        params = np.asarray([scale, softcap], np.float64)
+        if self.debug:
+            inputs = [v for v in (src, mask, nonpad) if v is not None]
+            check_call("xhip_attention_softmax_f32", inputs, dst, inplace_ok=True)
+        block = block_for(t)
+        args: list[KernelArg] = [
+            ("ptr", self._address(src)),
+            ("ptr", self._address(dst)),
+            ("ptr", 0 if mask is None else self._address(mask)),
+            ("i32", kind),
+            ("ptr", 0 if nonpad is None else self._address(nonpad)),
+            ("ptr", self._device_meta(meta)),
+            ("ptr", self._device_meta(params)),
+            ("i64", past),
+            ("i32", int(causal)),
+            ("i64", left_window),
+            ("i64", right_window),
+            ("i32", STAGE_CODES[stage]),
+        ]
+        grid = min(b * h * s, MAX_GRID)
+        self.device.launch("xhip_attention_softmax_f32", grid, block, 8 * block, args)
+        if dst is not out:
+            self.copy(dst, out)
+            self.free(dst.buffer)
+        if src is not scores:
+            self.free(src.buffer)
+
+    def rotary_embedding(
+        self,
+        x: DeviceArray,
+        cos: DeviceArray,
+        sin: DeviceArray,
+        position_ids: DeviceArray | None,
+        out: DeviceArray,
+        interleaved: bool,
+        rotary_dim: int,
+        num_heads: int,
+    ) -> None:
+        self._require_f32("hip.rotary_embedding", x, cos, sin, out)
+        n = out.size
+        if n == 0:
+            return
+        if len(x.shape) == 4:
+            b, heads, s, d = x.shape
+            order = (0, 2, 1, 3)
+            xs = [x.strides[i] for i in order]
+            ys = [out.strides[i] for i in order]
+        else:
+            b, s, hidden = x.shape
+            heads, d = num_heads, hidden // num_heads
+            xs = [x.strides[0], x.strides[1], d * x.strides[2], x.strides[2]]
+            ys = [out.strides[0], out.strides[1], d * out.strides[2], out.strides[2]]
+        caches: list[int] = []
+        for cache in (cos, sin):
+            if position_ids is not None:  # (P, R / 2)
+                caches += [cache.strides[0], 0, cache.strides[1]]
+            else:  # (B, S, R / 2), B and S maybe broadcast
+                caches += [
+                    0 if cache.shape[i] == 1 else cache.strides[i] for i in (0, 1)
+                ]
+                caches.append(cache.strides[2])
+        positions = [0, 0] if position_ids is None else list(position_ids.strides)
+        meta = np.asarray([b, s, heads, d, *xs, *ys, *caches, *positions], np.int64)
+        if self.debug:
+            inputs = [v for v in (x, cos, sin, position_ids) if v is not None]
+            check_call("xhip_rotary_embedding_f32", inputs, out, inplace_ok=False)
+        args: list[KernelArg] = [
+            ("ptr", self._address(x)),
+            ("ptr", self._address(cos)),
+            ("ptr", self._address(sin)),
+            ("ptr", 0 if position_ids is None else self._address(position_ids)),
+            ("ptr", self._address(out)),
+            ("ptr", self._device_meta(meta)),
+            ("i64", n),
+            ("i64", rotary_dim),
+            ("i32", int(interleaved)),
+        ]
+        self.device.launch("xhip_rotary_embedding_f32", self._grid(n), BLOCK, 0, args)

@@ -1,0 +1,163 @@
+"""The GPU runtimes' Gather, GatherElements and GatherND.
+
+`GpuGathers` is mixed into `gpu.KernelRuntime`; the kernels are in
+`kernels/gather.h`: one per element size (1, 2, 4, 8 bytes), so every element
+type runs, with int32 or int64 indices, on any strides. One thread per output
+element; the three ops differ only in the `meta` they pass (which output dims
+step through data, which through the indices, and the dims the indices pick
+along): see the kernel's comment.
+
+Out-of-range indices are clamped into range by the kernel (ONNX Runtime
+fails; the CPU runtime raises IndexError); data with no elements along a
+gathered dim while there is output to write is refused here (IndexError), as
+every index is out of range then.
+"""
+
+from __future__ import annotations
+
+from abc import ABC
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from xhip.backend.device import DeviceAPI, KernelArg
+from xhip.backend.runtime import DeviceArray, Runtime, check_call
+
+GATHER_KERNELS = {size: f"xhip_gather_{size}" for size in (1, 2, 4, 8)}
+"""The gather kernel for each element size in bytes."""
+INDEX_BYTES = {np.dtype(np.int32): 4, np.dtype(np.int64): 8}
+GATHER_BLOCK = 256
+MAX_GRID = 1 << 16
+
+
+def gather_meta(
+    out: DeviceArray,
+    data_strides: Sequence[int],
+    index_strides: Sequence[int],
+    sizes: Sequence[int],
+    strides: Sequence[int],
+    index_step: int,
+) -> np.ndarray:
+    """The kernel's `meta`: out's shape and strides, data's and the indices'
+    strides per output dim, the gathered dims' sizes and strides, the step
+    between the elements of one index tuple."""
+    rows = [
+        list(out.shape),
+        list(out.strides),
+        list(data_strides),
+        list(index_strides),
+        list(sizes),
+        list(strides),
+        [index_step],
+    ]
+    return np.asarray([v for row in rows for v in row], np.int64)
+
+
+class GpuGathers(Runtime, ABC):
+    """Mixed into `KernelRuntime`: the `Runtime` methods of the gather family."""
+
+    if TYPE_CHECKING:
+        device: DeviceAPI
+
+        def _address(self, value: DeviceArray) -> int: ...
+        def _device_meta(self, meta: np.ndarray) -> int: ...
+
+    def gather(
+        self, data: DeviceArray, indices: DeviceArray, out: DeviceArray, axis: int
+    ) -> None:
+        q = len(indices.shape)
+        ds = data.strides
+        self._gather(
+            "hip.gather",
+            data,
+            indices,
+            out,
+            [*ds[:axis], *[0] * q, *ds[axis + 1 :]],
+            [*[0] * axis, *indices.strides, *[0] * (len(data.shape) - axis - 1)],
+            [data.shape[axis]],
+            [ds[axis]],
+            0,
+        )
+
+    def gather_elements(
+        self, data: DeviceArray, indices: DeviceArray, out: DeviceArray, axis: int
+    ) -> None:
+        ds = list(data.strides)
+        ds[axis] = 0
+        self._gather(
+            "hip.gather_elements",
+            data,
+            indices,
+            out,
+            ds,
+            indices.strides,
+            [data.shape[axis]],
+            [data.strides[axis]],
+            0,
+        )
+
+    def gather_nd(
+        self,
+        data: DeviceArray,
+        indices: DeviceArray,
+        out: DeviceArray,
+        batch_dims: int = 0,
+    ) -> None:
+        b, q = batch_dims, len(indices.shape)
+        k = indices.shape[-1]
+        ds = data.strides
+        rest = len(data.shape) - b - k
+        self._gather(
+            "hip.gather_nd",
+            data,
+            indices,
+            out,
+            [*ds[:b], *[0] * (q - 1 - b), *ds[b + k :]],
+            [*indices.strides[:-1], *[0] * rest],
+            data.shape[b : b + k],
+            ds[b : b + k],
+            indices.strides[-1],
+        )
+
+    def _gather(
+        self,
+        op: str,
+        data: DeviceArray,
+        indices: DeviceArray,
+        out: DeviceArray,
+        data_strides: Sequence[int],
+        index_strides: Sequence[int],
+        sizes: Sequence[int],
+        strides: Sequence[int],
+        index_step: int,
+    ) -> None:
+        kernel = GATHER_KERNELS.get(data.itemsize)
+        index_bytes = INDEX_BYTES.get(indices.dtype)
+        if kernel is None or data.dtype != out.dtype:
+            self.not_implemented(op, f"from {data.dtype} to {out.dtype}")
+        if index_bytes is None:
+            self.not_implemented(op, f"{indices.dtype} indices (int32 or int64)")
+        n = out.size
+        if n == 0:
+            return
+        if 0 in sizes:
+            raise IndexError(
+                f"{op}: every index is out of range of a dim of size 0 of data "
+                f"{data.shape}"
+            )
+        if self.debug:
+            check_call(kernel, (data, indices), out, inplace_ok=False)
+        meta = gather_meta(out, data_strides, index_strides, sizes, strides, index_step)
+        args: list[KernelArg] = [
+            ("ptr", self._address(out)),
+            ("ptr", self._address(data)),
+            ("ptr", self._address(indices)),
+            ("i32", index_bytes),
+            ("i32", len(out.shape)),
+            ("i32", len(sizes)),
+            ("ptr", self._device_meta(meta)),
+            ("i64", n),
+        ]
+        grid = max(1, min(MAX_GRID, -(-n // GATHER_BLOCK)))
+        self.device.launch(kernel, grid, GATHER_BLOCK, 0, args)

@@ -1,0 +1,187 @@
+"""The GPU runtimes' Pad, group (and instance) normalization and LRN.
+
+`GpuImage` is mixed into `gpu.KernelRuntime`; the kernels are in
+`kernels/image.h`.
+
+- `pad`: one thread per output element (grid-stride) on any strides and
+  element type (`xhip_pad_<bytes>`, a data movement: each element's bytes).
+- `group_norm`: float32; one block per (image, group), a dense run of C /
+  groups channels; one pass of Welford statistics, combined through shared
+  memory, then one pass that writes. A strided input is first made dense.
+- `lrn`: float32; one thread per output element over a dense (N, C, rest)
+  input, its window of channels summed in a loop.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from xhip.backend.device import DeviceAPI, KernelArg
+from xhip.backend.gpu_reduce import MAX_GRID, block_for
+from xhip.backend.runtime import DeviceArray, Runtime
+
+PAD_CODES = {"constant": 0, "reflect": 1, "edge": 2, "wrap": 3}
+"""The `mode` codes of `xhip_pad_*` (the XHIP_PAD_* of image.h)."""
+
+PAD_KERNELS = {size: f"xhip_pad_{size}" for size in (1, 2, 4, 8)}
+"""The pad kernel for each element size in bytes."""
+
+IMAGE_BLOCK = 256
+
+
+def _bits(value: float) -> int:
+    """A float's float32 bits: the launcher passes integers and pointers only."""
+    return int(np.float32(value).view(np.int32))
+
+
+def pad_meta(x: DeviceArray, out: DeviceArray, pads: Sequence[int]) -> np.ndarray:
+    """`xhip_pad_*`'s meta: out shape, out strides, x strides, then per dim the
+    cropped input length, the positive begin pad and the crop at the begin."""
+    rank = len(x.shape)
+    kept, before, lo = [], [], []
+    for d in range(rank):
+        begin, end = pads[d], pads[rank + d]
+        lo.append(max(-begin, 0))
+        kept.append(x.shape[d] - lo[-1] - max(-end, 0))
+        before.append(max(begin, 0))
+    rows = [list(out.shape), list(out.strides), list(x.strides), kept, before, lo]
+    return np.asarray([v for row in rows for v in row] or [0], np.int64)
+
+
+class GpuImage(Runtime, ABC):
+    """Mixed into `KernelRuntime`: Pad, group normalization and LRN."""
+
+    if TYPE_CHECKING:
+        device: DeviceAPI
+
+        def _require_f32(self, op: str, *values: DeviceArray) -> None: ...
+        def _address(self, value: DeviceArray) -> int: ...
+        def _device_meta(self, meta: np.ndarray) -> int: ...
+        def _launch_strided(
+            self,
+            kernel: str,
+            leading: Sequence[KernelArg],
+            out: DeviceArray,
+            meta: np.ndarray,
+            srcs: Sequence[DeviceArray],
+            trailing: Sequence[KernelArg] = (),
+        ) -> None: ...
+
+    def pad(
+        self,
+        x: DeviceArray,
+        value: DeviceArray | None,
+        out: DeviceArray,
+        pads: Sequence[int],
+        mode: str,
+    ) -> None:
+        kernel = PAD_KERNELS.get(x.itemsize)
+        if kernel is None or x.dtype != out.dtype:
+            self.not_implemented("hip.pad", f"from {x.dtype} to {out.dtype}")
+        if value is not None and value.dtype != x.dtype:
+            self.not_implemented("hip.pad", f"a {value.dtype} value for {x.dtype}")
+        if out.size == 0:
+            return
+        meta = pad_meta(x, out, pads)
+        rank = len(x.shape)
+        if mode != "constant" and any(k <= 0 for k in meta[3 * rank : 4 * rank]):
+            raise ValueError(f"hip.pad: {mode} padding of an empty dim")
+        filler = 0 if value is None or mode != "constant" else self._address(value)
+        self._launch_strided(
+            kernel, [("i32", PAD_CODES[mode])], out, meta, [x], [("ptr", filler)]
+        )
+
+    def _dense_copy(self, value: DeviceArray) -> tuple[DeviceArray, bool]:
+        """`value` as a dense array; True if it is scratch to free."""
+        if value.is_contiguous():
+            return value, False
+        dense = self.empty(value.shape, value.dtype)
+        self.copy(value, dense)
+        return dense, True
+
+    def group_norm(
+        self,
+        x: DeviceArray,
+        scale: DeviceArray,
+        bias: DeviceArray,
+        out: DeviceArray,
+        num_groups: int | None,
+        epsilon: float,
+        per_group: bool = False,
+    ) -> None:
+        self._require_f32("hip.miopen.group_norm", x, scale, bias, out)
+        if x.size == 0:
+            return
+        n, c = x.shape[:2]
+        groups = c if num_groups is None else num_groups
+        spatial = math.prod(x.shape[2:])
+        scratch: list[DeviceArray] = []
+        dense: list[DeviceArray] = []
+        for value in (x, scale, bias):
+            made, fresh = self._dense_copy(value)
+            dense.append(made)
+            if fresh:
+                scratch.append(made)
+        target = out if out.is_contiguous() else self.empty(out.shape, out.dtype)
+        rows = n * groups
+        length = (c // groups) * spatial
+        block = block_for(length)
+        args: list[KernelArg] = [
+            ("ptr", self._address(dense[0])),
+            ("ptr", self._address(dense[1])),
+            ("ptr", self._address(dense[2])),
+            ("ptr", self._address(target)),
+            ("i64", rows),
+            ("i64", groups),
+            ("i64", c // groups),
+            ("i64", spatial),
+            ("i32", _bits(epsilon)),
+            ("i32", 1 if per_group else 0),
+        ]
+        grid = min(rows, MAX_GRID)
+        self.device.launch("xhip_group_norm_f32", grid, block, 16 * block, args)
+        if target is not out:
+            self.copy(target, out)
+            scratch.append(target)
+        for value in scratch:
+            self.free(value.buffer)
+
+    def lrn(
+        self,
+        src: DeviceArray,
+        out: DeviceArray,
+        size: int,
+        alpha: float,
+        beta: float,
+        bias: float,
+    ) -> None:
+        self._require_f32("hip.miopen.lrn", src, out)
+        if src.size == 0:
+            return
+        xs, fresh = self._dense_copy(src)
+        target = out if out.is_contiguous() else self.empty(out.shape, out.dtype)
+        c = src.shape[1]
+        spatial = math.prod(src.shape[2:])
+        args: list[KernelArg] = [
+            ("ptr", self._address(xs)),
+            ("ptr", self._address(target)),
+            ("i64", src.size),
+            ("i64", c),
+            ("i64", spatial),
+            ("i32", size),
+            ("i32", _bits(alpha / size)),
+            ("i32", _bits(beta)),
+            ("i32", _bits(bias)),
+        ]
+        grid = max(1, min(MAX_GRID, -(-src.size // IMAGE_BLOCK)))
+        self.device.launch("xhip_lrn_f32", grid, IMAGE_BLOCK, 0, args)
+        if target is not out:
+            self.copy(target, out)
+            self.free(target.buffer)
+        if fresh:
+            self.free(xs.buffer)
