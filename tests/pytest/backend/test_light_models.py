@@ -9,13 +9,12 @@ compared the way the runner does (rtol 1e-3, atol 1e-7).
 `MISSING_OPS` is the one list of models xhip refuses, each with the op it
 lacks (a strict xfail: the import must fail for exactly that). `SLOW` lists
 the models whose compile takes more than a few seconds (the times are
-compile + run on 2 cores); they are marked `slow` and run when
-`XHIP_SLOW_MODELS=1`, so the default run stays under ~20 s.
+compile + run on 2 cores); they are marked `slow` (`-m "not slow"` leaves
+them out of a quick run) and run in the suite like the others.
 """
 
 from __future__ import annotations
 
-import os
 import warnings
 from pathlib import Path
 
@@ -45,8 +44,6 @@ SLOW = {
 }
 """Models that take long to compile and run, with the time."""
 
-RUN_SLOW = os.environ.get("XHIP_SLOW_MODELS") == "1"
-
 
 def _params() -> list[object]:
     params: list[object] = []
@@ -60,12 +57,6 @@ def _params() -> list[object]:
             )
         if name in SLOW:
             marks.append(pytest.mark.slow)
-            if not RUN_SLOW:
-                marks.append(
-                    pytest.mark.skip(
-                        reason=f"slow ({SLOW[name]}): run with XHIP_SLOW_MODELS=1"
-                    )
-                )
         params.append(pytest.param(name, id=name, marks=marks))
     return params
 
