@@ -7,12 +7,19 @@ from typing import Any
 
 import numpy as np
 
-from xhip.backend.device import DeviceAPI, KernelArg, Op
+from xhip.backend.device import GEMM_COMPUTE, DeviceAPI, GemmType, KernelArg, Op
 from xhip.backend.gpu import KernelRuntime
 from xhip.backend.runtime import DeviceUnavailable
 
 NVRTC_OPTIONS = ("-std=c++14",)
 """What NVRTC compiles the kernel source with (test_kernel_compile.py too)."""
+
+CUDA_R_16F = 2
+"""`cudaDataType_t` of half (library_types.h)."""
+CUBLAS_COMPUTE_32F = 68
+"""`cublasComputeType_t`: float multiply-accumulate, float alpha and beta."""
+CUBLAS_GEMM_DEFAULT = -1
+"""`cublasGemmAlgo_t`: cuBLAS's heuristic picks the algorithm."""
 
 
 def _import_cupy() -> Any:
@@ -34,7 +41,8 @@ def _import_cupy() -> Any:
 class CupyDevice:
     """`DeviceAPI` on CuPy: its memory pool, `cupy.cuda.runtime` copies,
     `RawModule` (NVRTC) kernels and cuBLAS with CuPy's handle, all on CuPy's
-    current stream."""
+    current stream: `cublas{S,D}gemmStridedBatched` for float32 and float64,
+    `cublasGemmStridedBatchedEx` (CUDA_R_16F, CUBLAS_COMPUTE_32F) for half."""
 
     name = "CuPy"
 
@@ -46,8 +54,9 @@ class CupyDevice:
         self._live: dict[int, Any] = {}
         """Pool allocations by address: dropping one gives it back to the pool."""
         self._kernels: dict[str, Any] = {}
-        self._scalars = np.zeros(2, np.float32)
-        """alpha, beta: host memory that cuBLAS reads in host pointer mode."""
+        self._scalars = {t: np.zeros(2, t) for t in ("float32", "float64")}
+        """alpha, beta in each compute type: host memory that cuBLAS reads in
+        host pointer mode."""
 
     def malloc(self, nbytes: int) -> int:
         memory = self.cupy.cuda.alloc(nbytes)
@@ -97,8 +106,9 @@ class CupyDevice:
     def synchronize(self) -> None:
         self.cupy.cuda.Device().synchronize()
 
-    def sgemm_strided_batched(
+    def gemm_strided_batched(
         self,
+        dtype: GemmType,
         transa: Op,
         transb: Op,
         m: int,
@@ -121,23 +131,55 @@ class CupyDevice:
         handle = self.cupy.cuda.device.get_cublas_handle()
         op = {"N": blas.CUBLAS_OP_N, "T": blas.CUBLAS_OP_T}
         blas.setPointerMode(handle, blas.CUBLAS_POINTER_MODE_HOST)
-        self._scalars[:] = alpha, beta
-        scalars = self._scalars.ctypes.data
-        blas.sgemmStridedBatched(
+        scalars = self._scalars[GEMM_COMPUTE[dtype]]
+        scalars[:] = alpha, beta
+        alpha_at = scalars.ctypes.data
+        beta_at = alpha_at + scalars.itemsize
+        if dtype == "float16":
+            blas.gemmStridedBatchedEx(
+                handle,
+                op[transa],
+                op[transb],
+                m,
+                n,
+                k,
+                alpha_at,
+                a,
+                CUDA_R_16F,
+                lda,
+                stride_a,
+                b,
+                CUDA_R_16F,
+                ldb,
+                stride_b,
+                beta_at,
+                c,
+                CUDA_R_16F,
+                ldc,
+                stride_c,
+                batch_count,
+                CUBLAS_COMPUTE_32F,
+                CUBLAS_GEMM_DEFAULT,
+            )
+            return
+        call = (
+            blas.sgemmStridedBatched if dtype == "float32" else blas.dgemmStridedBatched
+        )
+        call(
             handle,
             op[transa],
             op[transb],
             m,
             n,
             k,
-            scalars,
+            alpha_at,
             a,
             lda,
             stride_a,
             b,
             ldb,
             stride_b,
-            scalars + 4,
+            beta_at,
             c,
             ldc,
             stride_c,

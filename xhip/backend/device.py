@@ -5,7 +5,7 @@ blocks, shared-memory bytes, argument order, strides metadata, BLAS
 transposes, leading dimensions, batch strides) and hands the result to a
 `DeviceAPI`. The real ones are thin: CuPy's (cuda.py) and hip-python's
 (hip.py). A stand-in on the CPU (`xhip.testing.emulator.device`) runs the
-same calls with host memory, the kernel emulator and a numpy SGEMM written
+same calls with host memory, the kernel emulator and a numpy GEMM written
 from cuBLAS's documentation, so the host code runs without a GPU.
 
 Device memory is named by addresses (ints), as the libraries name it.
@@ -24,9 +24,20 @@ KernelArg = tuple[Literal["ptr", "i32", "i64"], int]
 Op = Literal["N", "T"]
 """BLAS's `transa`/`transb`: the matrix as stored, or its transpose."""
 
+GemmType = Literal["float16", "float32", "float64"]
+"""The element type of a GEMM's A, B and C (numpy's name for it)."""
+
+GEMM_COMPUTE: dict[GemmType, GemmType] = {
+    "float16": "float32",
+    "float32": "float32",
+    "float64": "float64",
+}
+"""The type a GEMM of each element type multiplies, accumulates and scales
+(alpha, beta) in."""
+
 
 class DeviceAPI(Protocol):
-    """What a GPU runtime asks of its device: memory, copies, kernels, one SGEMM.
+    """What a GPU runtime asks of its device: memory, copies, kernels, one GEMM.
 
     Calls are ordered as issued (one stream); `synchronize` waits for them.
     """
@@ -68,8 +79,9 @@ class DeviceAPI(Protocol):
 
     def synchronize(self) -> None: ...
 
-    def sgemm_strided_batched(
+    def gemm_strided_batched(
         self,
+        dtype: GemmType,
         transa: Op,
         transb: Op,
         m: int,
@@ -88,10 +100,16 @@ class DeviceAPI(Protocol):
         stride_c: int,
         batch_count: int,
     ) -> None:
-        """`cublasSgemmStridedBatched`: for i < batch_count, column-major
-        C_i = alpha op(A_i) op(B_i) + beta C_i, with X_i = x + i * stride_x
-        (elements), op(A_i) m x k, op(B_i) k x n, C_i m x n; C is not read
-        when beta is 0."""
+        """cuBLAS's strided-batched GEMM on A, B, C of element type `dtype`:
+        for i < batch_count, column-major C_i = alpha op(A_i) op(B_i) + beta C_i,
+        with X_i = x + i * stride_x (elements), op(A_i) m x k, op(B_i) k x n,
+        C_i m x n; C is not read when beta is 0.
+
+        float32 is `cublasSgemmStridedBatched`, float64
+        `cublasDgemmStridedBatched`, float16 `cublasGemmStridedBatchedEx` with
+        CUDA_R_16F A/B/C and CUBLAS_COMPUTE_32F: the half inputs multiplied and
+        accumulated in float32, alpha and beta applied in float32, the result
+        rounded to half (`GEMM_COMPUTE`)."""
         ...
 
     def close(self) -> None:

@@ -2,7 +2,7 @@
 
 Both runtimes run the same kernels (`kernels/xhip_kernels.h`, compiled at run
 time by hiprtc or NVRTC) and the same GEMM plans, through a `DeviceAPI`
-(device.py): memory, copies, kernel launches, one strided-batched SGEMM. A
+(device.py): memory, copies, kernel launches, one strided-batched GEMM. A
 subclass only names its vendor library's API, imported lazily when the
 device is asked for; tests give the CPU stand-in instead.
 """
@@ -16,11 +16,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
-from xhip.backend.device import DeviceAPI, KernelArg
+from xhip.backend.device import GEMM_COMPUTE, DeviceAPI, GemmType, KernelArg
 from xhip.backend.elementwise import (
     CAST_KERNEL,
     COPY_KERNELS,
@@ -37,9 +37,11 @@ from xhip.backend.gpu_conv import GpuConvolutions
 from xhip.backend.gpu_gather import GpuGathers
 from xhip.backend.gpu_image import GpuImage
 from xhip.backend.gpu_movement import GpuMovement
-from xhip.backend.gpu_reduce import GpuReductions
+from xhip.backend.gpu_reduce import FLOAT_TYPES, GpuReductions, type_suffix
+from xhip.backend.gpu_resize import GpuResize
 from xhip.backend.gpu_scatter import GpuScatters
 from xhip.backend.gpu_topk import GpuTopK
+from xhip.backend.gpu_window import GpuWindows
 from xhip.backend.runtime import (
     Buffer,
     DeviceArray,
@@ -89,11 +91,7 @@ RANGE_KERNELS = {
     np.dtype(np.int64): "xhip_range_i64",
 }
 
-CPU_ONLY: dict[str, str] = {
-    "hip.miopen.conv_transpose": "its GEMM + col2im launch and kernel are not written yet",
-    "hip.miopen.lp_pool": "its kernel is not written yet",
-    "hip.resize": "its kernel (the per-dim tap tables of cpu_resize.resize_taps) is not written yet",
-}
+CPU_ONLY: dict[str, str] = {}
 """hip ops the GPU runtimes do not run yet, by name, each with the reason: the
 one list of exceptions (`tests/pytest/test_op_declarations.py` reads it)."""
 
@@ -121,7 +119,7 @@ def strided_meta(
 
 @dataclass(frozen=True)
 class GemmCall:
-    """One column-major strided-batched SGEMM computing a row-major matmul.
+    """One column-major strided-batched GEMM computing a row-major matmul.
 
     Row-major C = A @ B is column-major C^T = B^T A^T, so BLAS gets B first.
     Offsets are in elements from each operand's first element.
@@ -191,7 +189,7 @@ def _operand_layout(
 
 
 def plan_gemm(a: DeviceArray, b: DeviceArray, out: DeviceArray) -> GemmCall | None:
-    """A single strided-batched SGEMM for `out = a @ b` (rank >= 2), if one exists."""
+    """A single strided-batched GEMM for `out = a @ b` (rank >= 2), if one exists."""
     if min(len(a.shape), len(b.shape), len(out.shape)) < 2:
         return None
     m, k = a.shape[-2:]
@@ -256,11 +254,14 @@ class KernelRuntime(
     GpuMovement,
     GpuImage,
     GpuScatters,
+    GpuWindows,
+    GpuResize,
     Runtime,
 ):
     """A GPU runtime: xhip's kernels for everything but GEMM, one strided-batched
-    SGEMM for that. Elementwise ops, copies, permutes and casts run on every
-    element type of `elementwise.ELEMENT_TYPES`; the rest on float32.
+    BLAS GEMM for that (float16 with float32 accumulation, float32, float64).
+    Elementwise ops, copies, permutes and casts run on every element type of
+    `elementwise.ELEMENT_TYPES`; the rest on float32.
 
     Everything runs through `self.device` (device.py), so the same code runs
     on a GPU and on the CPU stand-in. A subclass only says which library is
@@ -504,9 +505,8 @@ class KernelRuntime(
         axis: int = -1,
         scale: DeviceArray | None = None,
     ) -> None:
-        self._require_f32(
-            "hip.miopen.softmax", src, out, *([scale] if scale is not None else [])
-        )
+        given = [src, out, *([scale] if scale is not None else [])]
+        self._suffix("hip.miopen.softmax", FLOAT_TYPES, *given)
         rank = len(src.shape)
         axis %= max(rank, 1)
         if rank and axis == rank - 1 and src.is_contiguous() and out.is_contiguous():
@@ -529,9 +529,11 @@ class KernelRuntime(
         rows = src.size // n if n else 0
         if rows == 0:
             return
+        suffix = type_suffix(src.dtype)
+        kernel = f"xhip_softmax_rows_{suffix}"  # f32: xhip_kernels.h, else reduce.h
         if self.debug:
             inputs = (src,) if scale is None else (src, scale)
-            check_call("xhip_softmax_rows_f32", inputs, out, inplace_ok=True)
+            check_call(kernel, inputs, out, inplace_ok=True)
         args: list[KernelArg] = [
             ("ptr", self._address(src)),
             ("ptr", self._address(out)),
@@ -540,9 +542,22 @@ class KernelRuntime(
             ("i64", n),
         ]
         grid = min(rows, MAX_GRID)
-        self.device.launch("xhip_softmax_rows_f32", grid, BLOCK, BLOCK * 4, args)
+        shared = BLOCK * (8 if suffix == "f64" else 4)
+        self.device.launch(kernel, grid, BLOCK, shared, args)
 
-    # GEMM: one strided-batched SGEMM, planned by `plan_gemm`.
+    # GEMM: one strided-batched GEMM (float16, float32 or float64), planned
+    # by `plan_gemm`.
+
+    def _require_gemm_type(self, op: str, *values: DeviceArray) -> None:
+        """One element type BLAS multiplies (`device.GEMM_COMPUTE`) for all `values`."""
+        dtype = values[0].dtype
+        for v in values:
+            if v.dtype.name not in GEMM_COMPUTE or v.dtype != dtype:
+                self.not_implemented(
+                    op,
+                    f"{v.dtype} operands (the GPU GEMMs run float16, float32 "
+                    "and float64, all operands of one type)",
+                )
 
     def _dense(self, value: DeviceArray, keep: bool = True) -> DeviceArray:
         """A contiguous copy of `value` (uninitialised unless `keep`)."""
@@ -553,7 +568,7 @@ class KernelRuntime(
 
     def matmul(self, a: DeviceArray, b: DeviceArray, out: DeviceArray) -> None:
         """numpy `matmul`; 1-D operands get a unit dim, as numpy gives them."""
-        self._require_f32("hip.hipblaslt.matmul", a, b, out)
+        self._require_gemm_type("hip.hipblaslt.matmul", a, b, out)
         if len(a.shape) == 1:
             a = insert_unit_dim(a, 0)
             out = insert_unit_dim(out, len(out.shape) - (len(b.shape) > 1))
@@ -574,7 +589,7 @@ class KernelRuntime(
         beta: float = 1.0,
     ) -> None:
         """ONNX Gemm: C broadcast into `out` first, then BLAS's beta adds it."""
-        self._require_f32(
+        self._require_gemm_type(
             "hip.hipblaslt.gemm", a, b, out, *([c] if c is not None else [])
         )
         if trans_a:
@@ -617,11 +632,14 @@ class KernelRuntime(
             scratch.append(target)
         call = plan_gemm(a, b, target)
         assert call is not None, "dense operands always have a GEMM plan"
+        dtype = cast(GemmType, target.dtype.name)
+        assert dtype in GEMM_COMPUTE and a.dtype == b.dtype == target.dtype
         if self.debug:
-            check_call("sgemm", (a, b), target, inplace_ok=False)
+            check_call("gemm", (a, b), target, inplace_ok=False)
             rows = (call.batch - 1) * call.stride_c + (call.m - 1) * call.ldc
-            check_span(target, rows + call.n, "sgemm output")
-        self.device.sgemm_strided_batched(
+            check_span(target, rows + call.n, "gemm output")
+        self.device.gemm_strided_batched(
+            dtype,
             "T" if call.trans_b else "N",
             "T" if call.trans_a else "N",
             call.n,

@@ -1,18 +1,23 @@
 """The GPU runtimes' reductions, normalizations, log-softmax, hardmax and fill.
 
 `GpuReductions` is mixed into `gpu.KernelRuntime`; the kernels are in
-`kernels/reduce.h`. float32 only, like the other kernels: other element
-types go through `Runtime.not_implemented` in one line.
+`kernels/reduce.h`, templates with one instantiation per element type (the
+suffix of `elementwise.TYPE_OF`, picked here by dtype). float16 is stored
+as its 16 bits and accumulates in float, float32 in float, float64 in
+double; integers in their own type, but mean, L2 and log-sum-exp in double.
+Other element types go through `Runtime.not_implemented` in one line.
 
 - `reduce`: one kernel for every kind and any set of axes on any strides:
   each block reduces one output position (grid-stride), its threads stride
-  over the reduced elements, shared-memory tree at the end.
-- `arg_reduce`: the same over one axis, (value, index) pairs.
+  over the reduced elements, shared-memory tree at the end. `REDUCE_TYPES`:
+  float16/32/64, int8/32/64, uint8/32/64, and bool for max and min.
+- `arg_reduce`: the same over one axis, (value, index) pairs; `ARG_TYPES`.
 - `layer_norm`, `rms_norm`: one block per row of the normalized dims; a
   non-contiguous input and a scale or bias that is broadcast are first made
-  dense with the copy kernel.
+  dense with the copy kernel. `FLOAT_TYPES`; Mean and InvStdDev are computed
+  in float (float64: double) and cast when their type is another.
 - `log_softmax`, `hardmax`: one block per row; any other axis is moved last
-  into scratch and back by the copy kernel, as `softmax` does.
+  into scratch and back by the copy kernel, as `softmax` does. `FLOAT_TYPES`.
 - `fill`: a memset where every element has the same byte pattern (0, all
   ones, booleans), else a refusal.
 """
@@ -22,11 +27,12 @@ from __future__ import annotations
 import math
 from abc import ABC
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from xhip.backend.device import DeviceAPI, KernelArg
+from xhip.backend.elementwise import TYPE_OF
 from xhip.backend.runtime import DeviceArray, Runtime
 
 REDUCE_BLOCK = 256
@@ -44,7 +50,32 @@ REDUCE_CODES = {
     "log_sum_exp": 7,
     "sum_square": 8,
 }
-"""The `kind` codes of `xhip_reduce_f32` (the XHIP_REDUCE_* of reduce.h)."""
+"""The `kind` codes of `xhip_reduce_<type>` (the XHIP_REDUCE_* of reduce.h)."""
+
+FLOAT_TYPES = frozenset({"f16", "f32", "f64"})
+"""The suffixes of the normalization and softmax kernels."""
+ARG_TYPES = FLOAT_TYPES | {"i8", "i32", "i64", "u8", "u32", "u64"}
+"""The suffixes of `xhip_arg_reduce_<type>`."""
+REDUCE_TYPES = ARG_TYPES | {"i1"}
+"""The suffixes of `xhip_reduce_<type>` (bool: max and min only)."""
+
+
+def type_suffix(dtype: np.dtype[Any]) -> str | None:
+    """The kernels' suffix for `dtype` (`f32`, `i64`, ...), None if none."""
+    t = TYPE_OF.get(np.dtype(dtype))
+    return None if t is None else t.name
+
+
+def accumulator_bytes(suffix: str) -> int:
+    """The bytes of one accumulator of a kernel on `suffix`: float for
+    float16 and float32, double or the integer itself (at most 8) else."""
+    return 4 if suffix in ("f16", "f32") else 8
+
+
+def compute_dtype(suffix: str) -> np.dtype[Any]:
+    """What the float kernels compute in, and write Mean and InvStdDev in."""
+    return np.dtype(np.float64 if suffix == "f64" else np.float32)
+
 
 REDUCE_OP_NAMES = {
     "log_sum_exp": "hip.reduce_log_sum_exp",
@@ -81,10 +112,23 @@ class GpuReductions(Runtime, ABC):
     if TYPE_CHECKING:
         device: DeviceAPI
 
-        def _require_f32(self, op: str, *values: DeviceArray) -> None: ...
         def _address(self, value: DeviceArray) -> int: ...
         def _device_meta(self, meta: np.ndarray) -> int: ...
         def _constant_view(self, host: np.ndarray) -> DeviceArray: ...
+        def cast(self, src: DeviceArray, out: DeviceArray) -> None: ...
+
+    def _suffix(self, op: str, types: frozenset[str], *values: DeviceArray) -> str:
+        """The kernels' suffix of `values`' one element type, if in `types`;
+        else a refusal naming the type."""
+        dtypes = {v.dtype for v in values}
+        if len(dtypes) != 1:
+            names = ", ".join(sorted(str(d) for d in dtypes))
+            self.not_implemented(op, f"mixed {names} operands (one type only)")
+        dtype = next(iter(dtypes))
+        suffix = type_suffix(dtype)
+        if suffix is None or suffix not in types:
+            self.not_implemented(op, f"{dtype} operands (no kernel for that type)")
+        return suffix
 
     def reduce(
         self,
@@ -93,7 +137,9 @@ class GpuReductions(Runtime, ABC):
         kind: str,
         axes: Sequence[int],
     ) -> None:
-        self._require_f32(reduce_op_name(kind), src, out)
+        suffix = self._suffix(reduce_op_name(kind), REDUCE_TYPES, src, out)
+        if suffix == "i1" and kind not in ("max", "min"):
+            self.not_implemented(reduce_op_name(kind), "bool operands (max, min only)")
         rank = len(src.shape)
         full = _keepdims(out, rank, axes)
         if full.size == 0:
@@ -122,7 +168,8 @@ class GpuReductions(Runtime, ABC):
             ("i64", n),
         ]
         grid = min(outputs, MAX_GRID)
-        self.device.launch("xhip_reduce_f32", grid, block, 4 * block, args)
+        shared = accumulator_bytes(suffix) * block
+        self.device.launch(f"xhip_reduce_{suffix}", grid, block, shared, args)
 
     def arg_reduce(
         self,
@@ -132,7 +179,7 @@ class GpuReductions(Runtime, ABC):
         axis: int,
         select_last: bool = False,
     ) -> None:
-        self._require_f32(f"hip.arg{kind}", src)
+        suffix = self._suffix(f"hip.arg{kind}", ARG_TYPES, src)
         if out.dtype != np.int64:
             self.not_implemented(f"hip.arg{kind}", f"{out.dtype} indices (int64 only)")
         rank = len(src.shape)
@@ -160,7 +207,8 @@ class GpuReductions(Runtime, ABC):
             ("i64", src.strides[axis]),
         ]
         grid = min(full.size, MAX_GRID)
-        self.device.launch("xhip_arg_reduce_f32", grid, block, 12 * block, args)
+        shared = (8 + accumulator_bytes(suffix)) * block
+        self.device.launch(f"xhip_arg_reduce_{suffix}", grid, block, shared, args)
 
     def _dense_rows(
         self, value: DeviceArray, shape: tuple[int, ...]
@@ -192,8 +240,12 @@ class GpuReductions(Runtime, ABC):
         epsilon: float,
         rms: bool,
     ) -> None:
-        given = [v for v in (x, scale, bias, out, mean, inv_std) if v is not None]
-        self._require_f32(op, *given)
+        given = [v for v in (x, scale, bias, out) if v is not None]
+        suffix = self._suffix(op, FLOAT_TYPES, *given)
+        work = compute_dtype(suffix)
+        for value in (mean, inv_std):
+            if value is not None and value.dtype.kind != "f":
+                self.not_implemented(op, f"{value.dtype} statistics (float only)")
         if x.size == 0:
             return
         inner = x.shape[axis:]
@@ -215,10 +267,10 @@ class GpuReductions(Runtime, ABC):
         target = out if out.is_contiguous() else self.empty(out.shape, out.dtype)
         stats: list[DeviceArray | None] = []
         for value in (mean, inv_std):
-            if value is None or value.is_contiguous():
+            if value is None or (value.is_contiguous() and value.dtype == work):
                 stats.append(value)
-            else:
-                stats.append(self.empty(value.shape, value.dtype))
+            else:  # written in the compute type, then cast
+                stats.append(self.empty(value.shape, work))
 
         def address(value: DeviceArray | None) -> int:
             return 0 if value is None else self._address(value)
@@ -233,14 +285,15 @@ class GpuReductions(Runtime, ABC):
             ("ptr", address(stats[1])),
             ("i64", rows),
             ("i64", n),
-            ("i32", int(np.float32(epsilon).view(np.int32))),
+            ("i64", int(np.float64(epsilon).view(np.int64))),
             ("i32", 1 if rms else 0),
         ]
         grid = min(rows, MAX_GRID)
-        self.device.launch("xhip_layer_norm_f32", grid, block, 4 * block, args)
+        shared = accumulator_bytes(suffix) * block
+        self.device.launch(f"xhip_layer_norm_{suffix}", grid, block, shared, args)
         for made, wanted in ((target, out), *zip(stats, (mean, inv_std))):
             if made is not None and wanted is not None and made is not wanted:
-                self.copy(made, wanted)
+                self.cast(made, wanted)
                 scratch.append(made)
         for value in scratch:
             self.free(value.buffer)
@@ -289,22 +342,22 @@ class GpuReductions(Runtime, ABC):
         out: DeviceArray,
         axis: int,
     ) -> None:
-        self._require_f32(op, src, out)
+        suffix = self._suffix(op, FLOAT_TYPES, src, out)
         if src.size == 0:
             return
         rank = len(src.shape)
         if axis == rank - 1 and src.is_contiguous() and out.is_contiguous():
-            self._softmax_kind_rows(hard, src, out)
+            self._softmax_kind_rows(suffix, hard, src, out)
             return
         perm = [d for d in range(rank) if d != axis] + [axis]
         scratch = self.empty(tuple(src.shape[p] for p in perm), src.dtype)
         self.permute(src, scratch, perm)
-        self._softmax_kind_rows(hard, scratch, scratch)
+        self._softmax_kind_rows(suffix, hard, scratch, scratch)
         self.permute(scratch, out, [perm.index(d) for d in range(rank)])
         self.free(scratch.buffer)
 
     def _softmax_kind_rows(
-        self, hard: bool, src: DeviceArray, out: DeviceArray
+        self, suffix: str, hard: bool, src: DeviceArray, out: DeviceArray
     ) -> None:
         n = src.shape[-1]
         rows = src.size // n
@@ -317,7 +370,9 @@ class GpuReductions(Runtime, ABC):
             ("i64", n),
         ]
         grid = min(rows, MAX_GRID)
-        self.device.launch("xhip_softmax_kind_rows_f32", grid, block, 12 * block, args)
+        shared = (8 + accumulator_bytes(suffix)) * block
+        kernel = f"xhip_softmax_kind_rows_{suffix}"
+        self.device.launch(kernel, grid, block, shared, args)
 
     def log_softmax(self, src: DeviceArray, out: DeviceArray, axis: int) -> None:
         self._softmax_kind("hip.miopen.log_softmax", False, src, out, axis)

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from xhip.backend.device import DeviceAPI, KernelArg, Op
+from xhip.backend.device import GEMM_COMPUTE, DeviceAPI, GemmType, KernelArg, Op
 from xhip.backend.gpu import KernelRuntime
 from xhip.backend.runtime import DeviceUnavailable
 
@@ -123,6 +123,14 @@ def _device_properties(hip: Any) -> Any:
         return _properties_6x(hip)
 
 
+def _ex_types_6x(hipblas: Any) -> tuple[Any, Any]:
+    """hipBLAS 6.x's `hipblasGemmStridedBatchedEx` names A/B/C's type and the
+    compute type by `hipblasDatatype_t` (half, float); >= 10 by `hipDataType`
+    and `hipblasComputeType_t`."""
+    types = hipblas.hipblasDatatype_t
+    return types.HIPBLAS_R_16F, types.HIPBLAS_R_32F
+
+
 def _box(value: int, ctype: type[ctypes._SimpleCData]) -> tuple[Any, int]:
     """An attribute value in host memory for hipBLASLt's setters: (the ctypes
     object, to keep alive over the call, and its address)."""
@@ -134,8 +142,9 @@ class HipDevice:
     """`DeviceAPI` on hip-python: hipMalloc/hipMemcpy, hiprtc for the device's
     `gcnArchName`, hipModuleLaunchKernel, GEMM on hipBLASLt (a matmul
     descriptor, strided-batched column-major layouts, the heuristic's first
-    algorithm) with hipBLAS's `hipblasSgemmStridedBatched` where hipBLASLt
-    does not load or has no algorithm for a call."""
+    algorithm; half with f32 compute, float, double) with hipBLAS's
+    `hipblas{S,D}gemmStridedBatched` and `hipblasGemmStridedBatchedEx` (half,
+    f32 compute) where hipBLASLt does not load or has no algorithm for a call."""
 
     name = "hip-python"
 
@@ -146,7 +155,8 @@ class HipDevice:
         self.hipblaslt = bindings.hipblaslt
         self._functions: dict[str, Any] = {}
         self._module: Any = None
-        self._scalars = np.zeros(2, np.float32)
+        self._scalars = {t: np.zeros(2, t) for t in ("float32", "float64")}
+        """alpha, beta in each compute type, in host memory."""
         self._workspace = 0
         self._plans: dict[tuple[Any, ...], tuple[Any, ...] | None] = {}
         reasons: list[str] = []
@@ -271,8 +281,9 @@ class HipDevice:
 
     # GEMM.
 
-    def sgemm_strided_batched(
+    def gemm_strided_batched(
         self,
+        dtype: GemmType,
         transa: Op,
         transb: Op,
         m: int,
@@ -291,22 +302,26 @@ class HipDevice:
         stride_c: int,
         batch_count: int,
     ) -> None:
-        self._scalars[:] = alpha, beta
-        scalars = self._scalars.ctypes.data
+        scalars = self._scalars[GEMM_COMPUTE[dtype]]
+        scalars[:] = alpha, beta
+        alpha_at = scalars.ctypes.data
+        beta_at = alpha_at + scalars.itemsize
         shape = (transa, transb, m, n, k, lda, stride_a, ldb, stride_b, ldc, stride_c)
-        plan = self._lt_plan(*shape, batch_count) if self._lt is not None else None
+        plan = (
+            self._lt_plan(dtype, *shape, batch_count) if self._lt is not None else None
+        )
         if plan is not None:
             desc, a_layout, b_layout, c_layout, algo = plan
             _check(
                 self.hipblaslt.hipblasLtMatmul(
                     handle=self._lt,
                     matmulDesc=desc,
-                    alpha=scalars,
+                    alpha=alpha_at,
                     A=a,
                     Adesc=a_layout,
                     B=b,
                     Bdesc=b_layout,
-                    beta=scalars + 4,
+                    beta=beta_at,
                     C=c,
                     Cdesc=c_layout,
                     D=c,
@@ -320,36 +335,93 @@ class HipDevice:
             return
         if self._blas is None:
             raise HipError(
-                f"hipBLASLt has no algorithm for this SGEMM ({shape}, batch "
+                f"hipBLASLt has no algorithm for this {dtype} GEMM ({shape}, batch "
                 f"{batch_count}) and hipBLAS is not loaded"
             )
-        ops = self.hipblas.hipblasOperation_t
+        hipblas = self.hipblas
+        ops = hipblas.hipblasOperation_t
         op = {"N": ops.HIPBLAS_OP_N, "T": ops.HIPBLAS_OP_T}
-        _check(
-            self.hipblas.hipblasSgemmStridedBatched(
+        if dtype == "float16":
+            if hasattr(hipblas, "hipblasDatatype_t"):
+                half, compute = _ex_types_6x(hipblas)
+            else:
+                half = self.hip.hipDataType.HIP_R_16F
+                compute = hipblas.hipblasComputeType_t.HIPBLAS_COMPUTE_32F
+            _check(
+                hipblas.hipblasGemmStridedBatchedEx(
+                    handle=self._blas,
+                    transA=op[transa],
+                    transB=op[transb],
+                    m=m,
+                    n=n,
+                    k=k,
+                    alpha=alpha_at,
+                    A=a,
+                    aType=half,
+                    lda=lda,
+                    strideA=stride_a,
+                    B=b,
+                    bType=half,
+                    ldb=ldb,
+                    strideB=stride_b,
+                    beta=beta_at,
+                    C=c,
+                    cType=half,
+                    ldc=ldc,
+                    strideC=stride_c,
+                    batchCount=batch_count,
+                    computeType=compute,
+                    algo=hipblas.hipblasGemmAlgo_t.HIPBLAS_GEMM_DEFAULT,
+                )
+            )
+            return
+        if dtype == "float32":
+            status = hipblas.hipblasSgemmStridedBatched(
                 handle=self._blas,
                 transA=op[transa],
                 transB=op[transb],
                 m=m,
                 n=n,
                 k=k,
-                alpha=scalars,
+                alpha=alpha_at,
                 AP=a,
                 lda=lda,
                 strideA=stride_a,
                 BP=b,
                 ldb=ldb,
                 strideB=stride_b,
-                beta=scalars + 4,
+                beta=beta_at,
                 CP=c,
                 ldc=ldc,
                 strideC=stride_c,
                 batchCount=batch_count,
             )
-        )
+        else:
+            status = hipblas.hipblasDgemmStridedBatched(
+                handle=self._blas,
+                transA=op[transa],
+                transB=op[transb],
+                m=m,
+                n=n,
+                k=k,
+                alpha=alpha_at,
+                AP=a,
+                lda=lda,
+                strideA=stride_a,
+                BP=b,
+                ldb=ldb,
+                strideB=stride_b,
+                beta=beta_at,
+                CP=c,
+                ldc=ldc,
+                strideC=stride_c,
+                batchCount=batch_count,
+            )
+        _check(status)
 
     def _lt_plan(
         self,
+        dtype: GemmType,
         transa: Op,
         transb: Op,
         m: int,
@@ -363,22 +435,28 @@ class HipDevice:
         stride_c: int,
         batch: int,
     ) -> tuple[Any, ...] | None:
-        """hipBLASLt's descriptors and algorithm for one GEMM shape, made once;
-        None where the heuristic has no algorithm (hipBLAS then runs it)."""
+        """hipBLASLt's descriptors and algorithm for one GEMM type and shape,
+        made once; None where the heuristic has no algorithm (hipBLAS then runs
+        it). A, B, C are `dtype`; float16 computes and scales in float32."""
         key = (transa, transb, m, n, k, lda, stride_a, ldb, stride_b, ldc, stride_c)
-        key = (*key, batch)
+        key = (dtype, *key, batch)
         if key in self._plans:
             return self._plans[key]
         hipblaslt, hipblas = self.hipblaslt, self.hipblas
-        f32 = self.hip.hipDataType.HIP_R_32F
+        types = self.hip.hipDataType
+        element = {"float16": types.HIP_R_16F, "float32": types.HIP_R_32F}.get(
+            dtype, types.HIP_R_64F
+        )
+        computes = hipblas.hipblasComputeType_t
+        if GEMM_COMPUTE[dtype] == "float64":
+            compute, scale = computes.HIPBLAS_COMPUTE_64F, types.HIP_R_64F
+        else:
+            compute, scale = computes.HIPBLAS_COMPUTE_32F, types.HIP_R_32F
         desc_attr = hipblaslt.hipblasLtMatmulDescAttributes_t
         layout_attr = hipblaslt.hipblasLtMatrixLayoutAttribute_t
         ops = hipblas.hipblasOperation_t
         desc = _check(
-            hipblaslt.hipblasLtMatmulDescCreate(
-                computeType=hipblas.hipblasComputeType_t.HIPBLAS_COMPUTE_32F,
-                scaleType=f32,
-            )
+            hipblaslt.hipblasLtMatmulDescCreate(computeType=compute, scaleType=scale)
         )
         for attr, op in (
             (desc_attr.HIPBLASLT_MATMUL_DESC_TRANSA, transa),
@@ -399,7 +477,7 @@ class HipDevice:
         ):
             layout = _check(
                 hipblaslt.hipblasLtMatrixLayoutCreate(
-                    type=f32, rows=rows, cols=cols, ld=ld
+                    type=element, rows=rows, cols=cols, ld=ld
                 )
             )
             for attr, value, ctype, size in (

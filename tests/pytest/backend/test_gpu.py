@@ -7,8 +7,11 @@ against numpy float64 when a CUDA device is present."""
 from __future__ import annotations
 
 import ast
+import ctypes
 import inspect
 import io
+import sys
+import types
 from pathlib import Path
 
 import numpy as np
@@ -220,6 +223,8 @@ def test_hip_py_calls_match_the_bindings() -> None:
         "hipMalloc",
         "hipModuleLaunchKernel",
         "hipblasSgemmStridedBatched",
+        "hipblasDgemmStridedBatched",
+        "hipblasGemmStridedBatchedEx",
         "hipblasLtMatmul",
         "hipblasLtMatmulAlgoGetHeuristic",
     }
@@ -269,8 +274,11 @@ def test_hip_py_enums_exist_in_the_bindings() -> None:
     except ImportError:
         pytest.skip("rocm-bindings-hip and rocm-bindings-libraries are not installed")
     assert hip.hipDataType.HIP_R_32F is not None
+    assert hip.hipDataType.HIP_R_16F != hip.hipDataType.HIP_R_64F
     assert hip.hipMemcpyKind.hipMemcpyHostToDevice is not None
     assert hipblas.hipblasComputeType_t.HIPBLAS_COMPUTE_32F is not None
+    assert hipblas.hipblasComputeType_t.HIPBLAS_COMPUTE_64F is not None
+    assert hipblas.hipblasGemmAlgo_t.HIPBLAS_GEMM_DEFAULT is not None
     ops = hipblas.hipblasOperation_t
     assert ops.HIPBLAS_OP_N != ops.HIPBLAS_OP_T
     desc = hipblaslt.hipblasLtMatmulDescAttributes_t
@@ -281,6 +289,239 @@ def test_hip_py_enums_exist_in_the_bindings() -> None:
     pref = hipblaslt.hipblasLtMatmulPreferenceAttributes_t
     assert pref.HIPBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES is not None
     assert hipblaslt.hipblasLtMatmulHeuristicResult_t().c_sizeof() > 0
+
+
+# The typed GEMM's library calls, marshalled into stand-ins of the bindings
+# (the real libraries need a device: the real-GPU tests below call them).
+
+GEMM_ARGS = ("N", "T", 3, 4, 5, 0.5, 0x1000, 3, 15, 0x2000, 4, 0, -2.0, 0x3000, 3, 12, 2)  # fmt: skip
+"""transa .. batch_count of one strided-batched GEMM call."""
+
+
+def _scalar(address: int, compute: str) -> float:
+    """The alpha or beta a library reads at `address` in its compute type."""
+    size = np.dtype(compute).itemsize
+    return float(np.frombuffer(ctypes.string_at(address, size), compute)[0])
+
+
+class _FakeCublas:
+    """cupy.cuda.cublas's GEMM entry points, recording what they are given."""
+
+    CUBLAS_OP_N, CUBLAS_OP_T, CUBLAS_POINTER_MODE_HOST = 0, 1, 0
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, tuple[object, ...], float, float]] = []
+
+    def setPointerMode(self, handle: object, mode: int) -> None:
+        assert mode == self.CUBLAS_POINTER_MODE_HOST
+
+    def _record(self, name: str, args: tuple, compute: str, beta_at: int) -> None:
+        self.calls.append(
+            (name, args, _scalar(args[6], compute), _scalar(args[beta_at], compute))
+        )
+
+    def sgemmStridedBatched(self, *args: object) -> None:
+        self._record("sgemm", args, "float32", 13)
+
+    def dgemmStridedBatched(self, *args: object) -> None:
+        self._record("dgemm", args, "float64", 13)
+
+    def gemmStridedBatchedEx(self, *args: object) -> None:
+        self._record("gemmEx", args, "float32", 15)
+
+
+@pytest.mark.parametrize(
+    "dtype,function,compute",
+    [
+        ("float16", "gemmEx", "float32"),
+        ("float32", "sgemm", "float32"),
+        ("float64", "dgemm", "float64"),
+    ],
+)
+def test_cupy_device_gemm_calls(
+    monkeypatch: pytest.MonkeyPatch, dtype: str, function: str, compute: str
+) -> None:
+    """Half is cublasGemmStridedBatchedEx on CUDA_R_16F A/B/C with
+    CUBLAS_COMPUTE_32F and float alpha/beta; float and double the S/D calls
+    with scalars of their type; transposes, dims, lds and strides as given."""
+    from xhip.backend import cuda as cuda_runtime
+
+    blas = _FakeCublas()
+    cuda_module = types.SimpleNamespace(
+        cublas=blas, device=types.SimpleNamespace(get_cublas_handle=lambda: 7)
+    )
+    fake = types.SimpleNamespace(cuda=cuda_module)
+    monkeypatch.setitem(sys.modules, "cupy", fake)
+    monkeypatch.setitem(sys.modules, "cupy.cuda", cuda_module)
+    device = cuda_runtime.CupyDevice(fake)
+    device.gemm_strided_batched(dtype, *GEMM_ARGS)  # type: ignore[arg-type]
+    ((name, args, alpha, beta),) = blas.calls
+    assert (name, alpha, beta) == (function, 0.5, -2.0)
+    assert args[:6] == (7, 0, 1, 3, 4, 5)
+    if name == "gemmEx":
+        half = cuda_runtime.CUDA_R_16F
+        assert args[7:11] == (0x1000, half, 3, 15)
+        assert args[11:15] == (0x2000, half, 4, 0)
+        assert args[16:] == (0x3000, half, 3, 12, 2, 68, -1)  # COMPUTE_32F, DEFAULT
+    else:
+        assert args[7:13] == (0x1000, 3, 15, 0x2000, 4, 0)
+        assert args[14:] == (0x3000, 3, 12, 2)
+
+
+class _FakeHipLibrary:
+    """A hip-python module: the given attributes (enums), any other `hip*`
+    name a call recording its keywords (alpha, beta as the bytes they point
+    at) and returning `returns[name]` or status 0."""
+
+    def __init__(self, returns: dict[str, object], **attributes: object) -> None:
+        self.calls: list[tuple[str, dict[str, object]]] = []
+        self._returns = returns
+        self.__dict__.update(attributes)
+
+    def __getattr__(self, name: str) -> object:
+        if not name.startswith("hip") or name.endswith("_t"):
+            raise AttributeError(name)
+
+        def call(**kwargs: object) -> object:
+            for key in ("alpha", "beta"):
+                if key in kwargs:
+                    kwargs[key] = ctypes.string_at(kwargs[key], 8)  # type: ignore[arg-type]
+            self.calls.append((name, kwargs))
+            return self._returns.get(name, 0)
+
+        return call
+
+
+def _enum(**members: object) -> types.SimpleNamespace:
+    return types.SimpleNamespace(**members)
+
+
+def _hip_bindings(lt: bool, found: int, legacy: bool) -> hip_runtime.Bindings:
+    """Stand-ins of hip-python >= 10 (or 6.x, `legacy`: hipblasDatatype_t)."""
+    hip = _FakeHipLibrary(
+        {"hipMalloc": (0, 0x9000)},
+        hipDataType=_enum(HIP_R_16F="R16F", HIP_R_32F="R32F", HIP_R_64F="R64F"),
+    )
+    blas_enums: dict[str, object] = {
+        "hipblasOperation_t": _enum(HIPBLAS_OP_N=111, HIPBLAS_OP_T=112),
+        "hipblasComputeType_t": _enum(
+            HIPBLAS_COMPUTE_32F="C32F", HIPBLAS_COMPUTE_64F="C64F"
+        ),
+        "hipblasGemmAlgo_t": _enum(HIPBLAS_GEMM_DEFAULT="DEFAULT"),
+    }
+    if legacy:
+        blas_enums["hipblasDatatype_t"] = _enum(
+            HIPBLAS_R_16F="HIPBLAS_R_16F", HIPBLAS_R_32F="HIPBLAS_R_32F"
+        )
+    hipblas = _FakeHipLibrary({"hipblasCreate": (0, "blas")}, **blas_enums)
+
+    class Result:
+        def __int__(self) -> int:
+            return 0xA160
+
+    hipblaslt = _FakeHipLibrary(
+        {
+            "hipblasLtCreate": (0, "lt"),
+            "hipblasLtMatmulDescCreate": (0, "desc"),
+            "hipblasLtMatrixLayoutCreate": (0, "layout"),
+            "hipblasLtMatmulPreferenceCreate": (0, "pref"),
+            "hipblasLtMatmulAlgoGetHeuristic": (0, found),
+        },
+        hipblasLtMatmulDescAttributes_t=_enum(
+            HIPBLASLT_MATMUL_DESC_TRANSA=1, HIPBLASLT_MATMUL_DESC_TRANSB=2
+        ),
+        hipblasLtMatrixLayoutAttribute_t=_enum(
+            HIPBLASLT_MATRIX_LAYOUT_BATCH_COUNT=1,
+            HIPBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET=2,
+        ),
+        hipblasLtMatmulPreferenceAttributes_t=_enum(
+            HIPBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES=1
+        ),
+        hipblasLtMatmulHeuristicResult_t=Result,
+    )
+    return hip_runtime.Bindings(hip, None, hipblas, hipblaslt if lt else None)
+
+
+HIP_GEMMS = {
+    # dtype: (hipBLAS fallback, its A/B/C type (>= 10, 6.x), compute, scalars)
+    "float16": ("hipblasGemmStridedBatchedEx", ("R16F", "HIPBLAS_R_16F"), "float32"),
+    "float32": ("hipblasSgemmStridedBatched", None, "float32"),
+    "float64": ("hipblasDgemmStridedBatched", None, "float64"),
+}
+
+
+@pytest.mark.parametrize("legacy", [False, True], ids=["hip-python10", "hip-python6"])
+@pytest.mark.parametrize("dtype", list(HIP_GEMMS))
+def test_hip_device_gemm_falls_back_to_hipblas(dtype: str, legacy: bool) -> None:
+    """hipBLASLt absent: hipBLAS's call of the type, Ex with half A/B/C and
+    f32 compute (named by hipDataType/hipblasComputeType_t, or 6.x's
+    hipblasDatatype_t), scalars in the compute type."""
+    bindings = _hip_bindings(lt=False, found=0, legacy=legacy)
+    device = hip_runtime.HipDevice(bindings)
+    device.gemm_strided_batched(dtype, *GEMM_ARGS)  # type: ignore[arg-type]
+    function, half, compute = HIP_GEMMS[dtype]
+    ((name, kwargs),) = bindings.hipblas.calls[1:]  # after hipblasCreate
+    assert name == function
+    size = np.dtype(compute).itemsize
+    assert _scalar_bytes(kwargs["alpha"], compute, size) == 0.5
+    assert _scalar_bytes(kwargs["beta"], compute, size) == -2.0
+    assert (kwargs["transA"], kwargs["transB"], kwargs["batchCount"]) == (111, 112, 2)
+    assert (kwargs["m"], kwargs["n"], kwargs["k"]) == (3, 4, 5)
+    assert (kwargs["lda"], kwargs["ldb"], kwargs["ldc"]) == (3, 4, 3)
+    assert (kwargs["strideA"], kwargs["strideB"], kwargs["strideC"]) == (15, 0, 12)
+    if half is not None:
+        t = half[legacy]
+        assert (kwargs["aType"], kwargs["bType"], kwargs["cType"]) == (t, t, t)
+        assert kwargs["computeType"] == ("HIPBLAS_R_32F" if legacy else "C32F")
+        assert kwargs["algo"] == "DEFAULT"
+        assert (kwargs["A"], kwargs["B"], kwargs["C"]) == (0x1000, 0x2000, 0x3000)
+    else:
+        assert (kwargs["AP"], kwargs["BP"], kwargs["CP"]) == (0x1000, 0x2000, 0x3000)
+
+
+def _scalar_bytes(raw: object, compute: str, size: int) -> float:
+    assert isinstance(raw, bytes)
+    return float(np.frombuffer(raw[:size], compute)[0])
+
+
+@pytest.mark.parametrize("found", [1, 0])
+@pytest.mark.parametrize(
+    "dtype,element,compute,scale",
+    [
+        ("float16", "R16F", "C32F", "R32F"),
+        ("float32", "R32F", "C32F", "R32F"),
+        ("float64", "R64F", "C64F", "R64F"),
+    ],
+)
+def test_hip_device_gemm_on_hipblaslt(
+    dtype: str, element: str, compute: str, scale: str, found: int
+) -> None:
+    """hipBLASLt: a descriptor of the compute and scale type, three layouts of
+    the element type, one plan per type and shape; no algorithm: hipBLAS."""
+    bindings = _hip_bindings(lt=True, found=found, legacy=False)
+    device = hip_runtime.HipDevice(bindings)
+    for _ in range(2):
+        device.gemm_strided_batched(dtype, *GEMM_ARGS)  # type: ignore[arg-type]
+    lt = bindings.hipblaslt.calls
+    (desc,) = [kw for name, kw in lt if name == "hipblasLtMatmulDescCreate"]
+    assert desc == {"computeType": compute, "scaleType": scale}
+    layouts = [kw for name, kw in lt if name == "hipblasLtMatrixLayoutCreate"]
+    assert [kw["type"] for kw in layouts] == [element] * 3
+    assert [(kw["rows"], kw["cols"], kw["ld"]) for kw in layouts] == [
+        (3, 5, 3),
+        (4, 5, 4),
+        (3, 4, 3),
+    ]
+    matmuls = [kw for name, kw in lt if name == "hipblasLtMatmul"]
+    fallbacks = bindings.hipblas.calls[1:]
+    assert (len(matmuls), len(fallbacks)) == ((2, 0) if found else (0, 2))
+    if found:
+        s = HIP_GEMMS[dtype][2]
+        size = np.dtype(s).itemsize
+        assert _scalar_bytes(matmuls[0]["alpha"], s, size) == 0.5
+        assert _scalar_bytes(matmuls[0]["beta"], s, size) == -2.0
+        assert matmuls[0]["algo"] == 0xA160
+    device.close()
 
 
 def test_strided_meta_broadcasts() -> None:
@@ -400,3 +641,47 @@ def test_cuda_pow_broadcasts(cuda: Runtime) -> None:
     cuda.binary("pow", cuda.upload(a), cuda.upload(b), out)
     want = np.power(a.astype(np.float64), b.astype(np.float64))
     np.testing.assert_allclose(cuda.download(out), want, rtol=1e-5)
+
+
+# Half and double GEMMs on a real device: the library calls themselves.
+
+
+@pytest.fixture(scope="module", params=["cuda", "hip"])
+def real_gpu(request: pytest.FixtureRequest) -> Runtime:
+    runtime, reason = _runtime_or_reason(request.param)
+    if runtime is None:
+        pytest.skip(reason)
+    return runtime
+
+
+REAL_GEMM_TOLERANCE = {"float16": 2e-3, "float64": 1e-12}
+"""float16: one rounding to half over float32 accumulation (cuBLAS and hipBLAS
+may keep products in float32 on tensor cores/matrix cores, never less)."""
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", list(REAL_GEMM_TOLERANCE))
+def test_gpu_typed_matmul_and_gemm(real_gpu: Runtime, dtype: str) -> None:
+    """cublasGemmStridedBatchedEx (CUDA_R_16F, CUBLAS_COMPUTE_32F) /
+    cublasDgemmStridedBatched, hipBLASLt or hipBLAS on HIP: a batched matmul
+    with a broadcast operand, and Gemm with transposes, alpha, a bias, beta."""
+    t = np.dtype(dtype)
+    tol = REAL_GEMM_TOLERANCE[dtype]
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((3, 5, 64)).astype(t)
+    w = rng.standard_normal((64, 7)).astype(t)
+    out = real_gpu.empty((3, 5, 7), t)
+    real_gpu.matmul(real_gpu.upload(x), real_gpu.upload(w), out)
+    got = real_gpu.download(out)
+    assert got.dtype == t
+    want = x.astype(np.float64) @ w.astype(np.float64)
+    scale = np.abs(x.astype(np.float64)) @ np.abs(w.astype(np.float64))
+    assert np.all(np.abs(got - want) <= tol * scale + tol)
+    a, b, c = (rng.standard_normal(s).astype(t) for s in [(5, 6), (4, 5), (4,)])
+    g = real_gpu.empty((6, 4), t)
+    real_gpu.gemm(
+        real_gpu.upload(a), real_gpu.upload(b), real_gpu.upload(c), g, True, True,
+        0.5, 2.0,
+    )  # fmt: skip
+    want = 0.5 * (a.T.astype(np.float64) @ b.T.astype(np.float64)) + 2.0 * c
+    np.testing.assert_allclose(real_gpu.download(g), want, rtol=tol, atol=tol)

@@ -2,13 +2,18 @@
 runtime, against ONNX Runtime: every mode and coordinate transformation of
 Resize (scales with fractional products, sizes, axes, antialias,
 tf_crop_and_resize with an extrapolation value, a dynamic N, H and W with
-integer scales), ConvTranspose with groups, strides, dilations, output
-padding, output_shape and auto_pad (dynamic H and W too), LpPool with pads,
-dilations and ceil_mode."""
+integer scales, float16 and integer elements), ConvTranspose with groups,
+strides, dilations, output padding, output_shape and auto_pad (dynamic H and
+W too), LpPool with pads, dilations and ceil_mode.
+
+`model`, `runs` and `check` are shared with the emulator's
+`tests/pytest/emulator/test_resize_kernels.py`, which runs the Resize cases
+on the GPU runtimes."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import onnx
@@ -26,10 +31,13 @@ W3 = RNG.normal(size=(4, 2, 2, 3, 2)).astype(np.float32)
 
 
 def _model(
-    node: onnx.NodeProto, dims: Sequence[int | str], inits: dict[str, np.ndarray]
+    node: onnx.NodeProto,
+    dims: Sequence[int | str],
+    inits: dict[str, np.ndarray],
+    elem_type: int = TensorProto.FLOAT,
 ) -> onnx.ModelProto:
-    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, list(dims))
-    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    x = helper.make_tensor_value_info("x", elem_type, list(dims))
+    y = helper.make_tensor_value_info("y", elem_type, None)
     graph = helper.make_graph(
         [node], "g", [x], [y], [numpy_helper.from_array(v, k) for k, v in inits.items()]
     )
@@ -37,12 +45,12 @@ def _model(
     return onnx.shape_inference.infer_shapes(model)
 
 
-def _resize(inputs: list[str], inits: dict[str, np.ndarray], **attrs: object):
+def _resize(inputs: list[str], inits: dict[str, np.ndarray], **attrs: Any):
     return helper.make_node("Resize", ["x", *inputs], ["y"], **attrs), inits
 
 
 SCALES = {"s": np.array([1, 1, 1.7, 0.6], np.float32)}
-CASES: dict[str, tuple[onnx.NodeProto, dict[str, np.ndarray], list[int | str]]] = {}
+CASES: dict[str, tuple[onnx.NodeProto, dict[str, np.ndarray], Sequence[int | str]]] = {}
 for mode in ("nearest", "linear", "cubic"):
     for ctm in (
         "half_pixel",
@@ -106,9 +114,51 @@ CASES["resize_dynamic_nearest"] = (
     *_resize(["", "s"], {"s": np.array([1, 1, 2, 3], np.float32)}),
     ["N", 4, "H", "W"],
 )
+CASES["resize_dynamic_linear_align_corners"] = (
+    *_resize(
+        ["", "s"],
+        {"s": np.array([1, 1, 2, 3], np.float32)},
+        mode="linear",
+        coordinate_transformation_mode="align_corners",
+    ),
+    ["N", 4, "H", "W"],
+)
+CASES["resize_float16_linear"] = (
+    *_resize(["", "s"], {"s": np.array([1, 1, 1.5, 0.5], np.float32)}, mode="linear"),
+    [2, 4, 5, 6],
+)
+# The roi is exact in binary: a position whose float32 roi puts it on a tie
+# (0.3 * 5 = 1.5 in float32) is one the CPU runtime, in float64, puts past it.
+CASES["resize_uint8_nearest_tf_crop_and_resize"] = (
+    *_resize(
+        ["roi", "", "sz"],
+        {
+            "sz": np.array([2, 4, 7, 9], np.int64),
+            "roi": np.array([0, 0, -0.25, 0.25, 1, 1, 0.75, 1.25], np.float32),
+        },
+        coordinate_transformation_mode="tf_crop_and_resize",
+        extrapolation_value=7.0,
+    ),
+    [2, 4, 5, 6],
+)
+CASES["resize_int32_nearest_asymmetric"] = (
+    *_resize(
+        ["", "s"],
+        {"s": np.array([1, 1, 2.5, 0.4], np.float32)},
+        coordinate_transformation_mode="asymmetric",
+        nearest_mode="floor",
+    ),
+    [2, 4, 5, 6],
+)
+ELEMENT_TYPES = {
+    "resize_float16_linear": TensorProto.FLOAT16,
+    "resize_uint8_nearest_tf_crop_and_resize": TensorProto.UINT8,
+    "resize_int32_nearest_asymmetric": TensorProto.INT32,
+}
+"""The cases whose x and y are not float32."""
 
 
-def _ct(inputs: list[str], inits: dict[str, np.ndarray], **attrs: object):
+def _ct(inputs: list[str], inits: dict[str, np.ndarray], **attrs: Any):
     return helper.make_node("ConvTranspose", ["x", *inputs], ["y"], **attrs), inits
 
 
@@ -168,17 +218,43 @@ CASES["lp_pool_ceil_dilated_dynamic"] = (
 )
 
 
+def model(name: str) -> onnx.ModelProto:
+    node, inits, dims = CASES[name]
+    return _model(node, dims, inits, ELEMENT_TYPES.get(name, TensorProto.FLOAT))
+
+
+def runs(name: str, model: onnx.ModelProto) -> list[dict[str, np.ndarray]]:
+    """The feeds of each run: two shapes where the case has dynamic dims."""
+    _, _, dims = CASES[name]
+    elem_type = ELEMENT_TYPES.get(name, TensorProto.FLOAT)
+    dtype = helper.tensor_dtype_to_np_dtype(elem_type)
+    rng = np.random.default_rng(len(name))
+    feeds = []
+    for shape in ([2, 4, 5, 6], [1, 4, 7, 3])[: 2 if "dynamic" in name else 1]:
+        if len(dims) == 5:
+            shape = [int(d) for d in dims]
+        if np.issubdtype(dtype, np.integer):
+            x = rng.integers(0, 100, shape).astype(dtype)
+        else:
+            x = rng.normal(size=shape).astype(dtype)
+        feeds.append({"x": x})
+    return feeds
+
+
+def check(got: np.ndarray, want: np.ndarray) -> None:
+    assert got.dtype == want.dtype
+    if got.dtype == np.float16:
+        np.testing.assert_allclose(got, want, rtol=2e-3, atol=2e-3)
+    else:
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_matches_onnx_runtime(name: str) -> None:
-    node, inits, dims = CASES[name]
-    model = _model(node, dims, inits)
-    compiled = xhip.compile(model)
-    session = ort.InferenceSession(model.SerializeToString())
-    rank = len(dims)
-    for shape in ([2, 4, 5, 6], [1, 4, 7, 3])[: 2 if "dynamic" in name else 1]:
-        if rank == 5:
-            shape = [int(d) for d in dims]
-        x = RNG.normal(size=shape).astype(np.float32)
-        want = session.run(None, {"x": x})[0]
-        (got,) = compiled({"x": x}).values()
-        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    onnx_model = model(name)
+    compiled = xhip.compile(onnx_model)
+    session = ort.InferenceSession(onnx_model.SerializeToString())
+    for feeds in runs(name, onnx_model):
+        want = np.asarray(session.run(None, feeds)[0])
+        (got,) = compiled(feeds).values()
+        check(got, want)

@@ -19,9 +19,11 @@ from tests.pytest.emulator.test_gather_kernels import KERNELS as GATHER_KERNELS
 from tests.pytest.emulator.test_image_kernels import KERNELS as IMAGE_KERNELS
 from tests.pytest.emulator.test_movement_kernels import KERNELS as MOVEMENT_KERNELS
 from tests.pytest.emulator.test_reduce_kernels import KERNELS as REDUCE_KERNELS
+from tests.pytest.emulator.test_resize_kernels import KERNELS as RESIZE_KERNELS
 from tests.pytest.emulator.test_scatter_kernels import KERNELS as SCATTER_KERNELS
 from tests.pytest.emulator.test_shape_kernels import KERNELS as SHAPE_KERNELS
 from tests.pytest.emulator.test_topk_kernels import KERNELS as TOPK_KERNELS
+from tests.pytest.emulator.test_window_kernels import KERNELS as WINDOW_KERNELS
 from xhip.backend.elementwise import (
     CAST_KERNEL,
     COPY_KERNELS,
@@ -58,6 +60,8 @@ def test_every_kernel_has_an_emulated_test() -> None:
     left -= SCATTER_KERNELS
     left -= ATTENTION_KERNELS
     left -= SHAPE_KERNELS
+    left -= RESIZE_KERNELS
+    left -= WINDOW_KERNELS
     assert left == set(), "kernels without an emulated test"
 
 

@@ -1,7 +1,10 @@
 """The kernels of `kernels/reduce.h` run by the emulator against numpy float64,
 at warp size 32 and 64 (threads in forward and reverse order): sizes 0, 1,
 primes, non-multiples of the block, more outputs than the grid, reductions
-over inner, outer and middle axes, strided (transposed) inputs.
+over inner, outer and middle axes, strided (transposed) inputs. float32 on
+every case; each other element type (one instantiation of the same template)
+on a few of them: float16 against the float64 result rounded once (it
+accumulates in float), integers exactly.
 
 `KERNELS` is what this module tests; `test_kernels.py`'s registry test counts
 it as covered."""
@@ -15,18 +18,40 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from xhip.backend.gpu_reduce import REDUCE_CODES, block_for
+from xhip.backend.device import KernelArg
+from xhip.backend.elementwise import ELEMENT_TYPES
+from xhip.backend.gpu_reduce import (
+    ARG_TYPES,
+    FLOAT_TYPES,
+    REDUCE_CODES,
+    REDUCE_TYPES,
+    accumulator_bytes,
+    block_for,
+    compute_dtype,
+)
 from xhip.testing.emulator import EmulatedKernels, Guarded
+from xhip.testing.emulator.build import Order
 
 pytestmark = pytest.mark.emulator
 
+DTYPES = {t.name: t.dtype for t in ELEMENT_TYPES}
+"""Kernel suffix -> numpy dtype."""
+OTHER_FLOATS = sorted(FLOAT_TYPES - {"f32"})
+
 KERNELS = {
-    "xhip_reduce_f32",
-    "xhip_arg_reduce_f32",
-    "xhip_layer_norm_f32",
-    "xhip_softmax_kind_rows_f32",
+    *(f"xhip_reduce_{t}" for t in REDUCE_TYPES),
+    *(f"xhip_arg_reduce_{t}" for t in ARG_TYPES),
+    *(f"xhip_layer_norm_{t}" for t in FLOAT_TYPES),
+    *(f"xhip_softmax_kind_rows_{t}" for t in FLOAT_TYPES),
+    *(f"xhip_softmax_rows_{t}" for t in OTHER_FLOATS),
 }
-WARPS = ((32, "forward"), (64, "reverse"))
+WARPS: tuple[tuple[int, Order], ...] = ((32, "forward"), (64, "reverse"))
+
+
+def _tolerance(suffix: str) -> float:
+    """rtol = atol of a float kernel's result against float64: float16's
+    rounding, float32's accumulation, float64's."""
+    return {"f16": 2e-3, "f32": 3e-5, "f64": 1e-12}[suffix]
 
 
 def _launches(outputs: int, n: int) -> Iterator[tuple[int, int]]:
@@ -78,25 +103,72 @@ REDUCE_CASES = [
 ]
 
 
-@pytest.mark.parametrize("kind", sorted(REDUCE_CODES))
-@pytest.mark.parametrize(
-    "shape,axes,transposed", REDUCE_CASES, ids=lambda v: str(v).replace(" ", "")
-)
-def test_reduce(
+def _reduce_input(
+    suffix: str, kind: str, shape: tuple[int, ...], seed: str
+) -> np.ndarray:
+    """Random data of the type: small integers (no overflow but where the
+    type wraps, as numpy's does), floats in float64 rounded to the type."""
+    rng = np.random.default_rng(zlib.crc32(seed.encode()))
+    dtype = DTYPES[suffix]
+    if dtype.kind == "b":
+        return rng.integers(0, 2, shape).astype(dtype)
+    if dtype.kind in "iu":
+        low = 0 if dtype.kind == "u" else -3
+        if kind == "prod":
+            return rng.choice(
+                [1, 1, 2] if dtype.kind == "u" else [1, -1, 2], shape
+            ).astype(dtype)
+        return rng.integers(low, 4, shape).astype(dtype)
+    if kind == "prod":
+        return rng.uniform(0.5, 1.5, shape).astype(dtype)
+    return rng.normal(0, 2, shape).astype(dtype)
+
+
+def _integer_reference(x: np.ndarray, kind: str, axes: tuple[int, ...]) -> np.ndarray:
+    """The integer kernels: wrapping in the type itself, as numpy's; mean, L2
+    and log-sum-exp in float64, truncated."""
+    t = x.dtype
+    if t.kind == "b":
+        op = np.logical_or if kind == "max" else np.logical_and
+        return op.reduce(x, axis=axes, initial=kind == "min").astype(t)
+    if kind in ("mean", "l2", "log_sum_exp"):
+        w = x.astype(np.float64)
+        if kind == "log_sum_exp":
+            peak = w.max(axis=axes, keepdims=True)
+            got = np.log(np.exp(w - peak).sum(axis=axes)) + peak.reshape(
+                np.sum(w, axis=axes).shape
+            )
+        else:
+            got = _reference(x, kind, axes)
+        return np.trunc(got).astype(t)
+    if kind == "max":
+        return np.maximum.reduce(x, axis=axes, initial=np.iinfo(t).min)
+    if kind == "min":
+        return np.minimum.reduce(x, axis=axes, initial=np.iinfo(t).max)
+    if kind == "l1":
+        return np.abs(x).sum(axis=axes, dtype=t)
+    if kind == "sum_square":
+        return (x * x).sum(axis=axes, dtype=t)
+    if kind == "prod":
+        return x.prod(axis=axes, dtype=t)
+    return x.sum(axis=axes, dtype=t)
+
+
+def _run_reduce(
     emulated: EmulatedKernels,
+    suffix: str,
     kind: str,
     shape: tuple[int, ...],
     axes: tuple[int, ...],
     transposed: bool,
 ) -> None:
-    rng = np.random.default_rng(zlib.crc32(f"{kind} {shape} {axes}".encode()))
-    base = rng.uniform(0.5, 1.5, shape) if kind == "prod" else rng.normal(0, 2, shape)
-    x = base.astype(np.float32)
+    x = _reduce_input(suffix, kind, shape, f"{kind} {shape} {axes}")
     if transposed:
         x = np.ascontiguousarray(x.T).T
     kept = [d for d in range(x.ndim) if d not in axes]
     red = [d for d in range(x.ndim) if d in axes]
-    want = _reference(x, kind, axes)
+    exact = x.dtype.kind in "iub"
+    want = _integer_reference(x, kind, axes) if exact else _reference(x, kind, axes)
     outputs = want.size
     n = math.prod(x.shape[d] for d in red)
     item = x.itemsize
@@ -113,8 +185,8 @@ def test_reduce(
     )
     for grid, block in _launches(outputs, n):
         for warp, order in WARPS:
-            out = Guarded(np.full(want.shape, 7.0, np.float32))
-            args = [
+            out = Guarded(np.full(want.shape, 7, x.dtype))
+            args: list[KernelArg] = [
                 ("i32", REDUCE_CODES[kind]),
                 ("ptr", x.ctypes.data),
                 ("ptr", out.address),
@@ -127,19 +199,79 @@ def test_reduce(
             if outputs == 0:
                 continue
             emulated.launch(
-                "xhip_reduce_f32",
+                f"xhip_reduce_{suffix}",
                 grid,
                 block,
-                4 * block,
+                accumulator_bytes(suffix) * block,
                 args,
                 warp_size=warp,
                 order=order,
             )
             out.check()
-            where = f"{kind} grid {grid} block {block} warp {warp}"
-            np.testing.assert_allclose(
-                out.array, want, rtol=3e-5, atol=3e-5, err_msg=where
-            )
+            where = f"{suffix} {kind} grid {grid} block {block} warp {warp}"
+            if exact:
+                np.testing.assert_array_equal(out.array, want, err_msg=where)
+            else:
+                tol = _tolerance(suffix)
+                np.testing.assert_allclose(
+                    out.array.astype(np.float64),
+                    want,
+                    rtol=tol,
+                    atol=tol,
+                    err_msg=where,
+                )
+
+
+@pytest.mark.parametrize("kind", sorted(REDUCE_CODES))
+@pytest.mark.parametrize(
+    "shape,axes,transposed", REDUCE_CASES, ids=lambda v: str(v).replace(" ", "")
+)
+def test_reduce(
+    emulated: EmulatedKernels,
+    kind: str,
+    shape: tuple[int, ...],
+    axes: tuple[int, ...],
+    transposed: bool,
+) -> None:
+    _run_reduce(emulated, "f32", kind, shape, axes, transposed)
+
+
+TYPED_REDUCE_CASES = [
+    ((5, 11, 3), (0, 2), False),
+    ((37, 3), (1,), True),
+    ((3, 4, 5), (0, 1, 2), False),
+    ((2, 0, 3), (1,), False),
+]
+
+
+def _typed_reduce_params() -> list[tuple[str, str]]:
+    """(suffix, kind) of every instantiation but float32's; bool: max and min."""
+    return [
+        (suffix, kind)
+        for suffix in sorted(REDUCE_TYPES - {"f32"})
+        for kind in sorted(REDUCE_CODES)
+        if suffix != "i1" or kind in ("max", "min")
+    ]
+
+
+@pytest.mark.parametrize("suffix,kind", _typed_reduce_params())
+@pytest.mark.parametrize(
+    "shape,axes,transposed", TYPED_REDUCE_CASES, ids=lambda v: str(v).replace(" ", "")
+)
+def test_reduce_types(
+    emulated: EmulatedKernels,
+    suffix: str,
+    kind: str,
+    shape: tuple[int, ...],
+    axes: tuple[int, ...],
+    transposed: bool,
+) -> None:
+    """Each other element type; an empty integer mean or log-sum-exp (NaN,
+    -inf to an integer) is undefined, so left out."""
+    empty = 0 in shape
+    if empty and suffix[0] in "iu" and kind in ("mean", "log_sum_exp"):
+        pytest.skip("an integer of NaN or -inf is undefined")
+    _run_reduce(emulated, suffix, kind, shape, axes, transposed)
 
 
 def test_reduce_special_values(emulated: EmulatedKernels) -> None:
@@ -161,7 +293,7 @@ def test_reduce_special_values(emulated: EmulatedKernels) -> None:
     for kind, want in wants.items():
         for warp, order in WARPS:
             out = Guarded(np.zeros(4, np.float32))
-            args = [
+            args: list[KernelArg] = [
                 ("i32", REDUCE_CODES[kind]),
                 ("ptr", x.ctypes.data),
                 ("ptr", out.address),
@@ -189,20 +321,31 @@ ARG_CASES = [
 ]
 
 
+def _arg_params() -> list[tuple[str, tuple[int, ...], int]]:
+    """float32 on every case, the other types on three."""
+    cases = [("f32", shape, axis) for shape, axis in ARG_CASES]
+    for suffix in sorted(ARG_TYPES - {"f32"}):
+        cases += [(suffix, shape, axis) for shape, axis in ARG_CASES[2:5]]
+    return cases
+
+
 @pytest.mark.parametrize("find_max", [1, 0], ids=["argmax", "argmin"])
 @pytest.mark.parametrize("last", [0, 1], ids=["first", "last"])
-@pytest.mark.parametrize("shape,axis", ARG_CASES, ids=str)
+@pytest.mark.parametrize("suffix,shape,axis", _arg_params(), ids=str)
 def test_arg_reduce(
     emulated: EmulatedKernels,
     find_max: int,
     last: int,
+    suffix: str,
     shape: tuple[int, ...],
     axis: int,
 ) -> None:
     """Ties (few distinct values) go to the first or last index; NaN wins."""
     rng = np.random.default_rng(zlib.crc32(f"{shape} {axis}".encode()))
-    x = rng.integers(-3, 4, shape).astype(np.float32)
-    if x.size > 10:
+    dtype = DTYPES[suffix]
+    low = 0 if dtype.kind == "u" else -3
+    x = rng.integers(low, 4, shape).astype(dtype)
+    if x.size > 10 and dtype.kind == "f":
         x.flat[x.size // 2] = np.nan
     find = np.argmax if find_max else np.argmin
     want = (
@@ -225,7 +368,7 @@ def test_arg_reduce(
     for grid, block in _launches(want.size, n):
         for warp, order in WARPS:
             out = Guarded(np.full(want.shape, -5, np.int64))
-            args = [
+            args: list[KernelArg] = [
                 ("i32", find_max),
                 ("i32", last),
                 ("ptr", x.ctypes.data),
@@ -237,10 +380,10 @@ def test_arg_reduce(
                 ("i64", x.strides[axis] // item),
             ]
             emulated.launch(
-                "xhip_arg_reduce_f32",
+                f"xhip_arg_reduce_{suffix}",
                 grid,
                 block,
-                12 * block,
+                (8 + accumulator_bytes(suffix)) * block,
                 args,
                 warp_size=warp,
                 order=order,
@@ -265,25 +408,44 @@ def _layer_norm64(
 NORM_CASES = [(1, 1), (3, 7), (2, 256), (5, 257), (70, 13), (2, 1009)]
 
 
+def _norm_params() -> list[tuple[str, int, int]]:
+    """float32 on every case, float16 and float64 on three."""
+    cases = [("f32", rows, n) for rows, n in NORM_CASES]
+    for suffix in OTHER_FLOATS:
+        cases += [(suffix, rows, n) for rows, n in NORM_CASES[1::2]]
+    return cases
+
+
+def _eps_bits(eps: float) -> int:
+    return int(np.float64(eps).view(np.int64))
+
+
 @pytest.mark.parametrize("rms", [0, 1], ids=["layer", "rms"])
 @pytest.mark.parametrize("with_bias", [True, False], ids=["bias", "no-bias"])
-@pytest.mark.parametrize("rows,n", NORM_CASES)
+@pytest.mark.parametrize("suffix,rows,n", _norm_params())
 def test_layer_norm(
-    emulated: EmulatedKernels, rms: int, with_bias: bool, rows: int, n: int
+    emulated: EmulatedKernels,
+    rms: int,
+    with_bias: bool,
+    suffix: str,
+    rows: int,
+    n: int,
 ) -> None:
+    """Mean and inv_std come in the compute type (float for float16)."""
+    dtype, work = DTYPES[suffix], compute_dtype(suffix)
     rng = np.random.default_rng(rows * 100 + n)
-    x = (rng.normal(3, 2, (rows, n))).astype(np.float32)
-    scale = rng.normal(1, 0.5, n).astype(np.float32)
-    bias = rng.normal(0, 1, n).astype(np.float32) if with_bias and not rms else None
+    x = (rng.normal(3, 2, (rows, n))).astype(dtype)
+    scale = rng.normal(1, 0.5, n).astype(dtype)
+    bias = rng.normal(0, 1, n).astype(dtype) if with_bias and not rms else None
     eps = 1e-3
     want, mean, inv = _layer_norm64(x, scale, bias, eps, bool(rms))
-    bits = int(np.float32(eps).view(np.int32))
+    tol = {"f16": 3e-3, "f32": 1e-4, "f64": 1e-12}[suffix]
     for grid, block in _launches(rows, n):
         for warp, order in WARPS:
-            y = Guarded(np.full((rows, n), 9.0, np.float32))
-            m = Guarded(np.full(rows, 9.0, np.float32))
-            s = Guarded(np.full(rows, 9.0, np.float32))
-            args = [
+            y = Guarded(np.full((rows, n), 9.0, dtype))
+            m = Guarded(np.full(rows, 9.0, work))
+            s = Guarded(np.full(rows, 9.0, work))
+            args: list[KernelArg] = [
                 ("ptr", x.ctypes.data),
                 ("ptr", scale.ctypes.data),
                 ("ptr", 0 if bias is None else bias.ctypes.data),
@@ -292,14 +454,14 @@ def test_layer_norm(
                 ("ptr", s.address),
                 ("i64", rows),
                 ("i64", n),
-                ("i32", bits),
+                ("i64", _eps_bits(eps)),
                 ("i32", rms),
             ]
             emulated.launch(
-                "xhip_layer_norm_f32",
+                f"xhip_layer_norm_{suffix}",
                 grid,
                 block,
-                4 * block,
+                accumulator_bytes(suffix) * block,
                 args,
                 warp_size=warp,
                 order=order,
@@ -308,12 +470,13 @@ def test_layer_norm(
                 g.check()
             where = f"grid {grid} block {block} warp {warp}"
             np.testing.assert_allclose(
-                y.array, want, rtol=1e-4, atol=1e-5, err_msg=where
+                y.array.astype(np.float64), want, rtol=tol, atol=tol, err_msg=where
             )
+            stat = min(tol, 1e-5)
             np.testing.assert_allclose(
-                m.array, mean, rtol=1e-5, atol=1e-5, err_msg=where
+                m.array, mean, rtol=stat, atol=stat, err_msg=where
             )
-            np.testing.assert_allclose(s.array, inv, rtol=1e-4, err_msg=where)
+            np.testing.assert_allclose(s.array, inv, rtol=tol, err_msg=where)
 
 
 def test_layer_norm_without_statistics(emulated: EmulatedKernels) -> None:
@@ -322,10 +485,18 @@ def test_layer_norm_without_statistics(emulated: EmulatedKernels) -> None:
     scale = np.ones(9, np.float32)
     want, _, _ = _layer_norm64(x, scale, None, 1e-5, False)
     y = Guarded(np.zeros((4, 9), np.float32))
-    bits = int(np.float32(1e-5).view(np.int32))
-    args = [("ptr", x.ctypes.data), ("ptr", scale.ctypes.data), ("ptr", 0)]
-    args += [("ptr", y.address), ("ptr", 0), ("ptr", 0)]
-    args += [("i64", 4), ("i64", 9), ("i32", bits), ("i32", 0)]
+    args: list[KernelArg] = [
+        ("ptr", x.ctypes.data),
+        ("ptr", scale.ctypes.data),
+        ("ptr", 0),
+        ("ptr", y.address),
+        ("ptr", 0),
+        ("ptr", 0),
+        ("i64", 4),
+        ("i64", 9),
+        ("i64", _eps_bits(1e-5)),
+        ("i32", 0),
+    ]
     emulated.launch("xhip_layer_norm_f32", 3, 16, 64, args, warp_size=64)
     y.check()
     np.testing.assert_allclose(y.array, want, rtol=1e-4, atol=1e-5)
@@ -343,21 +514,34 @@ def _hardmax(x: np.ndarray) -> np.ndarray:
     return out
 
 
+ROW_CASES = [(1, 1), (3, 5), (4, 257), (70, 13), (2, 1009)]
+
+
+def _row_params(types: list[str]) -> list[tuple[str, int, int]]:
+    """float32 on every case (where it is among `types`), the others on three."""
+    cases = [("f32", rows, n) for rows, n in ROW_CASES] if "f32" in types else []
+    for suffix in sorted(set(types) - {"f32"}):
+        cases += [(suffix, rows, n) for rows, n in ROW_CASES[1:4]]
+    return cases
+
+
 @pytest.mark.parametrize("hard", [0, 1], ids=["log_softmax", "hardmax"])
-@pytest.mark.parametrize("rows,n", [(1, 1), (3, 5), (4, 257), (70, 13), (2, 1009)])
+@pytest.mark.parametrize("suffix,rows,n", _row_params(sorted(FLOAT_TYPES)))
 def test_softmax_kind_rows(
-    emulated: EmulatedKernels, hard: int, rows: int, n: int
+    emulated: EmulatedKernels, hard: int, suffix: str, rows: int, n: int
 ) -> None:
+    dtype = DTYPES[suffix]
     rng = np.random.default_rng(rows * 10 + n)
-    x = rng.integers(-4, 5, (rows, n)).astype(np.float32) * 7  # ties for hardmax
+    x = rng.integers(-4, 5, (rows, n)).astype(dtype) * 7  # ties for hardmax
     if n > 3:
         x[0, :2] = -np.inf
         x[-1, -1] = 80.0
     want = _hardmax(x) if hard else _log_softmax64(x)
+    tol = {"f16": 2e-3, "f32": 2e-5, "f64": 1e-12}[suffix]
     for grid, block in _launches(rows, n):
         for warp, order in WARPS:
-            out = Guarded(np.full((rows, n), 3.0, np.float32))
-            args = [
+            out = Guarded(np.full((rows, n), 3.0, dtype))
+            args: list[KernelArg] = [
                 ("i32", hard),
                 ("ptr", x.ctypes.data),
                 ("ptr", out.address),
@@ -365,20 +549,20 @@ def test_softmax_kind_rows(
                 ("i64", n),
             ]
             emulated.launch(
-                "xhip_softmax_kind_rows_f32",
+                f"xhip_softmax_kind_rows_{suffix}",
                 grid,
                 block,
-                12 * block,
+                (8 + accumulator_bytes(suffix)) * block,
                 args,
                 warp_size=warp,
                 order=order,
             )
             out.check()
             np.testing.assert_allclose(
-                out.array,
+                out.array.astype(np.float64),
                 want,
-                rtol=2e-5,
-                atol=2e-5,
+                rtol=tol,
+                atol=tol,
                 err_msg=f"grid {grid} block {block} warp {warp}",
             )
 
@@ -388,8 +572,67 @@ def test_softmax_kind_rows_in_place(emulated: EmulatedKernels) -> None:
     x = np.random.default_rng(3).normal(size=(5, 70)).astype(np.float32)
     want = _log_softmax64(x)
     buffer = Guarded(x)
-    args = [("i32", 0), ("ptr", buffer.address), ("ptr", buffer.address)]
-    args += [("i64", 5), ("i64", 70)]
+    args: list[KernelArg] = [
+        ("i32", 0),
+        ("ptr", buffer.address),
+        ("ptr", buffer.address),
+        ("i64", 5),
+        ("i64", 70),
+    ]
     emulated.launch("xhip_softmax_kind_rows_f32", 2, 64, 12 * 64, args, warp_size=32)
     buffer.check()
     np.testing.assert_allclose(buffer.array, want, rtol=2e-5, atol=2e-5)
+
+
+def _softmax64(x: np.ndarray, scale: float) -> np.ndarray:
+    with np.errstate(invalid="ignore"):
+        z = x.astype(np.float64) * scale
+        e = np.exp(z - z.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)
+
+
+@pytest.mark.parametrize("scale", [None, 0.125, -2.0])
+@pytest.mark.parametrize("suffix,rows,n", _row_params(OTHER_FLOATS))
+def test_softmax_rows(
+    emulated: EmulatedKernels, scale: float | None, suffix: str, rows: int, n: int
+) -> None:
+    """gpu.py's softmax on float16 and float64 (float32's kernel is
+    xhip_kernels.h's, tested in test_kernels.py), scaled by a one-element
+    operand of the same type; in place too (the runtime's scratch)."""
+    dtype = DTYPES[suffix]
+    rng = np.random.default_rng(rows * 1000 + n)
+    x = (rng.standard_normal((rows, n)) * 4).astype(dtype)
+    if n > 3:
+        x[0, :2] = -np.inf  # masked entries
+        x[-1, -1] = 10.0  # a dominant one
+    factor = np.array([scale if scale is not None else 1.0], dtype)
+    want = _softmax64(x, float(factor[0]))
+    tol = {"f16": 2e-3, "f64": 1e-12}[suffix]
+    for grid, block in _launches(rows, n):
+        for warp, order in WARPS:
+            for in_place in (False, True):
+                out = Guarded(x.copy() if in_place else np.full((rows, n), 3.0, dtype))
+                args: list[KernelArg] = [
+                    ("ptr", out.address if in_place else x.ctypes.data),
+                    ("ptr", out.address),
+                    ("ptr", 0 if scale is None else factor.ctypes.data),
+                    ("i64", rows),
+                    ("i64", n),
+                ]
+                emulated.launch(
+                    f"xhip_softmax_rows_{suffix}",
+                    grid,
+                    block,
+                    accumulator_bytes(suffix) * block,
+                    args,
+                    warp_size=warp,
+                    order=order,
+                )
+                out.check()
+                np.testing.assert_allclose(
+                    out.array.astype(np.float64),
+                    want,
+                    rtol=tol,
+                    atol=tol,
+                    err_msg=f"grid {grid} block {block} warp {warp}",
+                )

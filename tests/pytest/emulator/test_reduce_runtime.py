@@ -6,6 +6,8 @@ moved last and back, fills, refusals; and the encoder block of
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import onnxruntime as ort
 import pytest
@@ -35,7 +37,9 @@ def _transposed(runtime: Runtime, x: np.ndarray) -> DeviceArray:
     )
 
 
-def _both(gpu: KernelRuntime, cpu: CpuRuntime, run, out_shape, dtype=np.float32):
+def _both(
+    gpu: KernelRuntime, cpu: CpuRuntime, run, out_shape, dtype: Any = np.float32
+) -> list[np.ndarray]:
     """`run(runtime, out)` on both runtimes; the two outputs."""
     results = []
     for runtime in (gpu, cpu):
@@ -154,13 +158,133 @@ def test_fill_is_a_memset_or_a_broadcast_copy(gpu: KernelRuntime) -> None:
 
 
 def test_other_types_are_refused(gpu: KernelRuntime) -> None:
-    x = gpu.upload(np.zeros((2, 3), np.float64), copy=True)
-    out = gpu.empty((2,), np.dtype(np.float64))
+    """A type without a kernel, bool beyond max and min, mixed types."""
+    x = gpu.upload(np.zeros((2, 3), np.int16), copy=True)
+    out = gpu.empty((2,), np.dtype(np.int16))
     with pytest.raises(
         NotImplementedOnDevice,
-        match=r"hip.miopen.reduce_sum is not implemented on \w+: float64",
+        match=r"hip.miopen.reduce_sum is not implemented on \w+: int16",
     ):
         gpu.reduce(x, out, "sum", (1,))
+    flags = gpu.upload(np.zeros((2, 3), np.bool_), copy=True)
+    with pytest.raises(NotImplementedOnDevice, match=r"bool operands \(max, min"):
+        gpu.reduce(flags, gpu.empty((2,), np.dtype(np.bool_)), "sum", (1,))
+    half = gpu.upload(np.zeros((2, 3), np.float16), copy=True)
+    with pytest.raises(NotImplementedOnDevice, match="mixed float16, float32"):
+        gpu.log_softmax(half, gpu.empty((2, 3), np.dtype(np.float32)), 1)
+
+
+TYPES = [np.float16, np.float64, np.int32, np.int64, np.uint8]
+
+
+@pytest.mark.parametrize("dtype", TYPES, ids=lambda d: np.dtype(d).name)
+def test_reductions_of_other_types(
+    gpu: KernelRuntime, cpu: CpuRuntime, dtype: type
+) -> None:
+    """Every kind and ArgMax/ArgMin on a transposed view, against the CPU
+    runtime (float16 accumulates in float32 on both)."""
+    dt = np.dtype(dtype)
+    x = np.round(_rand(3, 5, 7, seed=dt.num) * 2)
+    x = (np.abs(x) if dt.kind == "u" else x).astype(dt)
+    tol = 2e-3 if dt == np.float16 else 1e-12
+    kinds = ["sum", "mean", "max", "min", "prod", "l1", "l2", "log_sum_exp"]
+    for kind in [*kinds, "sum_square"]:
+        if dt == np.uint8 and kind not in ("max", "min"):
+            continue
+        for axes in ((1,), (0, 2)):
+            shape = tuple(n for d, n in enumerate(x.shape) if d not in axes)
+            got, want = _both(
+                gpu,
+                cpu,
+                lambda rt, out, kind=kind, axes=axes: rt.reduce(
+                    _transposed(rt, x), out, kind, axes
+                ),
+                shape,
+                dt,
+            )
+            np.testing.assert_allclose(
+                got.astype(np.float64), want, rtol=tol, atol=tol, err_msg=kind
+            )
+    for kind in ("max", "min"):
+        got, want = _both(
+            gpu,
+            cpu,
+            lambda rt, out, kind=kind: rt.arg_reduce(
+                rt.upload(x, copy=True), out, kind, 1, kind == "min"
+            ),
+            (3, 7),
+            np.int64,
+        )
+        np.testing.assert_array_equal(got, want)
+
+
+def test_bool_max_and_min(gpu: KernelRuntime, cpu: CpuRuntime) -> None:
+    x = np.random.default_rng(4).integers(0, 2, (4, 6)).astype(np.bool_)
+    x[0] = True
+    x[1] = False
+    for kind in ("max", "min"):
+        got, want = _both(
+            gpu,
+            cpu,
+            lambda rt, out, kind=kind: rt.reduce(
+                rt.upload(x, copy=True), out, kind, (1,)
+            ),
+            (4,),
+            np.bool_,
+        )
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float64], ids=["float16", "float64"])
+def test_norms_and_softmaxes_of_other_types(
+    gpu: KernelRuntime, cpu: CpuRuntime, dtype: type
+) -> None:
+    """LayerNormalization with float32 statistics (stash_type 1) of float16
+    and float64 ones of float64, RMS, softmax (scaled too), log-softmax and
+    hardmax on an inner axis, against the CPU runtime."""
+    dt = np.dtype(dtype)
+    x = (_rand(3, 4, 6, seed=7) * 2).astype(dt)
+    scale = _rand(6, seed=8).astype(dt)
+    bias = _rand(6, seed=9).astype(dt)
+    stat = np.dtype(np.float32) if dt == np.float16 else dt
+    tol = 3e-3 if dt == np.float16 else 1e-12
+    outs = []
+    for runtime in (gpu, cpu):
+        y = runtime.empty(x.shape, dt)
+        mean = runtime.empty((3, 4, 1), stat)
+        inv = runtime.empty((3, 4, 1), stat)
+        runtime.layer_norm(
+            _transposed(runtime, x),
+            runtime.upload(scale, copy=True),
+            runtime.upload(bias, copy=True),
+            y,
+            mean,
+            inv,
+            2,
+            1e-5,
+        )
+        rms = runtime.empty(x.shape, dt)
+        runtime.rms_norm(
+            runtime.upload(x, copy=True), runtime.upload(scale, copy=True), rms, 2, 1e-3
+        )
+        results = [y, mean, inv, rms]
+        for method in ("softmax", "log_softmax", "hardmax"):
+            out = runtime.empty(x.shape, dt)
+            getattr(runtime, method)(runtime.upload(x, copy=True), out, 1)
+            results.append(out)
+        scaled = runtime.empty(x.shape, dt)
+        runtime.softmax(
+            runtime.upload(x, copy=True),
+            scaled,
+            -1,
+            runtime.upload(np.array([0.5], dt), copy=True),
+        )
+        results.append(scaled)
+        outs.append([runtime.download(v) for v in results])
+    for i, (got, want) in enumerate(zip(*outs, strict=True)):
+        np.testing.assert_allclose(
+            got.astype(np.float64), want, rtol=tol, atol=tol, err_msg=str(i)
+        )
 
 
 @pytest.mark.parametrize("batch,seq", [(1, 1), (2, 5), (1, 7)])

@@ -214,6 +214,130 @@ def test_gemm_beta_zero_never_reads_c(make_gpu: Callable[..., KernelRuntime]) ->
     np.testing.assert_allclose(gpu.download(out), a @ b, rtol=1e-5, atol=1e-6)
 
 
+# float16 (float32 accumulation) and float64 GEMMs, against numpy float64 of
+# the same stored inputs (the CPU runtime's float64 matmul).
+
+GEMM_TOLERANCE = {"float16": 2e-3, "float64": 1e-12}
+"""One rounding of the result to half (2^-11 relative) with float32
+accumulation of exact products; float64 as BLAS rounds it."""
+
+
+def typed_on_gpu(
+    gpu: KernelRuntime,
+    cpu: CpuRuntime,
+    dtype: str,
+    inputs: Sequence[np.ndarray],
+    out_shape: tuple[int, ...],
+    call: Callable[[Runtime, list[DeviceArray], DeviceArray], None],
+    views: Sequence[View] = (),
+    out_view: View = same,
+) -> tuple[np.ndarray, np.ndarray]:
+    """`call` on the GPU runtime in `dtype` and on the CPU runtime in float64,
+    with the inputs as stored in `dtype`."""
+    stored = [x.astype(dtype) for x in inputs]
+    results = []
+    for rt, t in ((gpu, np.dtype(dtype)), (cpu, np.dtype(np.float64))):
+        values = [rt.upload(x.astype(t), copy=True) for x in stored]
+        values = [
+            (views[i] if i < len(views) else same)(v) for i, v in enumerate(values)
+        ]
+        base = rt.empty(out_shape, t)
+        call(rt, values, out_view(base))
+        results.append(rt.download(base))
+    assert results[0].dtype == np.dtype(dtype)
+    return results[0], results[1]
+
+
+@pytest.mark.parametrize("dtype", list(GEMM_TOLERANCE))
+@pytest.mark.parametrize("case", MATMULS.values(), ids=MATMULS.keys())
+def test_matmul_typed(
+    gpu: KernelRuntime, cpu: CpuRuntime, case: tuple, dtype: str
+) -> None:
+    a, b, views, shape = case
+    if shape is None:
+        shape = (8, 6, 3)
+    got, want = typed_on_gpu(
+        gpu, cpu, dtype, [a, b], shape, lambda rt, v, o: rt.matmul(v[0], v[1], o), views
+    )
+    tol = GEMM_TOLERANCE[dtype]
+    np.testing.assert_allclose(got.astype(np.float64), want, rtol=tol, atol=tol)
+    assert np.isfinite(got).all()
+
+
+@pytest.mark.parametrize("dtype", list(GEMM_TOLERANCE))
+def test_typed_matmul_is_one_gemm_of_its_type(gpu: KernelRuntime, dtype: str) -> None:
+    """One BLAS call of the operands' type, into a transposed output via scratch
+    of that type too."""
+    device = gpu.device
+    assert isinstance(device, EmulatedDevice)
+    x, w = rand(3, 5, 7).astype(dtype), rand(7, 4, seed=1).astype(dtype)
+    out = gpu.empty((3, 5, 4), np.dtype(dtype))
+    before = len(device.gemms)
+    gpu.matmul(gpu.upload(x), gpu.upload(w), out)
+    (call,) = device.gemms[before:]
+    assert call.dtype == dtype and (call.m, call.n, call.k) == (4, 5, 7)
+    want = x.astype(np.float64) @ w.astype(np.float64)
+    tol = GEMM_TOLERANCE[dtype]
+    np.testing.assert_allclose(gpu.download(out), want, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("dtype", list(GEMM_TOLERANCE))
+@pytest.mark.parametrize("c_shape", GEMM_C.values(), ids=GEMM_C.keys())
+@pytest.mark.parametrize(
+    "trans_a,trans_b", [(False, False), (True, True), (False, True)]
+)
+def test_gemm_typed(
+    gpu: KernelRuntime,
+    cpu: CpuRuntime,
+    c_shape: tuple[int, ...] | None,
+    trans_a: bool,
+    trans_b: bool,
+    dtype: str,
+) -> None:
+    """ONNX Gemm in half and double: transposes, alpha, the bias broadcast
+    into the output and BLAS's beta (computed in float32 for half)."""
+    a = rand(*((5, 6) if trans_a else (6, 5)))
+    b = rand(*((4, 5) if trans_b else (5, 4)), seed=1)
+    inputs = [a, b] + ([] if c_shape is None else [rand(*c_shape, seed=2)])
+
+    def call(rt: Runtime, v: list[DeviceArray], o: DeviceArray) -> None:
+        c = v[2] if len(v) > 2 else None
+        rt.gemm(v[0], v[1], c, o, trans_a, trans_b, 0.5, 2.0)
+
+    got, want = typed_on_gpu(gpu, cpu, dtype, inputs, (6, 4), call)
+    tol = GEMM_TOLERANCE[dtype]
+    np.testing.assert_allclose(got.astype(np.float64), want, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("dtype", list(GEMM_TOLERANCE))
+@pytest.mark.parametrize("beta", [0.0, -1.5])
+def test_typed_gemm_with_c_aliasing_out(
+    make_gpu: Callable[..., KernelRuntime], dtype: str, beta: float
+) -> None:
+    """In place (C is the output) in debug mode, where beta 0 must not read C."""
+    gpu = make_gpu(debug=True)
+    t = np.dtype(dtype)
+    a, b, c = (
+        rand(*s, seed=i).astype(t) for i, s in enumerate([(6, 5), (5, 4), (6, 4)])
+    )
+    out = gpu.upload(c, copy=True)
+    gpu.gemm(gpu.upload(a), gpu.upload(b), out, out, alpha=1.0, beta=beta)
+    want = a.astype(np.float64) @ b.astype(np.float64) + beta * c.astype(np.float64)
+    tol = GEMM_TOLERANCE[dtype]
+    got = gpu.download(out)
+    assert got.dtype == t
+    np.testing.assert_allclose(got.astype(np.float64), want, rtol=tol, atol=tol)
+
+
+def test_gemm_refuses_mixed_types(gpu: KernelRuntime) -> None:
+    h, f = gpu.upload(np.ones((2, 2), np.float16)), gpu.upload(np.ones((2, 2), F32))
+    with pytest.raises(
+        NotImplementedOnDevice,
+        match="^hip.hipblaslt.gemm is not implemented on .*: float32 operands",
+    ):
+        gpu.gemm(h, h, f, gpu.empty((2, 2), np.dtype(np.float16)))
+
+
 # Elementwise, copies, permutes.
 
 
@@ -285,7 +409,7 @@ def test_copy_cast_permute_transpose_concat(
 
 
 def test_float32_only_ops_go_through_not_implemented(gpu: KernelRuntime) -> None:
-    """GEMM and softmax run float32 only; an elementwise op on a type its
+    """GEMM and softmax run floats only; an elementwise op on a type its
     formula does not compute in has no kernel."""
     i64 = gpu.upload(np.zeros(3, np.int64))
     with pytest.raises(NotImplementedOnDevice, match="^hip.hipblaslt.matmul is not"):

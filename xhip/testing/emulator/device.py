@@ -3,9 +3,10 @@
 The GPU runtimes' host code runs on it unchanged: device memory is host
 memory (an address is a numpy buffer's address), copies and memsets are
 byte copies, kernels run in the emulator (`EmulatedKernels`) and the one
-SGEMM is numpy written from cuBLAS's documentation of
-`cublasSgemmStridedBatched`, not from xhip's own GEMM planning, so a wrong
-transpose, leading dimension or batch stride gives wrong numbers here too.
+GEMM is numpy written from cuBLAS's documentation of
+`cublas{S,D}gemmStridedBatched` and `cublasGemmStridedBatchedEx` (half with
+float32 compute), not from xhip's own GEMM planning, so a wrong transpose,
+leading dimension or batch stride gives wrong numbers here too.
 
 It refuses what the libraries refuse (cuBLAS's CUBLAS_STATUS_INVALID_VALUE
 conditions) and, being a test tool, also what they would run with undefined
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from xhip.backend.device import KernelArg, Op
+from xhip.backend.device import GEMM_COMPUTE, GemmType, KernelArg, Op
 from xhip.testing.emulator.build import EmulatedKernels, Order
 
 ALIGNMENT = 256
@@ -36,12 +37,13 @@ class DeviceError(RuntimeError):
 
 
 class BlasError(DeviceError):
-    """An SGEMM the BLAS library refuses (CUBLAS_STATUS_INVALID_VALUE)."""
+    """A GEMM the BLAS library refuses (CUBLAS_STATUS_INVALID_VALUE, or
+    CUBLAS_STATUS_NOT_SUPPORTED for an element type it has no GEMM for)."""
 
 
 @dataclass(frozen=True)
 class GemmRecord:
-    """One SGEMM as the runtime called it (tests read the marshalling)."""
+    """One GEMM as the runtime called it (tests read the marshalling)."""
 
     transa: Op
     transb: Op
@@ -55,10 +57,11 @@ class GemmRecord:
     ldc: int
     stride_c: int
     batch_count: int
+    dtype: GemmType = "float32"
 
 
 class EmulatedDevice:
-    """`DeviceAPI` on the CPU: host memory, the kernel emulator, numpy SGEMM.
+    """`DeviceAPI` on the CPU: host memory, the kernel emulator, numpy GEMM.
 
     Fresh and freed memory is `fill` bytes, all ones by default (a float NaN,
     as debug mode poisons it), so a read of memory nobody wrote shows.
@@ -191,6 +194,7 @@ class EmulatedDevice:
     def _matrices(
         self,
         address: int,
+        dtype: np.dtype,
         rows: int,
         cols: int,
         ld: int,
@@ -201,17 +205,19 @@ class EmulatedDevice:
         """Column-major `rows x cols` matrices X_i = x + i * stride (elements)
         as a (batch, rows, cols) view of device memory."""
         if rows == 0 or cols == 0:
-            return np.zeros((batch, rows, cols), np.float32)
-        if address % 4:
-            raise DeviceError(f"{what}: {address:#x} is not float-aligned")
+            return np.zeros((batch, rows, cols), dtype)
+        item = dtype.itemsize
+        if address % item:
+            raise DeviceError(f"{what}: {address:#x} is not {dtype}-aligned")
         if stride < 0:
             raise DeviceError(f"{what}: negative batch stride {stride}")
         last = (batch - 1) * stride + (cols - 1) * ld + rows - 1
-        memory = self._bytes(address, (last + 1) * 4, what).view(np.float32)
-        return as_strided(memory, (batch, rows, cols), (stride * 4, 4, ld * 4))
+        memory = self._bytes(address, (last + 1) * item, what).view(dtype)
+        return as_strided(memory, (batch, rows, cols), (stride * item, item, ld * item))
 
-    def sgemm_strided_batched(
+    def gemm_strided_batched(
         self,
+        dtype: GemmType,
         transa: Op,
         transb: Op,
         m: int,
@@ -230,7 +236,20 @@ class EmulatedDevice:
         stride_c: int,
         batch_count: int,
     ) -> None:
-        """cublasSgemmStridedBatched: C_i = alpha op(A_i) op(B_i) + beta C_i."""
+        """cuBLAS's strided-batched GEMM: C_i = alpha op(A_i) op(B_i) + beta C_i.
+
+        float32 (cublasSgemmStridedBatched) is computed in float64 and rounded,
+        a bound cuBLAS's float32 accumulation stays within; float64
+        (cublasDgemmStridedBatched) in float64; float16
+        (cublasGemmStridedBatchedEx, CUBLAS_COMPUTE_32F) as documented: the
+        half inputs converted to float32, multiplied and accumulated in
+        float32, alpha and beta (floats) applied in float32 to the sum and to
+        C converted to float32, the result rounded to half.
+        """
+        if dtype not in GEMM_COMPUTE:
+            raise BlasError(
+                f"{dtype!r} GEMM: not a type this call takes (CUBLAS_STATUS_NOT_SUPPORTED)"
+            )
         if transa not in ("N", "T") or transb not in ("N", "T"):
             raise BlasError(f"transa={transa!r}, transb={transb!r}: not N or T")
         for label, value in (("m", m), ("n", n), ("k", k), ("batchCount", batch_count)):
@@ -248,7 +267,7 @@ class EmulatedDevice:
         self.gemms.append(
             GemmRecord(
                 transa, transb, m, n, k, lda, stride_a, ldb, stride_b, ldc, stride_c,
-                batch_count,
+                batch_count, dtype,
             )
         )  # fmt: skip
         if m == 0 or n == 0 or batch_count == 0:
@@ -257,17 +276,19 @@ class EmulatedDevice:
             raise DeviceError(
                 f"strideC={stride_c}: output matrices of {m} x {n} (ldc={ldc}) overlap"
             )
-        xa = self._matrices(a, a_rows, a_cols, lda, stride_a, batch_count, "A")
-        xb = self._matrices(b, b_rows, b_cols, ldb, stride_b, batch_count, "B")
-        xc = self._matrices(c, m, n, ldc, stride_c, batch_count, "C")
+        element = np.dtype(dtype)
+        xa = self._matrices(a, element, a_rows, a_cols, lda, stride_a, batch_count, "A")
+        xb = self._matrices(b, element, b_rows, b_cols, ldb, stride_b, batch_count, "B")
+        xc = self._matrices(c, element, m, n, ldc, stride_c, batch_count, "C")
         for name, x in (("A", xa), ("B", xb)):
             if x.size and np.shares_memory(x, xc):
                 raise DeviceError(f"C overlaps {name}: the result would be undefined")
         op_a = xa if transa == "N" else xa.transpose(0, 2, 1)
         op_b = xb if transb == "N" else xb.transpose(0, 2, 1)
-        result = np.float64(alpha) * np.matmul(
-            op_a.astype(np.float64), op_b.astype(np.float64)
+        compute = np.dtype(np.float64 if dtype == "float32" else GEMM_COMPUTE[dtype])
+        result = compute.type(alpha) * np.matmul(
+            op_a.astype(compute), op_b.astype(compute)
         )
         if beta != 0.0:  # beta == 0: C is not read (it may hold NaN)
-            result += np.float64(beta) * xc.astype(np.float64)
-        xc[...] = result.astype(np.float32)
+            result += compute.type(beta) * xc.astype(compute)
+        xc[...] = result.astype(element)

@@ -1,0 +1,183 @@
+"""The GPU runtimes' Resize (ONNX Resize, every mode).
+
+`GpuResize` is mixed into `gpu.KernelRuntime`; the kernels are in
+`kernels/resize.h`. The host computes each dim's taps with the CPU runtime's
+`cpu_resize.dim_taps` (vectorised numpy, once per shape and attributes:
+`resize_tables` is cached) and uploads them as metadata, once per content
+(`_device_meta`); one thread per output element then sums over the tensor
+product of its dims' taps.
+
+- nearest: `xhip_resize_nearest_<bytes>`, a gather of each element's bytes,
+  so every element type runs (bool and the integers too), exactly.
+- linear and cubic (antialias, exclude_outside included): float16, float32
+  (weights and sums in float) and float64 (in double), `xhip_resize_<type>`;
+  other types are refused in one line.
+
+tf_crop_and_resize's positions outside the input get the extrapolation value,
+converted to the output's type as the CPU runtime converts it.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from xhip.backend.cpu_resize import dim_taps
+from xhip.backend.device import DeviceAPI, KernelArg
+from xhip.backend.runtime import DeviceArray, Runtime, check_call
+
+NEAREST_KERNELS = {size: f"xhip_resize_nearest_{size}" for size in (1, 2, 4, 8)}
+"""The nearest kernel for each element size in bytes."""
+INTERPOLATE_KERNELS = {
+    np.dtype(np.float16): ("xhip_resize_f16", np.dtype(np.float32)),
+    np.dtype(np.float32): ("xhip_resize_f32", np.dtype(np.float32)),
+    np.dtype(np.float64): ("xhip_resize_f64", np.dtype(np.float64)),
+}
+"""The linear/cubic kernel for each element type, and its weights' type."""
+MAX_RANK = 8
+"""XHIP_MAX_RANK of the kernels (the odometer's arrays)."""
+RESIZE_BLOCK = 256
+MAX_GRID = 1 << 16
+
+
+@lru_cache(maxsize=256)
+def resize_tables(
+    in_shape: tuple[int, ...],
+    out_shape: tuple[int, ...],
+    mode: str,
+    coordinate_mode: str,
+    nearest_mode: str,
+    cubic_coeff_a: float,
+    exclude_outside: bool,
+    antialias: bool,
+    scales: tuple[float, ...] | None,
+    roi: tuple[float, ...] | None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The kernels' tables: int64 `taps[rank], start[rank], index table` (the
+    tail of `meta`) and the float64 weights, as the comment of resize.h says.
+    A dim that stays has one tap of weight 1; a position outside the input
+    (tf_crop_and_resize) has index -1 in its first tap. Read-only (cached)."""
+    taps = dim_taps(
+        in_shape,
+        out_shape,
+        mode,
+        coordinate_mode,
+        nearest_mode,
+        cubic_coeff_a,
+        exclude_outside,
+        antialias,
+        scales,
+        roi,
+    )
+    counts: list[int] = []
+    indices: list[np.ndarray] = []
+    weights: list[np.ndarray] = []
+    for size, tap in zip(out_shape, taps):
+        if tap is None:
+            index = np.arange(size, dtype=np.int64)[:, None]
+            weight = np.ones((size, 1))
+        else:
+            index = np.array(tap.index, dtype=np.int64).reshape(size, -1)
+            weight = np.asarray(tap.weight, np.float64).reshape(size, -1)
+            if tap.outside is not None:
+                index[tap.outside, 0] = -1
+        counts.append(index.shape[1])
+        indices.append(index.reshape(-1))
+        weights.append(weight.reshape(-1))
+    starts = np.cumsum([0, *(len(i) for i in indices)])[:-1]
+    table = np.concatenate(
+        [np.asarray(counts, np.int64), starts.astype(np.int64), *indices]
+    ).astype(np.int64)
+    weight_table = np.concatenate([np.zeros(0), *weights])
+    table.setflags(write=False)
+    weight_table.setflags(write=False)
+    return table, weight_table
+
+
+class GpuResize(Runtime, ABC):
+    """Mixed into `KernelRuntime`: the `Runtime` method of Resize."""
+
+    if TYPE_CHECKING:
+        device: DeviceAPI
+
+        def _address(self, value: DeviceArray) -> int: ...
+        def _device_meta(self, meta: np.ndarray) -> int: ...
+
+    def resize(
+        self,
+        x: DeviceArray,
+        out: DeviceArray,
+        mode: str,
+        coordinate_mode: str,
+        nearest_mode: str,
+        cubic_coeff_a: float,
+        exclude_outside: bool,
+        antialias: bool,
+        extrapolation_value: float,
+        scales: Sequence[float] | None,
+        roi: Sequence[float] | None,
+    ) -> None:
+        op = "hip.resize"
+        if x.dtype != out.dtype:
+            self.not_implemented(op, f"from {x.dtype} to {out.dtype}")
+        if len(x.shape) != len(out.shape) or len(x.shape) > MAX_RANK:
+            self.not_implemented(
+                op, f"rank {len(x.shape)} into {len(out.shape)} (same, at most 8)"
+            )
+        weight_type = None
+        if mode == "nearest":
+            kernel = NEAREST_KERNELS.get(x.itemsize)
+            if kernel is None:
+                self.not_implemented(op, f"{x.dtype} elements")
+        else:
+            found = INTERPOLATE_KERNELS.get(x.dtype)
+            if found is None:
+                self.not_implemented(
+                    op,
+                    f"{mode} on {x.dtype} (the GPU runtimes interpolate float16, "
+                    "float32 and float64)",
+                )
+            kernel, weight_type = found
+        n = out.size
+        if n == 0:
+            return
+        if 0 in x.shape:
+            raise IndexError(
+                f"{op}: no input element to resize {x.shape} into {out.shape}"
+            )
+        table, weights = resize_tables(
+            tuple(x.shape),
+            tuple(out.shape),
+            mode,
+            coordinate_mode,
+            nearest_mode,
+            float(cubic_coeff_a),
+            bool(exclude_outside),
+            bool(antialias),
+            None if scales is None else tuple(float(s) for s in scales),
+            None if roi is None else tuple(float(r) for r in roi),
+        )
+        if self.debug:
+            check_call(kernel, (x,), out, inplace_ok=False)
+        rank = len(out.shape)
+        header = np.asarray([*out.shape, *out.strides, *x.strides], np.int64)
+        meta = np.concatenate([header, table, np.zeros(1, np.int64)])  # never empty
+        # The extrapolation value in the output's type, as numpy casts it.
+        ext = np.asarray([extrapolation_value]).astype(out.dtype)
+        args: list[KernelArg] = [
+            ("ptr", self._address(out)),
+            ("ptr", self._address(x)),
+            ("ptr", self._device_meta(ext)),
+            ("i32", rank),
+            ("ptr", self._device_meta(meta)),
+        ]
+        if weight_type is not None:
+            args.append(("ptr", self._device_meta(weights.astype(weight_type))))
+        args.append(("i64", n))
+        grid = max(1, min(MAX_GRID, math.ceil(n / RESIZE_BLOCK)))
+        self.device.launch(kernel, grid, RESIZE_BLOCK, 0, args)

@@ -1,0 +1,224 @@
+"""The GPU runtimes' transposed convolution and Lp pooling.
+
+`GpuWindows` is mixed into `gpu.KernelRuntime`; the kernels are in
+`kernels/window.h`. float32 only, like the other kernels.
+
+- `conv_transpose`: per image, one strided-batched SGEMM over the groups
+  (through `_gemm`, which plans it with `plan_gemm`) writes the column matrix
+  `col (G, M/G * K, P) = w^T (G, M/G * K, C/G) @ x[n] (G, C/G, P)` into the
+  op's workspace, a buffer of the memory plan (the compiler sized it), then
+  `xhip_col2im_f32` gathers it into y[n]: each output element sums the
+  columns landing on it, plus the bias (no atomics). A 1x1 kernel with unit
+  strides and no pads (an empty workspace) needs no col2im: the SGEMM writes
+  y[n] itself, the bias first broadcast into it by the copy kernel (beta 1);
+  with one group the whole batch is one SGEMM (the weight's batch stride 0).
+- `lp_pool`: `xhip_lp_pool_f32`, one thread per output element.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from xhip.backend.device import DeviceAPI, KernelArg
+from xhip.backend.runtime import (
+    DeviceArray,
+    Runtime,
+    check_call,
+    contiguous_strides,
+)
+
+BLOCK = 256
+MAX_GRID = 1 << 16
+
+
+def _view(
+    value: DeviceArray, shape: Sequence[int], strides: Sequence[int], offset: int = 0
+) -> DeviceArray:
+    """Another view of `value`'s buffer, `offset` elements further."""
+    return DeviceArray(
+        value.buffer,
+        value.offset + offset * value.itemsize,
+        tuple(shape),
+        tuple(strides),
+        value.dtype,
+        value.base,
+    )
+
+
+def _dense_view(value: DeviceArray, shape: Sequence[int]) -> DeviceArray:
+    """A contiguous `value` seen with another shape of the same size."""
+    return _view(value, shape, contiguous_strides(tuple(shape)))
+
+
+def _swap_last(value: DeviceArray) -> DeviceArray:
+    """The view with its last two dims swapped."""
+    shape, strides = value.shape, value.strides
+    return _view(
+        value,
+        (*shape[:-2], shape[-1], shape[-2]),
+        (*strides[:-2], strides[-1], strides[-2]),
+    )
+
+
+class GpuWindows(Runtime, ABC):
+    """Mixed into `KernelRuntime`: the `Runtime` methods of ConvTranspose and
+    LpPool."""
+
+    if TYPE_CHECKING:
+        device: DeviceAPI
+
+        def _address(self, value: DeviceArray) -> int: ...
+        def _device_meta(self, meta: np.ndarray) -> int: ...
+        def _require_f32(self, op: str, *values: DeviceArray) -> None: ...
+        def _dense(self, value: DeviceArray, keep: bool = True) -> DeviceArray: ...
+        def _gemm(
+            self,
+            a: DeviceArray,
+            b: DeviceArray,
+            out: DeviceArray,
+            alpha: float,
+            beta: float,
+        ) -> None: ...
+        def copy(self, src: DeviceArray, out: DeviceArray) -> None: ...
+
+    def _launch_window(self, kernel: str, n: int, args: list[KernelArg]) -> None:
+        grid = max(1, min(MAX_GRID, -(-n // BLOCK)))
+        self.device.launch(kernel, grid, BLOCK, 0, args)
+
+    def conv_transpose(
+        self,
+        x: DeviceArray,
+        w: DeviceArray,
+        bias: DeviceArray | None,
+        out: DeviceArray,
+        workspace: DeviceArray,
+        strides: Sequence[int],
+        dilations: Sequence[int],
+        pads: Sequence[int],
+        group: int,
+    ) -> None:
+        values = [x, w, out, *([bias] if bias is not None else [])]
+        self._require_f32("hip.miopen.conv_transpose", *values)
+        if out.size == 0:
+            return
+        n, c = x.shape[:2]
+        m, kernel, in_spatial = out.shape[1], w.shape[2:], x.shape[2:]
+        rank, taps, positions = len(kernel), math.prod(kernel), math.prod(in_spatial)
+        scratch: list[DeviceArray] = []
+        if not w.is_contiguous():
+            w = self._dense(w)
+            scratch.append(w)
+        # (G, M/G * K, C/G): each group's weights, transposed.
+        weights = _swap_last(_dense_view(w, (group, c // group, (m // group) * taps)))
+        if not x.is_contiguous():
+            x = self._dense(x)
+            scratch.append(x)
+        if workspace.size == 0:  # y is the column matrix itself
+            target = out if out.is_contiguous() else self._dense(out, keep=False)
+            if target is not out:
+                scratch.append(target)
+            beta = 0.0
+            if bias is not None:
+                column = _view(bias, (n, m, positions), (0, bias.strides[0], 0))
+                self.copy(column, _dense_view(target, (n, m, positions)))
+                beta = 1.0
+            if group == 1:
+                self._gemm(
+                    weights,
+                    _dense_view(x, (n, c, positions)),
+                    _dense_view(target, (n, m, positions)),
+                    1.0,
+                    beta,
+                )
+            else:
+                for i in range(n):
+                    image = _view(
+                        x,
+                        (group, c // group, positions),
+                        contiguous_strides((group, c // group, positions)),
+                        i * c * positions,
+                    )
+                    result = _view(
+                        target,
+                        (group, m // group, positions),
+                        contiguous_strides((group, m // group, positions)),
+                        i * m * positions,
+                    )
+                    self._gemm(weights, image, result, 1.0, beta)
+            if target is not out:
+                self.copy(target, out)
+        else:
+            out_spatial = out.shape[2:]
+            meta = np.asarray(
+                [m, *in_spatial, *out_spatial, *kernel, *strides, *dilations]
+                + [*pads[:rank], *out.strides[1:]]
+                + [0 if bias is None else bias.strides[0]],
+                dtype=np.int64,
+            )
+            cols = _dense_view(workspace, (group, (m // group) * taps, positions))
+            elements = m * math.prod(out_spatial)
+            for i in range(n):
+                image = _view(
+                    x,
+                    (group, c // group, positions),
+                    contiguous_strides((group, c // group, positions)),
+                    i * c * positions,
+                )
+                self._gemm(weights, image, cols, 1.0, 0.0)
+                result = _view(out, out.shape[1:], out.strides[1:], i * out.strides[0])
+                if self.debug:  # the kernel reads the columns and the bias
+                    inputs = [workspace, *([bias] if bias is not None else [])]
+                    check_call("xhip_col2im_f32", inputs, result, inplace_ok=False)
+                self._launch_window(
+                    "xhip_col2im_f32",
+                    elements,
+                    [
+                        ("ptr", self._address(workspace)),
+                        ("ptr", 0 if bias is None else self._address(bias)),
+                        ("ptr", self._address(result)),
+                        ("i32", rank),
+                        ("ptr", self._device_meta(meta)),
+                        ("i64", elements),
+                    ],
+                )
+        for value in scratch:
+            self.free(value.buffer)
+
+    def lp_pool(
+        self,
+        x: DeviceArray,
+        out: DeviceArray,
+        kernel: Sequence[int],
+        strides: Sequence[int],
+        dilations: Sequence[int],
+        pads: Sequence[int],
+        p: int,
+    ) -> None:
+        self._require_f32("hip.miopen.lp_pool", x, out)
+        if out.size == 0:
+            return
+        rank = len(x.shape) - 2
+        meta = np.asarray(
+            [*x.shape[:2], *x.shape[2:], *out.shape[2:], *kernel, *strides]
+            + [*dilations, *pads[:rank], *x.strides, *out.strides],
+            dtype=np.int64,
+        )
+        if self.debug:
+            check_call("xhip_lp_pool_f32", [x], out, inplace_ok=False)
+        self._launch_window(
+            "xhip_lp_pool_f32",
+            out.size,
+            [
+                ("ptr", self._address(x)),
+                ("ptr", self._address(out)),
+                ("i32", p),
+                ("i32", rank),
+                ("ptr", self._device_meta(meta)),
+                ("i64", out.size),
+            ],
+        )
