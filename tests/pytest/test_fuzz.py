@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import onnxruntime as ort
 import pytest
@@ -62,3 +64,71 @@ def test_regression_scaled_softmax_on_a_moved_axis() -> None:
     )
     (want,) = session.run(None, feeds)
     np.testing.assert_allclose(xhip.compile(model)(feeds)["y"], want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("axis", [0, -1])
+def test_regression_softmax_of_one_entry_is_exactly_one(axis: int) -> None:
+    """Found by seed 300: Floor(Softmax(x)) over an axis of length 1 gave 0,
+    as the unshifted CPU softmax multiplied by a rounded reciprocal of the
+    row sum (e * (1 / e) < 1); ORT's shifted form gives exactly 1."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["rows", "n"])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["rows", "n"])
+    graph = helper.make_graph(
+        [
+            helper.make_node("Softmax", ["x"], ["s"], axis=axis),
+            helper.make_node("Floor", ["s"], ["y"]),
+        ],
+        "g",
+        [x],
+        [y],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    shape = (1, 300) if axis == 0 else (300, 1)
+    feeds = {"x": np.random.default_rng(0).uniform(-3, 3, shape).astype(np.float32)}
+    session = ort.InferenceSession(
+        model.SerializeToString(), providers=["CPUExecutionProvider"]
+    )
+    (want,) = session.run(None, feeds)
+    assert (want == 1).all()
+    np.testing.assert_array_equal(xhip.compile(model)(feeds)["y"], want)
+
+
+@pytest.mark.parametrize(
+    "op,attributes",
+    [
+        ("ArgMax", {}),
+        ("ArgMax", {"select_last_index": 1}),
+        ("ArgMin", {}),
+        ("ArgMin", {"select_last_index": 1}),
+    ],
+)
+@pytest.mark.parametrize("axis", [0, 1])
+def test_regression_arg_reductions_skip_nan_as_onnxruntime_does(
+    op: str, attributes: dict[str, int], axis: int
+) -> None:
+    """Found by seed 3649 (ArgMin): numpy's argmax takes the first NaN, ORT's
+    scan never takes a NaN but keeps a leading one. Every arrangement of NaN,
+    ties and infinities in rows of four."""
+    values = np.array([np.nan, 1.0, 2.0, -np.inf, np.inf], np.float32)
+    rows = np.array(list(itertools.product(values, repeat=4)), np.float32)
+    x = rows if axis == 1 else np.ascontiguousarray(rows.T)
+    out = "y"
+    nodes = [helper.make_node(op, ["x"], [out], axis=axis, keepdims=0, **attributes)]
+    if op == "Hardmax":
+        y = helper.make_tensor_value_info(out, TensorProto.FLOAT, ["a", "b"])
+    else:
+        y = helper.make_tensor_value_info(
+            out, TensorProto.INT64, ["b" if axis == 0 else "a"]
+        )
+    graph = helper.make_graph(
+        nodes,
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["a", "b"])],
+        [y],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    session = ort.InferenceSession(
+        model.SerializeToString(), providers=["CPUExecutionProvider"]
+    )
+    (want,) = session.run(None, {"x": x})
+    np.testing.assert_array_equal(xhip.compile(model)({"x": x})[out], want)

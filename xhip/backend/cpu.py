@@ -135,8 +135,9 @@ def _softmax_block(x: np.ndarray, out: np.ndarray, ones: np.ndarray) -> None:
     if not (SUM_MIN < total.min() and total.max() < SUM_MAX):
         _softmax_shifted(x, out)
         return
-    np.reciprocal(total, out=total)
-    np.multiply(out, total[:, None], out=out)
+    # A division, not a reciprocal's product: unshifted, a one-entry row is
+    # e / e, exactly 1, as in the shifted form ORT uses.
+    np.divide(out, total[:, None], out=out)
 
 
 class CpuRuntime(

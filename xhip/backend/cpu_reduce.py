@@ -72,6 +72,27 @@ def reduce_array(x: np.ndarray, kind: str, axes: tuple[int, ...]) -> Any:
     raise ValueError(f"unknown reduction {kind!r}")
 
 
+def arg_extreme(x: np.ndarray, axis: int, kind: str, select_last: bool) -> np.ndarray:
+    """Where along `axis` ArgMax/ArgMin land, as in ONNX Runtime:
+    a scan from the first element taking each one strictly better (or as good,
+    with `select_last`). NaN compares false: a NaN is never taken, and a
+    leading NaN is never left. numpy's argmax takes the first NaN instead."""
+    n = x.shape[axis]
+    if x.dtype.kind != "f" or not np.isnan(x).any():
+        find = np.argmax if kind == "max" else np.argmin
+        if select_last:
+            return n - 1 - find(np.flip(x, axis), axis=axis, keepdims=True)
+        return find(x, axis=axis, keepdims=True)
+    best = (np.fmax if kind == "max" else np.fmin).reduce(x, axis=axis, keepdims=True)
+    hit = x == best
+    if select_last:
+        index = n - 1 - np.argmax(np.flip(hit, axis), axis=axis, keepdims=True)
+    else:
+        index = np.argmax(hit, axis=axis, keepdims=True)
+    leading_nan = np.isnan(np.take(x, [0], axis=axis))
+    return np.where(leading_nan, 0, index)
+
+
 class CpuReductions(Runtime, ABC):
     """Mixed into `CpuRuntime`: the `Runtime` methods of the reduction family."""
 
@@ -112,11 +133,7 @@ class CpuReductions(Runtime, ABC):
         if n == 0:
             o[...] = 0
             return
-        find = np.argmax if kind == "max" else np.argmin
-        if select_last:
-            o[...] = n - 1 - find(np.flip(x, axis), axis=axis, keepdims=True)
-        else:
-            o[...] = find(x, axis=axis, keepdims=True)
+        o[...] = arg_extreme(x, axis, kind, select_last)
 
     def _normalize(
         self,
@@ -193,6 +210,8 @@ class CpuReductions(Runtime, ABC):
         x, o = self.array(src), self.array(out)
         if x.size == 0:
             return
+        # With NaN, ORT's one-hot depends on its SIMD lanes ([1, NaN, 2, 3]
+        # gives 2); numpy's first NaN is onnx's reference (docs/fuzzing.md).
         index = np.argmax(x, axis=axis, keepdims=True)
         o[...] = 0
         np.put_along_axis(o, index, np.ones((), o.dtype), axis)

@@ -376,14 +376,20 @@ def _cast_like(g: Graph) -> Value | None:
     return g.add("CastLike", [x.name, like], x.shape)
 
 
-def _axis_op(op_type: str) -> Generator:
-    """An op along one axis (`axis` attribute, the shape kept)."""
+def _axis_op(op_type: str, nan_free: bool = False) -> Generator:
+    """An op along one axis (`axis` attribute, the shape kept); with `nan_free`
+    drawn on `Where(IsNaN(x), 0, x)`."""
 
     def make(g: Graph) -> Value | None:
         x = g.pick()
         if x is None or not x.shape:
             return None
         axis = int(g.rng.integers(-len(x.shape), len(x.shape)))
+        if nan_free:
+            nan = g.add("IsNaN", [x.name], x.shape)
+            g.values.pop()  # bool: not a value the generators draw on
+            zero = g.constant(np.zeros((), np.float32))
+            x = g.add("Where", [nan.name, zero, x.name], x.shape)
         return g.add(op_type, [x.name], x.shape, axis=axis)
 
     return make
@@ -921,7 +927,8 @@ GENERATORS: dict[str, Generator] = {
     "PRelu": _prelu,
     "CastLike": _cast_like,
     "LogSoftmax": _axis_op("LogSoftmax"),
-    "Hardmax": _axis_op("Hardmax"),
+    # With NaN, ORT's Hardmax depends on its SIMD lanes (docs/fuzzing.md).
+    "Hardmax": _axis_op("Hardmax", nan_free=True),
     **{
         op: _reduce(op)
         for op in (
