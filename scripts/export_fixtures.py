@@ -157,6 +157,36 @@ class Gpt2WithPast(torch.nn.Module):
         return tuple(outs)
 
 
+class NarrowResNet18(ResNet):
+    """torchvision's ResNet-18 (its `ResNet` class and `BasicBlock`, layers
+    [2, 2, 2, 2]) with every width divided by `divisor`, small enough to commit.
+
+    `ResNet.__init__` hard-codes the widths 64-512, so the stem, the four
+    stages and the head are built again at the narrow widths, initialised as
+    torchvision initialises them.
+    """
+
+    def __init__(self, divisor: int, num_classes: int):
+        super().__init__(BasicBlock, [2, 2, 2, 2], num_classes=num_classes)
+        width = [64 // divisor, 128 // divisor, 256 // divisor, 512 // divisor]
+        self.inplanes = width[0]
+        self.conv1 = torch.nn.Conv2d(3, width[0], 7, stride=2, padding=3, bias=False)
+        self.bn1 = torch.nn.BatchNorm2d(width[0])
+        self.layer1 = self._make_layer(BasicBlock, width[0], 2)
+        self.layer2 = self._make_layer(BasicBlock, width[1], 2, stride=2)
+        self.layer3 = self._make_layer(BasicBlock, width[2], 2, stride=2)
+        self.layer4 = self._make_layer(BasicBlock, width[3], 2, stride=2)
+        self.fc = torch.nn.Linear(width[3], num_classes)
+        for m in self.modules():
+            if isinstance(m, torch.nn.Conv2d):
+                torch.nn.init.kaiming_normal_(
+                    m.weight, mode="fan_out", nonlinearity="relu"
+                )
+            elif isinstance(m, torch.nn.BatchNorm2d):
+                torch.nn.init.constant_(m.weight, 1)
+                torch.nn.init.constant_(m.bias, 0)
+
+
 def calibrate_batchnorm(model: torch.nn.Module, seed: int) -> torch.nn.Module:
     """Set BatchNorm running stats from random batches, so activations stay O(1).
 
@@ -420,6 +450,15 @@ def specs() -> list[Spec]:
             lambda: tv.mobilenet_v2(weights=None, num_classes=10, width_mult=0.25),
             dynamic=True,
             commit=both,
+        ),
+        vision_spec(
+            "resnet18_w0125",
+            "NarrowResNet18(divisor=8, num_classes=10)",
+            lambda: NarrowResNet18(divisor=8, num_classes=10),
+            dynamic=True,
+            commit=both,
+            note="torchvision's ResNet-18 (ResNet class, BasicBlock, [2, 2, 2, 2]) "
+            "at 1/8 width (8-64 channels); the committed ResNet-18",
         ),
         vision_spec(
             "resnet10t",
@@ -835,10 +874,11 @@ def readme(results: list[Result], supported: list[str] | None) -> str:
         "",
         f"Committed here: {len(committed)} fixtures, {total / 1e6:.1f} MB with their `.npz`.",
         "",
-        "- No ResNet is committed: torchvision's `BasicBlock` can't be made narrower",
-        "  through the constructor (`width_per_group` is Bottleneck's), so even",
-        "  `ResNet(BasicBlock, [1, 1, 1, 1])` has 4.9 M parameters (~20 MB). MobileNetV2 at",
-        "  width 0.25 is the committed conv model.",
+        "- The committed ResNet-18 is `resnet18_w0125`: torchvision's `BasicBlock` can't be",
+        "  made narrower through the constructor (`width_per_group` is Bottleneck's), so",
+        "  `NarrowResNet18` (in the script) rebuilds the stem, stages and head of",
+        "  torchvision's `ResNet` at 1/8 width: ResNet-18's layers, 177 K parameters.",
+        "  MobileNetV2 at width 0.25 is the other committed conv model.",
         "- The real `resnet18` (both exporters, dynamic and static 224x224), the real",
         "  `mobilenet_v2` (width 1.0) and `resnet10t` (both exporters, dynamic and 224x224) are too big to",
         "  commit: the script writes them to `--external-dir` (outside the repo) with their",

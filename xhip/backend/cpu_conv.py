@@ -8,24 +8,30 @@ per pixel:
   groups (`np.matmul` with `out=`, BLAS per group) per image. A 1x1 kernel with
   unit strides and no pads (an empty workspace) is one `matmul` of the
   weights with the whole batch.
-- `pool`: the input copied once into a padded array (-inf or 0 outside),
-  `sliding_window_view` with the strides and dilations as steps, one
-  `max`/`sum` over the window axes; the average's divisor is a separable
-  product of per-dim counts; `Indices` are an `argmax` over the flattened
-  window, turned back into input coordinates.
+- `pool`: one `maximum`/`add` per kernel tap over the output positions whose
+  input lies inside the image (whole strided planes); the average's divisor
+  is a separable product of per-dim counts. With MaxPool's `Indices`, the
+  input is copied once into a padded array (-inf outside), viewed as windows
+  (`sliding_window_view`, the strides and dilations as steps), and the
+  indices are an `argmax` over the flattened window, turned back into input
+  coordinates.
 """
 
 from __future__ import annotations
 
 import math
 from abc import ABC
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from xhip.backend.runtime import DeviceArray, Runtime
+
+PARALLEL_MIN_ELEMENTS = 1 << 16
+"""A workspace smaller than this is filled on one thread (as `cpu.py`'s)."""
 
 
 def _tap_slices(
@@ -72,6 +78,23 @@ def im2col(
             col[(slice(None), k, *dst)] = image[(slice(None), *src)]
 
 
+MatMul = Callable[[np.ndarray, np.ndarray, np.ndarray], None]
+"""`matmul(a, b, out)`: numpy's, or the runtime's, cut over its threads."""
+
+
+Parallel = Callable[[Sequence[Callable[[], object]]], None]
+"""Runs the tasks (the runtime's thread pool, or one after another)."""
+
+
+def _numpy_matmul(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
+    np.matmul(a, b, out=out)
+
+
+def _serial(tasks: Sequence[Callable[[], object]]) -> None:
+    for task in tasks:
+        task()
+
+
 def conv(
     x: np.ndarray,
     w: np.ndarray,
@@ -82,6 +105,9 @@ def conv(
     dilations: Sequence[int],
     pads: Sequence[int],
     group: int,
+    matmul: MatMul = _numpy_matmul,
+    parallel: Parallel = _serial,
+    threads: int = 1,
 ) -> None:
     n, c = x.shape[:2]
     m, kernel, out_spatial = w.shape[0], w.shape[2:], out.shape[2:]
@@ -92,15 +118,30 @@ def conv(
     target = out if out.flags.c_contiguous else np.empty_like(out)
     if workspace.size == 0:  # the im2col matrix is the image itself
         images = x.reshape(n, group, c // group, positions)
-        np.matmul(weights, images, out=target.reshape(n, group, m // group, positions))
+        matmul(weights, images, target.reshape(n, group, m // group, positions))
     else:
         col = workspace.reshape(c, math.prod(kernel), *out_spatial)
         cols = workspace.reshape(group, -1, positions)
+        # im2col is memory-bound copying: the channels cut over the threads.
+        pieces = threads if workspace.size >= PARALLEL_MIN_ELEMENTS else 1
+        cuts = [c * t // pieces for t in range(pieces + 1)]
         for i in range(n):
-            im2col(x[i], col, kernel, strides, dilations, pads)
-            np.matmul(
-                weights, cols, out=target[i].reshape(group, m // group, positions)
+            parallel(
+                [
+                    partial(
+                        im2col,
+                        x[i, lo:hi],
+                        col[lo:hi],
+                        kernel,
+                        strides,
+                        dilations,
+                        pads,
+                    )
+                    for lo, hi in zip(cuts, cuts[1:])
+                    if hi > lo
+                ]
             )
+            matmul(weights, cols, target[i].reshape(group, m // group, positions))
     if bias is not None:
         target += bias.reshape(m, *(1 for _ in out_spatial))
     if target is not out:
@@ -146,11 +187,13 @@ def pool(
         return
     kernel = tuple(x.shape[2:]) if kernel is None else tuple(kernel)
     in_shape, out_shape = x.shape[2:], out.shape[2:]
+    if indices is None:
+        _pool_by_taps(x, out, kind, kernel, strides, dilations, pads, count_include_pad)
+        return
+    # MaxPool's Indices: the window view, padded with the lowest value.
     spans = [(k - 1) * d + 1 for k, d in zip(kernel, dilations)]
     lengths = [(o - 1) * s + span for o, s, span in zip(out_shape, strides, spans)]
-    fill: Any = 0
-    if kind == "max":
-        fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    fill: Any = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
     padded = np.full((*x.shape[:2], *lengths), fill, dtype=x.dtype)
     inner = tuple(
         slice(pads[d], min(pads[d] + in_shape[d], lengths[d])) for d in range(rank)
@@ -165,24 +208,44 @@ def pool(
         *(slice(None, None, d) for d in dilations),
     )
     windows = windows[steps]
-    taps = tuple(range(2 + rank, 2 + 2 * rank))
-    if kind == "max":
-        np.max(windows, axis=taps, out=out)
-        if indices is not None:
-            _argmax_indices(
-                windows,
-                indices,
-                kernel,
-                strides,
-                dilations,
-                pads,
-                x.shape,
-                column_major,
-            )
-        return
-    total = np.sum(
-        windows, axis=taps, dtype=np.float64 if x.dtype == np.float64 else np.float32
+    np.max(windows, axis=tuple(range(2 + rank, 2 + 2 * rank)), out=out)
+    _argmax_indices(
+        windows, indices, kernel, strides, dilations, pads, x.shape, column_major
     )
+
+
+def _pool_by_taps(
+    x: np.ndarray,
+    out: np.ndarray,
+    kind: str,
+    kernel: Sequence[int],
+    strides: Sequence[int],
+    dilations: Sequence[int],
+    pads: Sequence[int],
+    count_include_pad: bool,
+) -> None:
+    """Max or average pool as one `maximum`/`add` per kernel tap over the
+    output positions whose input lies inside the image (`_tap_slices`): no
+    padded copy, and whole strided planes per call, where a reduction over
+    a window view walks each window's few elements."""
+    rank = len(kernel)
+    in_shape, out_shape = x.shape[2:], out.shape[2:]
+    lead = (slice(None), slice(None))
+    if kind == "max":
+        acc = out
+        acc.fill(-np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min)
+        combine: Any = np.maximum
+    else:
+        acc = np.zeros(out.shape, np.float64 if x.dtype == np.float64 else np.float32)
+        combine = np.add
+    for tap in np.ndindex(*kernel):
+        slices = _tap_slices(tap, in_shape, out_shape, strides, dilations, pads)
+        if slices is not None:
+            dst, src = slices
+            view = acc[(*lead, *dst)]
+            combine(view, x[(*lead, *src)], out=view)
+    if kind == "max":
+        return
     counts: Any = np.ones((), dtype=np.int64)
     for d in range(rank):
         lo, hi = (
@@ -195,7 +258,7 @@ def pool(
         )
         counts = np.multiply.outer(counts, per_dim)
     with np.errstate(invalid="ignore", divide="ignore"):
-        np.divide(total, counts, out=out, casting="unsafe")
+        np.divide(acc, counts, out=out, casting="unsafe")
 
 
 def _argmax_indices(
@@ -238,6 +301,12 @@ class CpuConvolutions(Runtime, ABC):
 
         def array(self, value: DeviceArray) -> np.ndarray: ...
 
+        def _matmul(self, x: np.ndarray, w: np.ndarray, o: np.ndarray) -> None: ...
+
+        def _parallel(self, tasks: Sequence[Callable[[], object]]) -> None: ...
+
+        threads: int
+
     def conv(
         self,
         x: DeviceArray,
@@ -260,6 +329,9 @@ class CpuConvolutions(Runtime, ABC):
             dilations,
             pads,
             group,
+            self._matmul,
+            self._parallel,
+            self.threads,
         )
 
     def pool(

@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.pytest.conftest import REPO
 from xhip.backend.reference import AttentionWeights
 from xhip.cli import main
 
@@ -40,6 +41,17 @@ def test_run_and_check(
     saved = np.load(tmp_path / "out" / "out.npy")
     want = AttentionWeights.random(0).reference(x)
     np.testing.assert_allclose(saved, want, rtol=1e-4, atol=1e-5)
+
+
+def test_run_and_check_resnet18(capsys: pytest.CaptureFixture[str]) -> None:
+    """`xhip run resnet18.onnx --check`: the committed ResNet-18 (torchvision's,
+    at 1/8 width), random input at the dims given, checked against ONNX Runtime."""
+    model = REPO / "tests" / "fixtures" / "models" / "resnet18_w0125.torchscript.onnx"
+    code = main(["run", str(model), "--dims", "height=96,width=80", "--check"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "logits: float32[1, 10]" in out
+    assert "check logits: max abs error" in out and out.rstrip().endswith("ok"), out
 
 
 def test_random_inputs_from_dims(

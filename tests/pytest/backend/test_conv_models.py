@@ -210,12 +210,30 @@ def test_conv_model_on_cpu(name: str) -> None:
         check(compiled(inputs), expected(model, inputs))
 
 
+VISION_FIXTURES = ["mobilenet_v2_w025", "resnet18_w0125"]
+
+
 @pytest.mark.parametrize("exporter", ["torchscript", "dynamo"])
-def test_mobilenet_v2_matches_torch(exporter: str) -> None:
-    """The committed MobileNetV2 exports (Conv, Clip, Add, GlobalAveragePool,
-    Flatten/Reshape, Gemm) against PyTorch's outputs saved beside them."""
-    path = FIXTURES / f"mobilenet_v2_w025.{exporter}.onnx"
-    data = np.load(FIXTURES / f"mobilenet_v2_w025.{exporter}.npz")
+@pytest.mark.parametrize("name", VISION_FIXTURES)
+def test_vision_fixture_matches_torch_and_onnxruntime(name: str, exporter: str) -> None:
+    """The committed torchvision exports (MobileNetV2 at width 0.25: Conv,
+    Clip, Add, GlobalAveragePool, Flatten/Reshape, Gemm; ResNet-18 at 1/8
+    width: Conv, Relu, MaxPool, Add) against PyTorch's outputs saved beside
+    them, and against ONNX Runtime at other heights and widths (both dynamic)."""
+    path = FIXTURES / f"{name}.{exporter}.onnx"
+    data = np.load(FIXTURES / f"{name}.{exporter}.npz")
     compiled = xhip.compile(path)
     got = compiled({"input": data["input"]})
     np.testing.assert_allclose(got["logits"], data["logits"], rtol=1e-3, atol=1e-5)
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    rng = np.random.default_rng(3)
+    for height, width in [(32, 32), (57, 41), (224, 224)]:
+        x = rng.standard_normal((1, 3, height, width)).astype(np.float32)
+        (want,) = session.run(None, {"input": x})
+        np.testing.assert_allclose(
+            compiled({"input": x})["logits"],
+            want,
+            rtol=1e-4,
+            atol=1e-5,
+            err_msg=f"{height}x{width}",
+        )
