@@ -241,12 +241,8 @@ def random_inputs(
 ) -> dict[str, np.ndarray]:
     """The given inputs plus random ones (as `xhip run` makes them): named dims
     from `dims`, other dynamic dims 1."""
-    named = signature.input_dim_names()
-    if unknown := sorted(set(dims) - named):
-        raise VerifyError(
-            f"--dims: the model has no dim {', '.join(map(repr, unknown))}; "
-            f"its named dims are: {', '.join(sorted(named)) or 'none'}"
-        )
+    if error := signature.unknown_dims_error(dims):
+        raise VerifyError(f"--dims: {error}")
     rng = np.random.default_rng(seed)
     inputs = dict(given)
     for spec in signature.inputs:

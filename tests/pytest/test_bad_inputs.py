@@ -106,6 +106,15 @@ def two_inputs_model() -> onnx.ModelProto:
     )
 
 
+def unnamed_dim_model() -> onnx.ModelProto:
+    """`y = relu(x)`, x [unk__3, 4]: tf2onnx writes onnx's made-up dim names."""
+    return make_model(
+        [helper.make_node("Relu", ["x"], ["y"], name="r")],
+        [tensor("x", F, ["unk__3", 4])],
+        [tensor("y", F, ["unk__3", 4])],
+    )
+
+
 def weights_model() -> onnx.ModelProto:
     w = np.arange(1024, dtype=np.float32).reshape(32, 32)
     return make_model(
@@ -244,6 +253,7 @@ CASES = [
     # --dims.
     Case("dims-malformed", _attention("--dims", "batch"), r"--dims: expected NAME=SIZE, got 'batch'"),
     Case("dims-unknown-name", _attention("--dims", "btach=3"), r"--dims: the model has no dim 'btach'; its named dims are: batch, seq"),
+    Case("dims-unnamed", lambda d: ["run", str(save(d, unnamed_dim_model())), "--dims", "unk__3=2"], r"--dims: the model has no dim 'unk__3'; its named dims are: none \(unnamed dynamic dims: 'x' dim 0; they are 1 in random inputs, or the size of a given input\)"),
     Case("dims-negative", _attention("--dims", "batch=-1"), r"--dims batch: the size must be a non-negative integer, got '-1'"),
     Case("dims-not-an-integer", _attention("--dims", "batch=2.5"), r"--dims batch: the size must be a non-negative integer, got '2\.5'"),
     Case("dims-twice", _attention("--dims", "batch=2,batch=3"), r"--dims: 'batch' is given twice"),

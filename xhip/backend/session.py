@@ -113,6 +113,33 @@ class Signature:
     def input_dim_names(self) -> set[str]:
         return {d for spec in self.inputs for d in spec.shape if isinstance(d, str)}
 
+    def unknown_dims_error(self, dims: Mapping[str, int]) -> str | None:
+        """Why `dims` (as `--dims` gives them) name dims the inputs lack, if they do.
+
+        Unnamed dynamic dims (and onnx's made-up `unk__N`) can't be named:
+        the message says which inputs have them, as only given inputs size them.
+        """
+        named = self.input_dim_names()
+        unknown = sorted(set(dims) - named)
+        if not unknown:
+            return None
+        message = (
+            f"the model has no dim {', '.join(map(repr, unknown))}; "
+            f"its named dims are: {', '.join(sorted(named)) or 'none'}"
+        )
+        unnamed = [
+            f"{spec.name!r} dim {i}"
+            for spec in self.inputs
+            for i, d in enumerate(spec.shape)
+            if d is None or d == ""
+        ]
+        if unnamed:
+            message += (
+                f" (unnamed dynamic dims: {', '.join(unnamed)}; they are 1 in "
+                "random inputs, or the size of a given input)"
+            )
+        return message
+
     def with_result_dims(self, function: func.FuncOp) -> Signature:
         """This signature, with each output dim no input dim binds replaced by
         the formula `function` sizes it with.

@@ -147,12 +147,8 @@ def load_inputs(entries: list[str]) -> dict[str, np.ndarray]:
 
 
 def check_dim_names(signature: Any, dims: Mapping[str, int]) -> None:
-    named = {d for spec in signature.inputs for d in spec.shape if isinstance(d, str)}
-    if unknown := sorted(set(dims) - named):
-        raise UserError(
-            f"--dims: the model has no dim {', '.join(map(repr, unknown))}; "
-            f"its named dims are: {', '.join(sorted(named)) or 'none'}"
-        )
+    if error := signature.unknown_dims_error(dims):
+        raise UserError(f"--dims: {error}")
 
 
 def random_inputs(

@@ -247,8 +247,8 @@ def _flag_of(cond: SSAValue) -> SSAValue | None:
     owner = cond.owner
     if (
         isinstance(owner, arith.SelectOp)
-        and _int_constant(owner.lhs) == [1]
-        and _int_constant(owner.rhs) == [0]
+        and int_constant(owner.lhs) == [1]
+        and int_constant(owner.rhs) == [0]
     ):
         return owner.cond
     return None
@@ -291,7 +291,8 @@ def _sign_decides(predicate: str, a: Index, b: Index) -> int | None:
     return None
 
 
-def _int_constant(value: SSAValue) -> list[int] | None:
+def int_constant(value: SSAValue) -> list[int] | None:
+    """The integers of a constant (`onnx.Constant`, `arith.constant`), if it is one."""
     owner = value.owner
     if not isinstance(owner, onnx.ConstantOp | arith.ConstantOp):
         return None
@@ -314,7 +315,7 @@ def _element_index(element: SSAValue) -> Index | None:
         isinstance(owner, arith.CmpiOp)
         and owner.predicate.value.data == 1
         and isinstance(owner.lhs.type, IndexType)
-        and _int_constant(owner.rhs) == [0]
+        and int_constant(owner.rhs) == [0]
     ):
         return owner.lhs  # a bool element: `cmpi ne, %x, %c0` of a 0/1 index
     return None
@@ -324,7 +325,7 @@ def index_values(value: SSAValue) -> list[Index] | None:
     """The elements of a 0-D or 1-D integer (or bool) tensor known at compile
     time: constants, or the `tensor.from_elements` that `onnx-fold-shapes`
     makes of shape values. None when they are data known only at run time."""
-    constant = _int_constant(value)
+    constant = int_constant(value)
     if constant is not None:
         return list(constant)
     owner = value.owner

@@ -77,6 +77,7 @@ READ_BACK: dict[str, tuple[int, ...]] = {
     "Tile": (1,),
     "Expand": (1,),
     "Trilu": (1,),
+    "TopK": (1,),
 }
 """The `CONSTANT_OPERAND`s that may also be data known only at run time: the
 conversion reads them back (`hip.readback`), so onnx's own case runs too.

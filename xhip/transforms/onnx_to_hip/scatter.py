@@ -17,11 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from xdsl.dialects import arith, tensor
+from xdsl.dialects import tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
-    AnyFloat,
-    DenseIntOrFPElementsAttr,
     IntegerAttr,
     IntegerType,
     Signedness,
@@ -42,6 +40,7 @@ from xhip.transforms.onnx_to_hip.support import (
     OnnxPattern,
     Unsupported,
     build_init,
+    constant_scalar,
     context_of,
     ranked,
 )
@@ -233,18 +232,6 @@ class ConvertCumSum(OnnxPattern[onnx.CumSumOp]):
         rewriter.replace(op, new)
 
 
-def _float_scalar(value: SSAValue) -> float | None:
-    """The one element of a constant float tensor."""
-    owner = value.owner
-    if not isinstance(owner, onnx.ConstantOp | arith.ConstantOp):
-        return None
-    attr = owner.value
-    if isa(attr, DenseIntOrFPElementsAttr[AnyFloat]):
-        values = attr.get_values()
-        return float(values[0]) if len(values) == 1 else None
-    return None
-
-
 class ConvertOneHot(OnnxPattern[onnx.OneHotOp]):
     def convert(self, op: onnx.OneHotOp, rewriter: PatternRewriter) -> None:
         result = ranked(op.output, "the result")
@@ -291,7 +278,7 @@ class ConvertOneHot(OnnxPattern[onnx.OneHotOp]):
         rewriter.replace(op, new)
 
     def _depth(self, op: onnx.OneHotOp, rewriter: PatternRewriter) -> Index:
-        number = _float_scalar(op.depth)
+        number = constant_scalar(op.depth)
         if number is not None:
             if number != number or abs(number) > 2**62:
                 raise Unsupported(f"depth {number} is not a size")

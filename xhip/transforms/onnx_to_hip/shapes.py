@@ -31,6 +31,7 @@ from xhip.transforms.onnx_to_hip.support import (
     ConversionState,
     OnnxPattern,
     Unsupported,
+    constant_scalar,
     context_of,
     ranked,
 )
@@ -57,17 +58,6 @@ def shape_operand(
     readback = hip.ReadbackOp(context_of(op), value, count)
     rewriter.insert(readback)
     return list(readback.values)
-
-
-def _float_scalar(value: SSAValue) -> float | None:
-    owner = value.owner
-    if isinstance(owner, onnx.ConstantOp):
-        attr = owner.value
-        if isinstance(attr, DenseIntOrFPElementsAttr):
-            values = list(attr.get_values())  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
-            if len(values) == 1:  # pyright: ignore[reportUnknownArgumentType]
-                return float(values[0])  # pyright: ignore[reportUnknownArgumentType]
-    return None
 
 
 def empty(
@@ -192,7 +182,7 @@ class ConvertRange(OnnxPattern[onnx.RangeOp]):
                 raise Unsupported("delta is 0")
             length = arith_.max(arith_.ceil_div(arith_.sub(limit, start), delta), 0)
         else:
-            numbers = [_float_scalar(v) for v in (op.start, op.limit, op.delta)]
+            numbers = [constant_scalar(v) for v in (op.start, op.limit, op.delta)]
             if any(n is None for n in numbers):
                 raise Unsupported("a float Range needs constant start, limit and delta")
             start_f, limit_f, delta_f = (float(n) for n in numbers if n is not None)

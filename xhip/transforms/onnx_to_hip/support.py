@@ -11,8 +11,6 @@ from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
-    IndexType,
-    IntegerType,
     StringAttr,
     TensorType,
     UnregisteredOp,
@@ -24,7 +22,7 @@ from xdsl.utils.hints import isa
 from xhip.dialects import onnx
 from xhip.dialects.constraints import AnyTensorTypeConstr
 from xhip.transforms.hip_add_context_arg import context_arg, enclosing_function
-from xhip.transforms.index_arith import ConstantFolder
+from xhip.transforms.index_arith import ConstantFolder, int_constant
 
 
 class Unsupported(Exception):
@@ -136,14 +134,20 @@ def build_init(
     return empty.tensor
 
 
-def constant_ints(value: SSAValue) -> list[int] | None:
-    """The integers of a constant tensor (`onnx.Constant` or `arith.constant`)."""
+constant_ints = int_constant
+"""The integers of a constant tensor (`onnx.Constant` or `arith.constant`)."""
+
+
+def constant_scalar(value: SSAValue) -> float | None:
+    """The one element of a constant int or float tensor, as a float."""
     owner = value.owner
     if not isinstance(owner, onnx.ConstantOp | arith.ConstantOp):
         return None
     attr = owner.value
-    if isa(attr, DenseIntOrFPElementsAttr[IntegerType | IndexType]):
-        return [int(v) for v in attr.get_values()]
+    if isa(attr, DenseIntOrFPElementsAttr):
+        values = attr.get_values()
+        if len(values) == 1 and isinstance(values[0], int | float):
+            return float(values[0])
     return None
 
 

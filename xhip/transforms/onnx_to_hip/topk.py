@@ -1,9 +1,8 @@
 """TopK -> `hip.topk` in tensor mode.
 
-`K` must be known at compile time (a constant, or a shape value
-`onnx-fold-shapes` made into a `tensor.from_elements`): it is the size of
-both results along `axis`, an `index` value where it is known only at run
-time. `axis` is put in `[0, rank)`; `largest=0` is the `smallest` unit
+`K` is the size of both results along `axis`: a constant, a shape value
+`onnx-fold-shapes` made into a `tensor.from_elements` (an `index` value known
+only at run time), or data read back with `hip.readback`. `axis` is put in `[0, rank)`; `largest=0` is the `smallest` unit
 attribute. `sorted=0` leaves the order to the implementation, so the sorted
 order serves it too.
 """
@@ -16,7 +15,8 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from xhip.dialects import hip, onnx
-from xhip.transforms.index_arith import Index, IndexArith, index_values
+from xhip.transforms.index_arith import Index, IndexArith
+from xhip.transforms.onnx_to_hip.shapes import shape_operand
 from xhip.transforms.onnx_to_hip.support import (
     OnnxPattern,
     Unsupported,
@@ -49,7 +49,7 @@ class ConvertTopK(OnnxPattern[onnx.TopKOp]):
         for result in (values_type, indices_type):
             if len(result.get_shape()) != len(shape):
                 raise Unsupported(f"the result type {result} has the wrong rank")
-        k = self._k(op, shape[axis])
+        k = self._k(op, rewriter, shape[axis])
         arith = IndexArith(rewriter, op, self.state.folder)
         sizes: dict[int, SSAValue] = {}
         inits = [
@@ -63,14 +63,9 @@ class ConvertTopK(OnnxPattern[onnx.TopKOp]):
         new = hip.TopKOp(context_of(op), [op.X], inits, properties=properties)
         rewriter.replace(op, new)
 
-    @staticmethod
-    def _k(op: onnx.TopKOp, size: int) -> Index:
-        known = index_values(op.K)
-        if known is None:
-            raise Unsupported(
-                "K must be known at compile time (a constant or a shape value): "
-                "it is the size of the results"
-            )
+    def _k(self, op: onnx.TopKOp, rewriter: PatternRewriter, size: int) -> Index:
+        """K: folded, or read back at run time (it sizes the results)."""
+        known = shape_operand(self, op, rewriter, op.K, "K")
         if len(known) != 1:
             raise Unsupported(f"K must have one element, got {len(known)}")
         (k,) = known

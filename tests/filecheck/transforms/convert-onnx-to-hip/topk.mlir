@@ -41,3 +41,16 @@ func.func @topk_shape_k(%ctx: !hip.context, %x: tensor<4x?xf32>) -> (tensor<4x?x
 // CHECK-NEXT:    %1 = tensor.empty(%n) : tensor<4x?xi64>
 // CHECK-NEXT:    %2, %3 = hip.topk(%ctx) ins(%x : tensor<4x?xf32>) outs(%0, %1 : tensor<4x?xf32>, tensor<4x?xi64>) {axis = 1 : i64} -> (tensor<4x?xf32>, tensor<4x?xi64>)
 // CHECK-NEXT:    func.return %2, %3 : tensor<4x?xf32>, tensor<4x?xi64>
+
+// K as data (a graph input): read back at run time, it sizes the results.
+
+func.func @topk_data_k(%ctx: !hip.context, %x: tensor<3x4xf32>, %k: tensor<1xi64>) -> (tensor<3x?xf32>, tensor<3x?xi64>) {
+  %0, %1 = "onnx.TopK"(%x, %k) {axis = -1 : si64, largest = 1 : si64, sorted = 1 : si64, onnx_node_name = "top"} : (tensor<3x4xf32>, tensor<1xi64>) -> (tensor<3x?xf32>, tensor<3x?xi64>)
+  func.return %0, %1 : tensor<3x?xf32>, tensor<3x?xi64>
+}
+// CHECK-LABEL: func.func @topk_data_k
+// CHECK-NEXT:    %0 = hip.readback(%ctx) %k : tensor<1xi64> -> index
+// CHECK-NEXT:    %1 = tensor.empty(%0) : tensor<3x?xf32>
+// CHECK-NEXT:    %2 = tensor.empty(%0) : tensor<3x?xi64>
+// CHECK-NEXT:    %3, %4 = hip.topk(%ctx) ins(%x : tensor<3x4xf32>) outs(%1, %2 : tensor<3x?xf32>, tensor<3x?xi64>) {axis = 1 : i64} -> (tensor<3x?xf32>, tensor<3x?xi64>)
+// CHECK-NEXT:    func.return %3, %4 : tensor<3x?xf32>, tensor<3x?xi64>
