@@ -1,14 +1,20 @@
 """The GPU runtimes' attention pieces: `hip.attention_softmax` and
 `hip.rotary_embedding` (kernels in `kernels/attention.h`).
 
-`GpuAttention` is mixed into `gpu.KernelRuntime`. float32 only, like the other
-kernels (a bool mask and int64 lengths or positions beside it); other element
+`GpuAttention` is mixed into `gpu.KernelRuntime`. The kernels are templates
+with one instantiation per type of `gpu_reduce.FLOAT_TYPES` (float16, stored
+as its 16 bits and computed in float; float32; float64, computed in double),
+picked here by dtype; a float mask, the cos and sin caches are of the same
+type (a bool mask and int64 lengths or positions beside them). Other element
 types go through `Runtime.not_implemented` in one line.
 
 - `attention_softmax`: one block per row of scores (B * H * S rows of T),
   scale, softcap, the bias (mask read through its broadcast strides, causal,
-  window, nonpad) and the softmax in three passes over the row. Scores that
-  are not contiguous are first made dense with the copy kernel.
+  window, nonpad) and the softmax in three passes over the row, each
+  recomputing the biased scores. float16 rounds every step to float16 as
+  the CPU's numpy does (ONNX's default `softmax_precision`), or under `wide`
+  computes in float and rounds once; the other types round once. Scores
+  that are not contiguous are first made dense with the copy kernel.
 - `rotary_embedding`: one thread per output element, every operand read
   through its strides.
 """
@@ -21,11 +27,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from xhip.backend.device import DeviceAPI, KernelArg
-from xhip.backend.gpu_reduce import block_for
+from xhip.backend.gpu_reduce import FLOAT_TYPES, accumulator_bytes, block_for
 from xhip.backend.runtime import DeviceArray, Runtime, check_call
 
 STAGE_CODES = {"scaled": 0, "softcapped": 1, "biased": 2, "softmax": 3}
-"""`stage` as `xhip_attention_softmax_f32` takes it (hip.ATTENTION_STAGES)."""
+"""`stage` as `xhip_attention_softmax_<type>` takes it (hip.ATTENTION_STAGES)."""
 
 MAX_GRID = 1 << 16
 BLOCK = 256
@@ -47,7 +53,9 @@ class GpuAttention(Runtime, ABC):
     if TYPE_CHECKING:
         device: DeviceAPI
 
-        def _require_f32(self, op: str, *values: DeviceArray) -> None: ...
+        def _suffix(
+            self, op: str, types: frozenset[str], *values: DeviceArray
+        ) -> str: ...
         def _address(self, value: DeviceArray) -> int: ...
         def _device_meta(self, meta: np.ndarray) -> int: ...
         def _dense(self, value: DeviceArray, keep: bool = True) -> DeviceArray: ...
@@ -71,7 +79,8 @@ class GpuAttention(Runtime, ABC):
         floats = [scores, out]
         if mask is not None and mask.dtype != np.bool_:
             floats.append(mask)
-        self._require_f32("hip.attention_softmax", *floats)
+        suffix = self._suffix("hip.attention_softmax", FLOAT_TYPES, *floats)
+        kernel = f"xhip_attention_softmax_{suffix}"
         if out.size == 0:
             return
         b, h, s, t = scores.shape
@@ -86,7 +95,7 @@ class GpuAttention(Runtime, ABC):
         params = np.asarray([scale, softcap], np.float64)
         if self.debug:
             inputs = [v for v in (src, mask, nonpad) if v is not None]
-            check_call("xhip_attention_softmax_f32", inputs, dst, inplace_ok=True)
+            check_call(kernel, inputs, dst, inplace_ok=True)
         block = block_for(t)
         args: list[KernelArg] = [
             ("ptr", self._address(src)),
@@ -101,9 +110,11 @@ class GpuAttention(Runtime, ABC):
             ("i64", left_window),
             ("i64", right_window),
             ("i32", STAGE_CODES[stage]),
+            ("i32", int(suffix == "f16" and not wide)),
         ]
         grid = min(b * h * s, MAX_GRID)
-        self.device.launch("xhip_attention_softmax_f32", grid, block, 8 * block, args)
+        shared = 2 * accumulator_bytes(suffix) * block
+        self.device.launch(kernel, grid, block, shared, args)
         if dst is not out:
             self.copy(dst, out)
             self.free(dst.buffer)
@@ -121,7 +132,8 @@ class GpuAttention(Runtime, ABC):
         rotary_dim: int,
         num_heads: int,
     ) -> None:
-        self._require_f32("hip.rotary_embedding", x, cos, sin, out)
+        suffix = self._suffix("hip.rotary_embedding", FLOAT_TYPES, x, cos, sin, out)
+        kernel = f"xhip_rotary_embedding_{suffix}"
         n = out.size
         if n == 0:
             return
@@ -148,7 +160,7 @@ class GpuAttention(Runtime, ABC):
         meta = np.asarray([b, s, heads, d, *xs, *ys, *caches, *positions], np.int64)
         if self.debug:
             inputs = [v for v in (x, cos, sin, position_ids) if v is not None]
-            check_call("xhip_rotary_embedding_f32", inputs, out, inplace_ok=False)
+            check_call(kernel, inputs, out, inplace_ok=False)
         args: list[KernelArg] = [
             ("ptr", self._address(x)),
             ("ptr", self._address(cos)),
@@ -160,4 +172,4 @@ class GpuAttention(Runtime, ABC):
             ("i64", rotary_dim),
             ("i32", int(interleaved)),
         ]
-        self.device.launch("xhip_rotary_embedding_f32", self._grid(n), BLOCK, 0, args)
+        self.device.launch(kernel, self._grid(n), BLOCK, 0, args)

@@ -1,10 +1,15 @@
 """The kernels of `kernels/attention.h` run by the emulator against the CPU
-runtime's numpy (`cpu_attention.py`), at warp size 32 and 64 (threads in
-forward and reverse order): every stage, bool and float masks (broadcast,
-shorter than the keys), causal with cached keys, windows, nonpad lengths,
-softcap, a fully masked row, rows longer than the block and more rows than
-the grid; rotary embeddings 3-D and 4-D, interleaved or not, partial, with
-and without position ids, on strided inputs.
+runtime's numpy (`cpu_attention.py`) in float64, at warp size 32 and 64
+(threads in forward and reverse order): every stage, bool and float masks
+(broadcast, shorter than the keys), causal with cached keys, windows, nonpad
+lengths, softcap, a fully masked row, rows longer than the block and more
+rows than the grid; rotary embeddings 3-D and 4-D, interleaved or not,
+partial, with and without position ids, on strided inputs. Every case on
+each element type of `gpu_reduce.FLOAT_TYPES` (one instantiation of the same
+template each): the inputs are drawn in that type, the float64 result on
+them is the reference, float16 within its rounding (it computes in float);
+the attention softmax's `narrow` float16, which rounds every step, against
+the CPU runtime's float16 numpy.
 
 `KERNELS` is what this module tests; `test_kernels.py`'s registry test counts
 it as covered."""
@@ -20,15 +25,28 @@ import pytest
 from xhip.backend.cpu import CpuRuntime
 from xhip.backend.device import KernelArg
 from xhip.backend.gpu_attention import STAGE_CODES, mask_strides
-from xhip.backend.gpu_reduce import block_for
+from xhip.backend.gpu_reduce import FLOAT_TYPES, accumulator_bytes, block_for
 from xhip.backend.runtime import DeviceArray
 from xhip.testing.emulator import EmulatedKernels, Guarded
 from xhip.testing.emulator.build import Order
 
 pytestmark = pytest.mark.emulator
 
-KERNELS = {"xhip_attention_softmax_f32", "xhip_rotary_embedding_f32"}
+KERNELS = {
+    *(f"xhip_attention_softmax_{t}" for t in FLOAT_TYPES),
+    *(f"xhip_rotary_embedding_{t}" for t in FLOAT_TYPES),
+}
 WARPS: tuple[tuple[int, Order], ...] = ((32, "forward"), (64, "reverse"))
+SUFFIXES = sorted(FLOAT_TYPES)
+VARIANTS = [*SUFFIXES, "f16-narrow"]
+"""Kernel suffixes, and float16 rounding every step (not `wide`)."""
+DTYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
+
+
+def _tolerance(suffix: str) -> float:
+    """rtol = atol against float64 on the same inputs: float16's one
+    rounding (computed in float), float32's math, float64's."""
+    return {"f16": 2e-3, "f32": 3e-5, "f64": 1e-12}[suffix]
 
 
 def _view(a: np.ndarray) -> DeviceArray:
@@ -52,14 +70,16 @@ ATTENTION_CASES: list[dict[str, Any]] = [
 ]
 
 
-def _mask(kind: str | None, shape: tuple[int, ...], rng: np.random.Generator) -> Any:
+def _mask(
+    kind: str | None, shape: tuple[int, ...], rng: np.random.Generator, dtype: Any
+) -> Any:
     b, h, s, t = shape
     if kind == "bool2d":
         return rng.random((s, t - 2)) > 0.3  # two keys past the mask's end
     if kind == "bool1d":
         return rng.random((t,)) > 0.2
     if kind == "float4d":
-        return rng.normal(0, 1, (b, 1, s, t)).astype(np.float32)
+        return rng.normal(0, 1, (b, 1, s, t)).astype(dtype)
     if kind == "deadrow":
         mask = np.ones((s, t), np.bool_)
         mask[1] = False
@@ -67,15 +87,24 @@ def _mask(kind: str | None, shape: tuple[int, ...], rng: np.random.Generator) ->
     return None
 
 
+def _wide(a: np.ndarray) -> np.ndarray:
+    """A float array in float64 (exactly), anything else as it is."""
+    return a.astype(np.float64) if a.dtype.kind == "f" else a
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("stage", sorted(STAGE_CODES, key=STAGE_CODES.__getitem__))
 @pytest.mark.parametrize("case", ATTENTION_CASES, ids=lambda c: str(sorted(c.items())))
 def test_attention_softmax(
-    emulated: EmulatedKernels, case: dict[str, Any], stage: str
+    emulated: EmulatedKernels, case: dict[str, Any], stage: str, variant: str
 ) -> None:
     shape = case["shape"]
+    suffix, _, mode = variant.partition("-")
+    narrow = mode == "narrow"
+    dtype = DTYPES[suffix]
     rng = np.random.default_rng(zlib.crc32(str(sorted(case.items())).encode()))
-    x = rng.normal(0, 2, shape).astype(np.float32)
-    mask = _mask(case.get("mask"), shape, rng)
+    x = rng.normal(0, 2, shape).astype(dtype)
+    mask = _mask(case.get("mask"), shape, rng, dtype)
     nonpad = None if "nonpad" not in case else np.asarray(case["nonpad"], np.int64)
     attrs = {
         "scale": 0.7,
@@ -87,16 +116,18 @@ def test_attention_softmax(
     }
     past = case.get("past", 0)
     cpu = CpuRuntime()
-    result = cpu.upload(np.zeros(shape, np.float32))
+    # The reference: float64 on the same inputs; numpy's float16 if narrow.
+    wide = (lambda a: a) if narrow else _wide
+    result = cpu.upload(np.zeros(shape, dtype if narrow else np.float64))
     cpu.attention_softmax(
         past,
-        cpu.upload(x),
-        None if mask is None else cpu.upload(mask),
+        cpu.upload(wide(x)),
+        None if mask is None else cpu.upload(wide(mask)),
         None if nonpad is None else cpu.upload(nonpad),
         result,
         **attrs,
     )
-    want = cpu.download(result)
+    want = cpu.download(result).astype(np.float64)
     b, h, s, t = shape
     if mask is not None:
         strides = mask_strides(_view(mask), shape)
@@ -106,9 +137,10 @@ def test_attention_softmax(
     meta = np.asarray([b, h, s, t, *strides, mask_t], np.int64)
     params = np.asarray([attrs["scale"], attrs["softcap"]], np.float64)
     rows = b * h * s
+    tol = _tolerance(suffix)
     for grid, block in _launches(rows, t):
         for warp, order in WARPS:
-            out = Guarded(np.full(shape, 7.0, np.float32))
+            out = Guarded(np.full(shape, 7.0, dtype))
             args: list[KernelArg] = [
                 ("ptr", x.ctypes.data),
                 ("ptr", out.address),
@@ -122,12 +154,13 @@ def test_attention_softmax(
                 ("i64", attrs["left_window"]),
                 ("i64", attrs["right_window"]),
                 ("i32", STAGE_CODES[stage]),
+                ("i32", int(narrow)),
             ]
             emulated.launch(
-                "xhip_attention_softmax_f32",
+                f"xhip_attention_softmax_{suffix}",
                 grid,
                 block,
-                8 * block,
+                2 * accumulator_bytes(suffix) * block,
                 args,
                 warp_size=warp,
                 order=order,
@@ -135,14 +168,17 @@ def test_attention_softmax(
             out.check()
             where = f"grid {grid} block {block} warp {warp}"
             np.testing.assert_allclose(
-                out.array, want, rtol=2e-5, atol=2e-6, err_msg=where
+                out.array.astype(np.float64), want, rtol=tol, atol=tol, err_msg=where
             )
 
 
-def test_attention_softmax_in_place(emulated: EmulatedKernels) -> None:
-    """y may be x: every pass reads back what its own thread wrote."""
-    x = np.random.default_rng(3).normal(0, 1, (1, 2, 3, 37)).astype(np.float32)
-    want = np.exp(x - x.max(-1, keepdims=True))
+@pytest.mark.parametrize("suffix", SUFFIXES)
+def test_attention_softmax_in_place(emulated: EmulatedKernels, suffix: str) -> None:
+    """y may be x: each thread reads x[j] before it writes y[j]."""
+    dtype = DTYPES[suffix]
+    x = np.random.default_rng(3).normal(0, 1, (1, 2, 3, 37)).astype(dtype)
+    wide = x.astype(np.float64)
+    want = np.exp(wide - wide.max(-1, keepdims=True))
     want /= want.sum(-1, keepdims=True)
     meta = np.asarray([1, 2, 3, 37, 0, 0, 0, 0, 37], np.int64)
     params = np.asarray([1.0, 0.0], np.float64)
@@ -160,9 +196,14 @@ def test_attention_softmax_in_place(emulated: EmulatedKernels) -> None:
         ("i64", -1),
         ("i64", -1),
         ("i32", 3),
+        ("i32", 0),
     ]
-    emulated.launch("xhip_attention_softmax_f32", 2, 16, 128, args, warp_size=32)
-    np.testing.assert_allclose(buffer, want, rtol=2e-6, atol=1e-7)
+    shared = 2 * accumulator_bytes(suffix) * 16
+    emulated.launch(
+        f"xhip_attention_softmax_{suffix}", 2, 16, shared, args, warp_size=32
+    )
+    tol = _tolerance(suffix)
+    np.testing.assert_allclose(buffer.astype(np.float64), want, rtol=tol, atol=tol)
 
 
 ROTARY_CASES: list[dict[str, Any]] = [
@@ -176,11 +217,15 @@ ROTARY_CASES: list[dict[str, Any]] = [
 ]
 
 
+@pytest.mark.parametrize("suffix", SUFFIXES)
 @pytest.mark.parametrize("case", ROTARY_CASES, ids=lambda c: str(sorted(c.items())))
-def test_rotary_embedding(emulated: EmulatedKernels, case: dict[str, Any]) -> None:
+def test_rotary_embedding(
+    emulated: EmulatedKernels, case: dict[str, Any], suffix: str
+) -> None:
     shape = case["shape"]
+    dtype = DTYPES[suffix]
     rng = np.random.default_rng(zlib.crc32(str(sorted(case.items())).encode()))
-    x = rng.normal(0, 1, shape).astype(np.float32)
+    x = rng.normal(0, 1, shape).astype(dtype)
     if case.get("strided"):
         x = np.ascontiguousarray(x.transpose(0, 2, 1, 3)).transpose(0, 2, 1, 3)
     heads = case.get("heads", 0)
@@ -193,31 +238,31 @@ def test_rotary_embedding(emulated: EmulatedKernels, case: dict[str, Any]) -> No
     positions = None
     if case.get("positions"):
         positions = rng.integers(0, 7, (b, s)).astype(np.int64)
-        cos = rng.normal(0, 1, (7, rotary // 2)).astype(np.float32)
+        cos = rng.normal(0, 1, (7, rotary // 2)).astype(dtype)
     else:
-        cos = rng.normal(0, 1, (b, s, rotary // 2)).astype(np.float32)
-    sin = rng.normal(0, 1, cos.shape).astype(np.float32)
+        cos = rng.normal(0, 1, (b, s, rotary // 2)).astype(dtype)
+    sin = rng.normal(0, 1, cos.shape).astype(dtype)
     attrs = {
         "interleaved": case.get("interleaved", False),
         "rotary_dim": rotary,
         "num_heads": heads,
     }
     cpu = CpuRuntime()
-    want = cpu.upload(np.zeros(shape, np.float32))
+    want = cpu.upload(np.zeros(shape, np.float64))
     cpu.rotary_embedding(
-        cpu.upload(x),
-        cpu.upload(cos),
-        cpu.upload(sin),
+        cpu.upload(_wide(x)),
+        cpu.upload(_wide(cos)),
+        cpu.upload(_wide(sin)),
         None if positions is None else cpu.upload(positions),
         want,
         **attrs,
     )
     expected = cpu.download(want)
-    item = 4
+    item = x.itemsize
     if len(shape) == 4:
         order = (0, 2, 1, 3)
         xs = [x.strides[i] // item for i in order]
-        ys = [np.zeros(shape, np.float32).strides[i] // item for i in order]
+        ys = [np.zeros(shape, dtype).strides[i] // item for i in order]
     else:
         xs = [x.strides[0] // item, x.strides[1] // item, d, 1]
         ys = list(xs)
@@ -228,9 +273,10 @@ def test_rotary_embedding(emulated: EmulatedKernels, case: dict[str, Any]) -> No
     pos = [0, 0] if positions is None else [v // 8 for v in positions.strides]
     meta = np.asarray([b, s, h, d, *xs, *ys, *caches, *pos], np.int64)
     n = x.size
+    tol = {"f16": 2e-3, "f32": 1e-6, "f64": 1e-12}[suffix]
     for grid, block in ((1, 1), (2, 32), (-(-n // 256), 256)):
         for warp, order_name in WARPS:
-            out = Guarded(np.full(shape, 7.0, np.float32))
+            out = Guarded(np.full(shape, 7.0, dtype))
             args: list[KernelArg] = [
                 ("ptr", x.ctypes.data),
                 ("ptr", cos.ctypes.data),
@@ -243,7 +289,7 @@ def test_rotary_embedding(emulated: EmulatedKernels, case: dict[str, Any]) -> No
                 ("i32", int(attrs["interleaved"])),
             ]
             emulated.launch(
-                "xhip_rotary_embedding_f32",
+                f"xhip_rotary_embedding_{suffix}",
                 grid,
                 block,
                 0,
@@ -253,5 +299,9 @@ def test_rotary_embedding(emulated: EmulatedKernels, case: dict[str, Any]) -> No
             )
             out.check()
             np.testing.assert_allclose(
-                out.array, expected, rtol=1e-6, atol=1e-6, err_msg=f"{grid}x{block}"
+                out.array.astype(np.float64),
+                expected,
+                rtol=tol,
+                atol=tol,
+                err_msg=f"{grid}x{block}",
             )

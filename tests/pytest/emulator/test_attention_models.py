@@ -1,7 +1,7 @@
 """The attention models of `tests/pytest/backend/test_attention_models.py` on
 the GPU runtimes (CUDA at warp 32, HIP at warps 64 and 32) through the CPU
 stand-in of their device, in debug mode, against ONNX Runtime: the GEMMs
-around `xhip_attention_softmax_f32` (or the row softmax), the rotary
+around `xhip_attention_softmax_<type>` (or the row softmax), the rotary
 kernel, the permutes and the KV-cache concat."""
 
 from __future__ import annotations

@@ -1,31 +1,36 @@
-// Attention pieces (float32), for xhip/backend/gpu_attention.py: the middle
-// of ONNX Attention (scale, softcap, bias, softmax) and RotaryEmbedding. The
-// matmuls around the first are the GEMM library's. Reductions go through
-// shared memory with __syncthreads: no warp-size assumption; blockDim.x must
-// be a power of two.
+// Attention pieces, for xhip/backend/gpu_attention.py: the middle of ONNX
+// Attention (scale, softcap, bias, softmax) and RotaryEmbedding. The matmuls
+// around the first are the GEMM library's. Reductions go through shared
+// memory with __syncthreads: no warp-size assumption; blockDim.x must be a
+// power of two.
+//
+// Each kernel is a template over an element type E (elementwise.inc's
+// `xhip_elem<float>`, `xhip_elem<double>`, or `xhip_elem_f16`: float16
+// stored as its 16 bits and computed in float), with one `extern "C"`
+// instantiation per type of gpu_reduce.FLOAT_TYPES, suffixed as
+// elementwise.ELEMENT_TYPES names it. float16 and float32 compute in float,
+// float64 in double; each result is rounded to the element type once, except
+// the attention softmax's `narrow` float16, which rounds every step.
 
 // The `stage` codes: hip.ATTENTION_STAGES, ONNX's qk_matmul_output_mode.
 #define XHIP_ATTENTION_SOFTCAPPED 1
 #define XHIP_ATTENTION_BIASED 2
 #define XHIP_ATTENTION_SOFTMAX 3
 
-// Max keeping a NaN, as numpy's maximum does.
-__device__ inline float xhip_attention_max(float a, float b) {
-  return (a != a || a > b) ? a : b;
-}
-
-// The block-wide max of two values at once; all threads get both.
-// `scratch`: 2 * blockDim.x floats; ends with a barrier.
-__device__ inline void xhip_attention_max2(float* a, float* b, float* scratch) {
-  float* sa = scratch;
-  float* sb = scratch + blockDim.x;
+// The block-wide max of two values at once (keeping a NaN, as numpy's
+// maximum does); all threads get both.
+// `scratch`: 2 * blockDim.x values; ends with a barrier.
+template <class V>
+__device__ inline void xhip_attention_max2(V* a, V* b, V* scratch) {
+  V* sa = scratch;
+  V* sb = scratch + blockDim.x;
   sa[threadIdx.x] = *a;
   sb[threadIdx.x] = *b;
   __syncthreads();
   for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
     if (threadIdx.x < s) {
-      sa[threadIdx.x] = xhip_attention_max(sa[threadIdx.x], sa[threadIdx.x + s]);
-      sb[threadIdx.x] = xhip_attention_max(sb[threadIdx.x], sb[threadIdx.x + s]);
+      sa[threadIdx.x] = xhip_max(sa[threadIdx.x], sa[threadIdx.x + s]);
+      sb[threadIdx.x] = xhip_max(sb[threadIdx.x], sb[threadIdx.x + s]);
     }
     __syncthreads();
   }
@@ -34,98 +39,133 @@ __device__ inline void xhip_attention_max2(float* a, float* b, float* scratch) {
   __syncthreads();
 }
 
-__device__ inline float xhip_attention_sum(float value, float* scratch) {
+template <class V>
+__device__ inline V xhip_attention_sum(V value, V* scratch) {
   scratch[threadIdx.x] = value;
   __syncthreads();
   for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
     if (threadIdx.x < s) scratch[threadIdx.x] += scratch[threadIdx.x + s];
     __syncthreads();
   }
-  float total = scratch[0];
+  V total = scratch[0];
   __syncthreads();
   return total;
 }
 
-// The bias of key j for query i of batch b, head h: the mask (mask_kind 0
-// none, 1 bool, 2 float; keys from mask_t on are masked), then -inf where
-// the causal frontier, the window or nonpad forbid j.
-__device__ inline float xhip_attention_bias(
-    const void* mask, int mask_kind, const xhip_index* strides, xhip_index mask_t,
-    xhip_index b, xhip_index h, xhip_index i, xhip_index j, xhip_index offset,
-    int causal, xhip_index left, xhip_index right, xhip_index valid) {
-  const float inf = __int_as_float(0x7f800000);
-  float bias = 0.0f;
-  if (mask_kind) {
-    if (j >= mask_t) {
-      bias = -inf;
-    } else {
-      xhip_index at = b * strides[0] + h * strides[1] + i * strides[2] + j * strides[3];
-      bias = mask_kind == 1 ? (((const bool*)mask)[at] ? 0.0f : -inf)
-                            : ((const float*)mask)[at];
-    }
+// One row of scores: query i of batch b, head h. `score(j)`: key j's score
+// scaled and softcapped (if `capped`); `bias(j)`: the mask (mask_kind 0
+// none, 1 bool, 2 of the element type; keys from mask_t on are masked), then
+// -inf where the causal frontier, the window or nonpad forbid j. `rounded`:
+// to the element type and back if `narrow` (float16 as ONNX's float16
+// softmax_precision computes it, a rounding per step), else nothing.
+template <class E>
+struct xhip_attention_row {
+  typedef typename E::value V;
+  const typename E::storage* in;
+  V scale, softcap;
+  bool capped, narrow;
+  const void* mask;
+  int mask_kind;
+  const xhip_index* strides;
+  xhip_index mask_t, b, h, i, offset;
+  int causal;
+  xhip_index left, right, valid;
+
+  __device__ V rounded(V v) const { return narrow ? E::load(E::store(v)) : v; }
+
+  __device__ V score(xhip_index j) const {
+    V v = rounded(E::load(in[j]) * scale);
+    return capped ? rounded(rounded(xhip_tanh(rounded(v / softcap))) * softcap) : v;
   }
-  xhip_index diff = i + offset - j;
-  bool allowed = (!causal || diff >= 0) && (left < 0 || diff <= left) &&
-                 (right < 0 || -diff <= right) && j < valid;
-  return allowed ? bias : bias + -inf;
-}
+
+  __device__ V biased(xhip_index j, V added) const { return rounded(score(j) + added); }
+
+  __device__ V bias(xhip_index j) const {
+    const V inf = (V)__int_as_float(0x7f800000);
+    V given = V(0);
+    if (mask_kind) {
+      if (j >= mask_t) {
+        given = -inf;
+      } else {
+        xhip_index at = b * strides[0] + h * strides[1] + i * strides[2] + j * strides[3];
+        given = mask_kind == 1 ? (((const bool*)mask)[at] ? V(0) : -inf)
+                              : E::load(((const typename E::storage*)mask)[at]);
+      }
+    }
+    xhip_index diff = i + offset - j;
+    bool allowed = (!causal || diff >= 0) && (left < 0 || diff <= left) &&
+                   (right < 0 || -diff <= right) && j < valid;
+    return allowed ? given : given + -inf;
+  }
+};
 
 // y = ONNX Attention's scores after `stage` (3: the softmax) for `rows` =
 // B * H * S contiguous rows of T scores x; one block per row (grid-stride).
-// y may be x. meta: B, H, S, T, the mask's strides for (b, h, i, j) (0 on
-// broadcast dims), its last dim; params (double): scale, softcap (0: none);
-// nonpad: null or B int64 lengths (the offset is then nonpad[b] - S, else
-// `past`). A row whose whole bias is -inf gives zeros.
-// Dynamic shared memory: 2 * blockDim.x floats.
-extern "C" __global__ void xhip_attention_softmax_f32(
-    const float* x, float* y, const void* mask, int mask_kind,
-    const long long* nonpad, const xhip_index* meta, const double* params,
-    xhip_index past, int causal, xhip_index left, xhip_index right, int stage) {
-  extern __shared__ float xhip_attention_scratch[];
-  const float inf = __int_as_float(0x7f800000);
+// meta: B, H, S, T, the mask's strides for (b, h, i, j) (0 on broadcast
+// dims), its last dim; params (double): scale, softcap (0: none); nonpad:
+// null or B int64 lengths (the offset is then nonpad[b] - S, else `past`).
+// A row whose whole bias is -inf gives zeros. `narrow`: round each step to
+// the element type (float16 as numpy computes it: max, exp(x - max), the sum
+// in float rounded once, the quotient); else round once. The softmax's
+// passes each recompute the biased scores from x rather than keep them in
+// y, which may hold fewer bits (float16); each thread reads x[j] before it
+// writes y[j], so y may be x.
+// Dynamic shared memory: 2 * blockDim.x values (float; double for float64).
+template <class E>
+__device__ inline void xhip_attention_softmax(
+    const typename E::storage* x, typename E::storage* y, const void* mask,
+    int mask_kind, const long long* nonpad, const xhip_index* meta,
+    const double* params, xhip_index past, int causal, xhip_index left,
+    xhip_index right, int stage, int narrow) {
+  typedef typename E::value V;
+  extern __shared__ xhip_index xhip_attention_shared[];
+  V* scratch = (V*)xhip_attention_shared;
+  const V inf = (V)__int_as_float(0x7f800000);
   const xhip_index heads = meta[1], seq = meta[2], n = meta[3];
-  const xhip_index* strides = meta + 4;
-  const xhip_index mask_t = meta[8];
   const xhip_index rows = meta[0] * heads * seq;
-  const float scale = (float)params[0], softcap = (float)params[1];
+  xhip_attention_row<E> r;
+  r.narrow = narrow != 0;
+  r.scale = r.rounded((V)params[0]);
+  r.softcap = r.rounded((V)params[1]);
+  r.capped = r.softcap > V(0) && stage >= XHIP_ATTENTION_SOFTCAPPED;
+  r.mask = mask;
+  r.mask_kind = mask_kind;
+  r.strides = meta + 4;
+  r.mask_t = meta[8];
+  r.causal = causal;
+  r.left = left;
+  r.right = right;
   for (xhip_index row = blockIdx.x; row < rows; row += gridDim.x) {
-    const xhip_index i = row % seq, h = (row / seq) % heads, b = row / (seq * heads);
-    const xhip_index offset = nonpad ? nonpad[b] - seq : past;
-    const xhip_index valid = nonpad ? nonpad[b] : n;
-    const float* in = x + row * n;
-    float* out = y + row * n;
-    float peak = -inf, bias_peak = -inf;
-    for (xhip_index j = threadIdx.x; j < n; j += blockDim.x) {
-      float v = in[j] * scale;
-      if (softcap > 0.0f && stage >= XHIP_ATTENTION_SOFTCAPPED)
-        v = tanhf(v / softcap) * softcap;
-      if (stage < XHIP_ATTENTION_BIASED) {
-        out[j] = v;
-        continue;
-      }
-      float bias = xhip_attention_bias(mask, mask_kind, strides, mask_t, b, h, i, j,
-                                       offset, causal, left, right, valid);
-      v += bias;
-      if (stage == XHIP_ATTENTION_BIASED) {
-        out[j] = v;
-        continue;
-      }
-      out[j] = v;  // kept for the next pass: the same thread reads it back
-      peak = xhip_attention_max(peak, v);
-      bias_peak = xhip_attention_max(bias_peak, bias);
+    r.i = row % seq;
+    r.h = (row / seq) % heads;
+    r.b = row / (seq * heads);
+    r.offset = nonpad ? nonpad[r.b] - seq : past;
+    r.valid = nonpad ? nonpad[r.b] : n;
+    r.in = x + row * n;
+    typename E::storage* out = y + row * n;
+    if (stage < XHIP_ATTENTION_SOFTMAX) {  // the same for the whole block
+      const bool biased = stage == XHIP_ATTENTION_BIASED;
+      for (xhip_index j = threadIdx.x; j < n; j += blockDim.x)
+        out[j] = E::store(biased ? r.biased(j, r.bias(j)) : r.score(j));
+      continue;
     }
-    if (stage < XHIP_ATTENTION_SOFTMAX) continue;  // the same for the whole block
-    xhip_attention_max2(&peak, &bias_peak, xhip_attention_scratch);
-    const float shift = peak == -inf ? 0.0f : peak;
-    float total = 0.0f;
+    V peak = -inf, bias_peak = -inf;
     for (xhip_index j = threadIdx.x; j < n; j += blockDim.x) {
-      float e = expf(out[j] - shift);
-      out[j] = e;
-      total += e;
+      const V bias = r.bias(j);
+      peak = xhip_max(peak, r.biased(j, bias));
+      bias_peak = xhip_max(bias_peak, bias);
     }
-    total = xhip_attention_sum(total, xhip_attention_scratch);
-    const float inverse = (bias_peak == -inf || total == 0.0f) ? 0.0f : 1.0f / total;
-    for (xhip_index j = threadIdx.x; j < n; j += blockDim.x) out[j] *= inverse;
+    xhip_attention_max2(&peak, &bias_peak, scratch);
+    const V shift = peak == -inf ? V(0) : peak;
+    V total = V(0);
+    for (xhip_index j = threadIdx.x; j < n; j += blockDim.x)
+      total += r.rounded(xhip_exp(r.rounded(r.biased(j, r.bias(j)) - shift)));
+    total = r.rounded(xhip_attention_sum(total, scratch));
+    const bool dead = bias_peak == -inf || total == V(0);
+    for (xhip_index j = threadIdx.x; j < n; j += blockDim.x) {
+      const V e = r.rounded(xhip_exp(r.rounded(r.biased(j, r.bias(j)) - shift)));
+      out[j] = E::store(dead ? V(0) : e / total);
+    }
   }
 }
 
@@ -136,10 +176,13 @@ extern "C" __global__ void xhip_attention_softmax_f32(
 // y's (4 each); the cos cache's (c0, c1, c2) then the sin cache's: entry k
 // of (b, s) is at b * c0 + s * c1 + k * c2, or with position_ids (strides
 // p0, p1, after them) at position_ids[b * p0 + s * p1] * c0 + k * c2.
-extern "C" __global__ void xhip_rotary_embedding_f32(
-    const float* x, const float* cos_cache, const float* sin_cache,
-    const long long* position_ids, float* y, const xhip_index* meta,
-    xhip_index n, xhip_index rotary, int interleaved) {
+template <class E>
+__device__ inline void xhip_rotary_embedding(
+    const typename E::storage* x, const typename E::storage* cos_cache,
+    const typename E::storage* sin_cache, const long long* position_ids,
+    typename E::storage* y, const xhip_index* meta, xhip_index n,
+    xhip_index rotary, int interleaved) {
+  typedef typename E::value V;
   const xhip_index* xs = meta + 4;
   const xhip_index* ys = meta + 8;
   const xhip_index* cs = meta + 12;
@@ -155,8 +198,8 @@ extern "C" __global__ void xhip_rotary_embedding_f32(
     rest /= meta[2];
     const xhip_index s = rest % meta[1];
     const xhip_index b = rest / meta[1];
-    const float* head = x + b * xs[0] + s * xs[1] + h * xs[2];
-    float* target = y + b * ys[0] + s * ys[1] + h * ys[2] + d * ys[3];
+    const typename E::storage* head = x + b * xs[0] + s * xs[1] + h * xs[2];
+    typename E::storage* target = y + b * ys[0] + s * ys[1] + h * ys[2] + d * ys[3];
     if (d >= rotary) {
       *target = head[d * xs[3]];
       continue;
@@ -180,8 +223,60 @@ extern "C" __global__ void xhip_rotary_embedding_f32(
       cos_at = b * cs[0] + s * cs[1] + k * cs[2];
       sin_at = b * ss[0] + s * ss[1] + k * ss[2];
     }
-    const float c = cos_cache[cos_at], sn = sin_cache[sin_at];
-    const float x1 = head[first * xs[3]], x2 = head[second * xs[3]];
-    *target = d == first ? c * x1 - sn * x2 : sn * x1 + c * x2;
+    const V c = E::load(cos_cache[cos_at]), sn = E::load(sin_cache[sin_at]);
+    const V x1 = E::load(head[first * xs[3]]), x2 = E::load(head[second * xs[3]]);
+    *target = E::store(d == first ? c * x1 - sn * x2 : sn * x1 + c * x2);
   }
+}
+
+// One instantiation of each per element type (gpu_reduce.FLOAT_TYPES).
+extern "C" __global__ void xhip_attention_softmax_f16(
+    const unsigned short* x, unsigned short* y, const void* mask, int mask_kind,
+    const long long* nonpad, const xhip_index* meta, const double* params,
+    xhip_index past, int causal, xhip_index left, xhip_index right, int stage,
+    int narrow) {
+  xhip_attention_softmax<xhip_elem_f16>(x, y, mask, mask_kind, nonpad, meta, params,
+      past, causal, left, right, stage, narrow);
+}
+
+extern "C" __global__ void xhip_attention_softmax_f32(
+    const float* x, float* y, const void* mask, int mask_kind,
+    const long long* nonpad, const xhip_index* meta, const double* params,
+    xhip_index past, int causal, xhip_index left, xhip_index right, int stage,
+    int narrow) {
+  xhip_attention_softmax<xhip_elem<float>>(x, y, mask, mask_kind, nonpad, meta, params,
+      past, causal, left, right, stage, narrow);
+}
+
+extern "C" __global__ void xhip_attention_softmax_f64(
+    const double* x, double* y, const void* mask, int mask_kind,
+    const long long* nonpad, const xhip_index* meta, const double* params,
+    xhip_index past, int causal, xhip_index left, xhip_index right, int stage,
+    int narrow) {
+  xhip_attention_softmax<xhip_elem<double>>(x, y, mask, mask_kind, nonpad, meta, params,
+      past, causal, left, right, stage, narrow);
+}
+
+extern "C" __global__ void xhip_rotary_embedding_f16(
+    const unsigned short* x, const unsigned short* cos_cache, const unsigned short* sin_cache,
+    const long long* position_ids, unsigned short* y, const xhip_index* meta,
+    xhip_index n, xhip_index rotary, int interleaved) {
+  xhip_rotary_embedding<xhip_elem_f16>(x, cos_cache, sin_cache, position_ids, y, meta, n,
+      rotary, interleaved);
+}
+
+extern "C" __global__ void xhip_rotary_embedding_f32(
+    const float* x, const float* cos_cache, const float* sin_cache,
+    const long long* position_ids, float* y, const xhip_index* meta,
+    xhip_index n, xhip_index rotary, int interleaved) {
+  xhip_rotary_embedding<xhip_elem<float>>(x, cos_cache, sin_cache, position_ids, y, meta, n,
+      rotary, interleaved);
+}
+
+extern "C" __global__ void xhip_rotary_embedding_f64(
+    const double* x, const double* cos_cache, const double* sin_cache,
+    const long long* position_ids, double* y, const xhip_index* meta,
+    xhip_index n, xhip_index rotary, int interleaved) {
+  xhip_rotary_embedding<xhip_elem<double>>(x, cos_cache, sin_cache, position_ids, y, meta, n,
+      rotary, interleaved);
 }

@@ -25,27 +25,8 @@
 #define XHIP_REDUCE_LOG_SUM_EXP 7
 #define XHIP_REDUCE_SUM_SQUARE 8
 
-// An element type: how it is stored (`storage`), what it computes in
-// (`value`), and the conversions between them.
-template <class T>
-struct xhip_elem {
-  typedef T storage;
-  typedef T value;
-  __device__ static T load(T v) { return v; }
-  __device__ static T store(T v) { return v; }
-};
-struct xhip_elem_f16 {
-  typedef unsigned short storage;
-  typedef float value;
-  __device__ static float load(unsigned short v) { return xhip_half_to_float(v); }
-  __device__ static unsigned short store(float v) { return xhip_float_to_half(v); }
-};
-struct xhip_elem_i1 {  // bool, one byte: max and min only (or, and)
-  typedef unsigned char storage;
-  typedef bool value;
-  __device__ static bool load(unsigned char v) { return v != 0; }
-  __device__ static unsigned char store(bool v) { return (unsigned char)v; }
-};
+// The element types (`xhip_elem<T>`, `xhip_elem_f16`, `xhip_elem_i1`) are
+// elementwise.inc's, shared with attention.h.
 
 // What a value type does float math in: itself for float and double, double
 // for the integers.
