@@ -450,6 +450,14 @@ class CpuRuntime(
             o[...] = 1.0
             return
         axis %= x.ndim
+        if x.dtype == np.float16:
+            # In float32, rounded once, as ONNX Runtime and the GPU kernels do
+            # (the scale's product keeps the Mul's own float16 rounding).
+            scaled = x if factor is None else np.multiply(x, factor)
+            wide = np.moveaxis(scaled.astype(np.float32), axis, -1)
+            _softmax_shifted(wide, wide)
+            np.copyto(o, np.moveaxis(wide, -1, axis))
+            return
         if axis != x.ndim - 1:
             x, o = np.moveaxis(x, axis, -1), np.moveaxis(o, axis, -1)
         n = x.shape[-1]

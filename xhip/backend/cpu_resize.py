@@ -58,12 +58,15 @@ def _source(
     if coordinate_mode == "asymmetric":
         return y / scale
     if coordinate_mode == "tf_crop_and_resize":
-        start, end = roi
+        # In float32, in ONNX Runtime's order (onnx's reference also computes
+        # in the roi's float32): a float32 roi of 0.3 times 5 is 1.5, a tie of
+        # the nearest modes, where float64 gives 1.50000006.
+        f = np.float32
+        start, end, length = f(roi[0]), f(roi[1]), f(in_size - 1)
         if width == 1:
-            x = np.full(out_size, (end - start) * (in_size - 1) / 2)
-        else:
-            x = y * (end - start) * (in_size - 1) / (width - 1)
-        return x + start * (in_size - 1)
+            return np.full(out_size, f(0.5) * (start + end) * length, np.float64)
+        x = start * length + y.astype(f) * (end - start) * length / f(width - 1)
+        return x.astype(np.float64)
     if coordinate_mode == "pytorch_half_pixel":
         if width == 1:
             return np.full(out_size, -0.5)

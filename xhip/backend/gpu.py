@@ -97,10 +97,19 @@ one list of exceptions (`tests/pytest/test_op_declarations.py` reads it)."""
 
 
 def broadcast_strides(value: DeviceArray, shape: Sequence[int]) -> list[int]:
-    """`value`'s strides seen from the broadcast shape: 0 on broadcast dims."""
+    """`value`'s strides seen from the broadcast shape: 0 on broadcast dims.
+
+    A dim that neither is 1 nor matches is refused as numpy refuses it (a
+    run-time size the compiler could not unify), not read out of bounds.
+    """
     lead = len(shape) - len(value.shape)
     strides = [0] * lead
-    for size, stride in zip(value.shape, value.strides):
+    for d, (size, stride) in enumerate(zip(value.shape, value.strides)):
+        if size not in (1, shape[lead + d]):
+            raise ValueError(
+                f"operands could not be broadcast together: shape "
+                f"{tuple(value.shape)} into {tuple(shape)}"
+            )
         strides.append(0 if size == 1 else stride)
     return strides
 

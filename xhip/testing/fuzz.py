@@ -500,9 +500,10 @@ def _scatter_nd(g: Graph) -> Value | None:
 
 
 def _one_hot(g: Graph) -> Value | None:
-    """OneHot of an ArgMax over a static last dim, that many classes."""
+    """OneHot of an ArgMax over a static last dim, that many classes; rank >= 2,
+    as ONNX Runtime refuses 0-D indices."""
     x = g.pick()
-    if x is None or not x.shape or not isinstance(x.shape[-1], int):
+    if x is None or len(x.shape) < 2 or not isinstance(x.shape[-1], int):
         return None
     depth = x.shape[-1]
     best = g.add("ArgMax", [x.name], x.shape[:-1], axis=-1, keepdims=0)

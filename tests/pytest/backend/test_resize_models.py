@@ -258,3 +258,37 @@ def test_matches_onnx_runtime(name: str) -> None:
         want = np.asarray(session.run(None, feeds)[0])
         (got,) = compiled(feeds).values()
         check(got, want)
+
+
+@pytest.mark.parametrize("sizes", [(5, 7), (3, 4)])
+def test_crop_and_resize_positions_round_in_float32(sizes: tuple[int, int]) -> None:
+    """tf_crop_and_resize's positions are float32 arithmetic on the float32 roi,
+    as in ONNX Runtime: roi 0.3 of 6 pixels puts an output at exactly 1.5, a
+    tie of the nearest mode, where float64 gives 1.50000006 and the other
+    neighbour."""
+    roi = numpy_helper.from_array(
+        np.array([0, 0, 0.3, 0.1, 1, 1, 0.9, 0.7], np.float32), "roi"
+    )
+    size = numpy_helper.from_array(np.array([1, 1, *sizes], np.int64), "sizes")
+    node = helper.make_node(
+        "Resize",
+        ["x", "roi", "", "sizes"],
+        ["y"],
+        mode="nearest",
+        coordinate_transformation_mode="tf_crop_and_resize",
+        extrapolation_value=-7.0,
+    )
+    graph = helper.make_graph(
+        [node],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 6, 6])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 1, *sizes])],
+        [roi, size],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 19)])
+    x = np.arange(36, dtype=np.float32).reshape(1, 1, 6, 6)
+    session = ort.InferenceSession(
+        model.SerializeToString(), providers=["CPUExecutionProvider"]
+    )
+    (want,) = session.run(None, {"x": x})
+    np.testing.assert_array_equal(xhip.compile(model)({"x": x})["y"], want)

@@ -24,7 +24,7 @@ import xhip
 from xhip.backend.cuda import CudaRuntime
 from xhip.backend.gpu import kernel_source
 from xhip.backend.runtime import NotImplementedOnDevice
-from xhip.backend.session import CompiledModel
+from xhip.backend.session import CompiledModel, InputError
 from xhip.testing.emulator import EmulatedDevice, EmulatedKernels, EmulatorUnavailable
 
 HEADS, HEAD_DIM, MODEL_DIM, VOCAB = 2, 8, 6, 11
@@ -253,7 +253,32 @@ def test_einsum_refusals_name_the_equation() -> None:
         xhip.compile_to_ir(model)
 
 
-def test_topk_needs_k_at_compile_time() -> None:
+def test_topk_reads_a_graph_input_k_back() -> None:
+    """K as a graph input is read back at run time (`hip.readback`); the
+    outputs' declared size along the axis is what the caller allocates."""
+    x = helper.make_tensor_value_info("x", F32, ["rows", 6])
+    k = helper.make_tensor_value_info("k", TensorProto.INT64, [1])
+    outputs = [
+        helper.make_tensor_value_info("v", F32, ["rows", 2]),
+        helper.make_tensor_value_info("i", TensorProto.INT64, ["rows", 2]),
+    ]
+    node = helper.make_node("TopK", ["x", "k"], ["v", "i"], largest=0)
+    model = _model([node], [x, k], outputs)
+    feeds = {
+        "x": np.random.default_rng(2).standard_normal((5, 6)).astype(np.float32),
+        "k": np.array([2], np.int64),
+    }
+    session = ort.InferenceSession(
+        model.SerializeToString(), providers=["CPUExecutionProvider"]
+    )
+    got = xhip.compile(model)(feeds)
+    for name, want in zip(["v", "i"], session.run(None, feeds), strict=True):
+        np.testing.assert_array_equal(got[name], want)
+
+
+def test_topk_output_sized_only_by_a_run_time_k_is_refused() -> None:
+    """Outputs are allocated before the call: a size only K read back at run
+    time gives is refused when compiling, naming the output."""
     x = helper.make_tensor_value_info("x", F32, [3, 4])
     k = helper.make_tensor_value_info("k", TensorProto.INT64, [1])
     outputs = [
@@ -262,5 +287,5 @@ def test_topk_needs_k_at_compile_time() -> None:
     ]
     node = helper.make_node("TopK", ["x", "k"], ["v", "i"])
     model = onnx.shape_inference.infer_shapes(_model([node], [x, k], outputs))
-    with pytest.raises(PassFailedException, match="K must be known at compile time"):
-        xhip.compile_to_ir(model)
+    with pytest.raises(InputError, match="output 'v' dim 1 .* is not bound by any"):
+        xhip.compile(model)

@@ -4,8 +4,7 @@ The same cases as `tests/pytest/backend/test_onnx_node_tests.py` (which runs
 them on the CPU runtime), for every element type the GPU runtimes' kernels
 take (`elementwise.ELEMENT_TYPES`: float16/32/64, the integers, bool).
 Expected outputs are onnx's own. A case on a type an op's GPU kernels do
-not take (the float32-only convolutions, pooling and attention; integer
-GEMMs: the runtime refuses it in one line, `NotImplementedOnDevice`) is an
+not take (the float32-only convolutions and pooling; integer GEMMs: the runtime refuses it in one line, `NotImplementedOnDevice`) is an
 xfail naming the op.
 Each case is compiled once, for all the GPU runtimes.
 """
