@@ -14,27 +14,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import time
-from collections.abc import Callable
 
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
-
-
-def median_seconds(fn: Callable[[], object], budget: float) -> float:
-    """Median of repeated calls after a warm-up, within about `budget` seconds."""
-    fn()
-    start = time.perf_counter()
-    fn()
-    once = time.perf_counter() - start
-    times: list[float] = []
-    for _ in range(max(5, min(200, int(budget / max(once, 1e-6))))):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+from timing import median_seconds
 
 
 class ResNet18Builder:

@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+from timing import median_seconds
 
 SEED = Path(
     os.environ.get("XHIP_SEED", Path(__file__).resolve().parents[2] / "shared" / "seed")
@@ -25,21 +23,6 @@ SEED = Path(
 FINAL = SEED / "stages" / "after-pass-21-hip-resolve-extern-constants.mlir"
 SIGNATURE_STAGE = SEED / "stages" / "after-pass-20-hip-lower-allocs.mlir"
 SHAPES = ((1, 128), (8, 128), (8, 512), (4, 2048))
-
-
-def median_seconds(fn: Callable[[], object], budget: float = 1.5) -> float:
-    """Median of repeated calls after a warm-up, within about `budget` seconds."""
-    fn()
-    start = time.perf_counter()
-    fn()
-    once = time.perf_counter() - start
-    repeats = max(5, min(2000, int(budget / max(once, 1e-6))))
-    times: list[float] = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def main() -> None:

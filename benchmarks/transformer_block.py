@@ -22,32 +22,14 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import statistics
-import time
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
+from timing import median_seconds
 
 SHAPES = ((8, 128), (4, 512))
-
-
-def median_seconds(fn: Callable[[], object], budget: float = 3.0) -> float:
-    """Median of repeated calls after two warm-up calls, within about `budget`
-    seconds (at least 5 calls)."""
-    fn()
-    start = time.perf_counter()
-    fn()
-    once = time.perf_counter() - start
-    repeats = max(5, min(2000, int(budget / max(once, 1e-6))))
-    times: list[float] = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def transformer_block(d: int, heads: int, seed: int = 0) -> onnx.ModelProto:

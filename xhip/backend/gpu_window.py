@@ -32,9 +32,6 @@ from xhip.backend.runtime import (
     contiguous_strides,
 )
 
-BLOCK = 256
-MAX_GRID = 1 << 16
-
 
 def _view(
     value: DeviceArray, shape: Sequence[int], strides: Sequence[int], offset: int = 0
@@ -85,10 +82,7 @@ class GpuWindows(Runtime, ABC):
             beta: float,
         ) -> None: ...
         def copy(self, src: DeviceArray, out: DeviceArray) -> None: ...
-
-    def _launch_window(self, kernel: str, n: int, args: list[KernelArg]) -> None:
-        grid = max(1, min(MAX_GRID, -(-n // BLOCK)))
-        self.device.launch(kernel, grid, BLOCK, 0, args)
+        def _launch_1d(self, kernel: str, n: int, args: list[KernelArg]) -> None: ...
 
     def conv_transpose(
         self,
@@ -174,7 +168,7 @@ class GpuWindows(Runtime, ABC):
                 if self.debug:  # the kernel reads the columns and the bias
                     inputs = [workspace, *([bias] if bias is not None else [])]
                     check_call("xhip_col2im_f32", inputs, result, inplace_ok=False)
-                self._launch_window(
+                self._launch_1d(
                     "xhip_col2im_f32",
                     elements,
                     [
@@ -210,7 +204,7 @@ class GpuWindows(Runtime, ABC):
         )
         if self.debug:
             check_call("xhip_lp_pool_f32", [x], out, inplace_ok=False)
-        self._launch_window(
+        self._launch_1d(
             "xhip_lp_pool_f32",
             out.size,
             [
