@@ -6,6 +6,7 @@ moved last and back, fills, refusals; and the encoder block of
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -91,6 +92,41 @@ def test_arg_reduce(gpu: KernelRuntime, cpu: CpuRuntime, kind: str) -> None:
             np.int64,
         )
         np.testing.assert_array_equal(got, want)
+
+
+NAN_ROWS = np.array(
+    list(itertools.product([np.nan, 1.0, 2.0, -np.inf, np.inf], repeat=4)),
+    np.float32,
+)
+"""Every arrangement of NaN, ties and infinities in rows of four."""
+
+
+@pytest.mark.parametrize("kind", ["max", "min"])
+@pytest.mark.parametrize("last", [False, True])
+def test_arg_reduce_of_nan_as_the_cpu_runtime(
+    gpu: KernelRuntime, cpu: CpuRuntime, kind: str, last: bool
+) -> None:
+    """ONNX Runtime's scan on both (the CPU's checked against ORT in
+    test_fuzz.py): a NaN never taken, a leading one never left."""
+    got, want = _both(
+        gpu,
+        cpu,
+        lambda rt, out: rt.arg_reduce(rt.upload(NAN_ROWS), out, kind, 1, last),
+        (len(NAN_ROWS),),
+        np.int64,
+    )
+    np.testing.assert_array_equal(got, want)
+
+
+def test_hardmax_of_nan_as_the_cpu_runtime(gpu: KernelRuntime, cpu: CpuRuntime) -> None:
+    """numpy's first NaN on both (onnx's reference; ORT's depends on its lanes)."""
+    got, want = _both(
+        gpu,
+        cpu,
+        lambda rt, out: rt.hardmax(rt.upload(NAN_ROWS), out, 1),
+        NAN_ROWS.shape,
+    )
+    np.testing.assert_array_equal(got, want)
 
 
 @pytest.mark.parametrize("axis", [0, 1, 2])

@@ -215,22 +215,27 @@ __device__ inline void xhip_reduce(int kind, const typename E::storage* x,
   }
 }
 
-// Whether (a, ia) beats (b, ib) for argmax (find_max) or argmin: NaN beats
-// any number; ties go to the lower index, or the higher one under `last`.
+// Whether (a, ia) beats (b, ib) for argmax (find_max) or argmin; ties go to
+// the lower index, or the higher one under `last`. NaN beats any number under
+// `nan_wins` (numpy's argmax, onnx's reference: Hardmax), else any number
+// beats NaN: with the leading-NaN rule of xhip_arg_reduce, ONNX Runtime's
+// ArgMax scan (cpu_reduce.arg_extreme), a NaN never taken, a leading one
+// never left.
 template <class V>
-__device__ inline bool xhip_arg_better(int find_max, int last, V a, xhip_index ia,
-                                       V b, xhip_index ib) {
+__device__ inline bool xhip_arg_better(int find_max, int last, int nan_wins, V a,
+                                       xhip_index ia, V b, xhip_index ib) {
   if (ib < 0) return ia >= 0;
   if (ia < 0) return false;
   bool a_nan = a != a, b_nan = b != b;
-  if (a_nan != b_nan) return a_nan;
+  if (a_nan != b_nan) return nan_wins ? a_nan : b_nan;
   if (!a_nan && a != b) return find_max ? a > b : a < b;
   return last ? ia > ib : ia < ib;
 }
 
 // y[o] (int64) = index along the reduced axis (length n, stride `stride` in
 // x) of the largest (find_max) or smallest element. meta: kept_shape[kept],
-// kept_strides[kept] (of x), out_strides[kept]. An empty axis gives 0.
+// kept_strides[kept] (of x), out_strides[kept]. An empty axis gives 0, and
+// so does a NaN first element.
 // Dynamic shared memory: blockDim.x int64 then blockDim.x values (4 bytes
 // each for float16 and float32, 8 for the others; 16 * blockDim.x will do).
 template <class E>
@@ -249,7 +254,7 @@ __device__ inline void xhip_arg_reduce(int find_max, int last,
     xhip_index at = -1;
     for (xhip_index j = threadIdx.x; j < n; j += blockDim.x) {
       V v = E::load(base[j * stride]);
-      if (xhip_arg_better(find_max, last, v, j, best, at)) {
+      if (xhip_arg_better(find_max, last, 0, v, j, best, at)) {
         best = v;
         at = j;
       }
@@ -259,7 +264,7 @@ __device__ inline void xhip_arg_reduce(int find_max, int last,
     __syncthreads();
     for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
       if (threadIdx.x < s &&
-          xhip_arg_better(find_max, last, values[threadIdx.x + s],
+          xhip_arg_better(find_max, last, 0, values[threadIdx.x + s],
                           indices[threadIdx.x + s], values[threadIdx.x],
                           indices[threadIdx.x])) {
         values[threadIdx.x] = values[threadIdx.x + s];
@@ -267,8 +272,12 @@ __device__ inline void xhip_arg_reduce(int find_max, int last,
       }
       __syncthreads();
     }
-    if (threadIdx.x == 0)
-      y[xhip_offset(o, kept, meta, meta + 2 * kept)] = indices[0] < 0 ? 0 : indices[0];
+    if (threadIdx.x == 0) {
+      V first = n > 0 ? E::load(base[0]) : V(0);
+      bool leading_nan = first != first;
+      y[xhip_offset(o, kept, meta, meta + 2 * kept)] =
+          indices[0] < 0 || leading_nan ? 0 : indices[0];
+    }
     __syncthreads();
   }
 }
@@ -343,7 +352,7 @@ __device__ inline void xhip_softmax_kind_rows(int hard, const typename E::storag
       xhip_index at = -1;
       for (xhip_index j = threadIdx.x; j < n; j += blockDim.x) {
         A v = (A)E::load(in[j]);
-        if (xhip_arg_better(1, 0, v, j, best, at)) {
+        if (xhip_arg_better(1, 0, 1, v, j, best, at)) {
           best = v;
           at = j;
         }
@@ -353,7 +362,7 @@ __device__ inline void xhip_softmax_kind_rows(int hard, const typename E::storag
       __syncthreads();
       for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
         if (threadIdx.x < s &&
-            xhip_arg_better(1, 0, values[threadIdx.x + s],
+            xhip_arg_better(1, 0, 1, values[threadIdx.x + s],
                             xhip_kind_scratch[threadIdx.x + s],
                             values[threadIdx.x], xhip_kind_scratch[threadIdx.x])) {
           values[threadIdx.x] = values[threadIdx.x + s];
