@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from xhip.backend.cpu_conv import _tap_slices
 from xhip.backend.runtime import DeviceArray, Runtime
 
 
@@ -35,19 +36,9 @@ def tap_slices(
     pads: Sequence[int],
 ) -> tuple[tuple[slice, ...], tuple[slice, ...]] | None:
     """For one kernel tap: the input positions `i` whose output `i * s - pad +
-    t * dil` lies inside y, and those output elements (slices per dim)."""
-    src: list[slice] = []
-    dst: list[slice] = []
-    for d, t in enumerate(tap):
-        s = strides[d]
-        offset = t * dilations[d] - pads[d]  # y = i * s + offset
-        lo = max(0, -(offset // s))
-        hi = min(x_shape[d], (y_shape[d] - 1 - offset) // s + 1)
-        if hi <= lo:
-            return None
-        src.append(slice(lo, hi))
-        dst.append(slice(lo * s + offset, (hi - 1) * s + offset + 1, s))
-    return tuple(src), tuple(dst)
+    t * dil` lies inside y, and those output elements (slices per dim): the
+    convolution's map (`cpu_conv._tap_slices`) with y as its input."""
+    return _tap_slices(tap, y_shape, x_shape, strides, dilations, pads)
 
 
 def conv_transpose(
