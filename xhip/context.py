@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from xdsl.context import Context
+from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
+from xdsl.dialects.builtin import Builtin, ModuleOp
+from xdsl.parser import Parser
 from xdsl.universe import Universe
 
 
@@ -14,3 +17,16 @@ def make_context(allow_unregistered: bool = False) -> Context:
     for name, factory in Universe.get_multiverse().all_dialects.items():
         ctx.register_dialect(name, factory)
     return ctx
+
+
+def parse_module(text: str, name: str = "<text>") -> ModuleOp:
+    """Parse `text` with a fresh Context and forget earlier `dense_resource` keys.
+
+    xDSL keeps resource keys in a process-wide store and renames a key it has
+    seen before (`__elided__` becomes `__elided___0`), which would make two
+    parses of the same text differ.
+    """
+    interface = Builtin.get_interface(OpAsmDialectInterface)
+    if interface is not None:
+        interface._blob_storage.clear()  # pyright: ignore[reportAttributeAccessIssue]
+    return Parser(make_context(), text, name).parse_module()

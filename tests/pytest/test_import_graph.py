@@ -220,3 +220,100 @@ def test_a_reintroduced_cycle_is_caught(tmp_path: Path) -> None:
         "xhip.cli.run": {"xhip.api"},
     }
     assert cycles(graph) == [["xhip.api", "xhip.cli.run"]]
+
+
+LAYERS: dict[str, tuple[str, ...]] = {
+    "xhip.dialects": (
+        "xhip.analysis",
+        "xhip.backend",
+        "xhip.frontend",
+        "xhip.pipeline",
+        "xhip.api",
+        "xhip.cli",
+        "xhip.explore",
+        "xhip.verify",
+        "xhip.onnx_backend",
+    ),
+    "xhip.transforms": (
+        "xhip.backend",
+        "xhip.frontend",
+        "xhip.pipeline",
+        "xhip.api",
+        "xhip.cli",
+        "xhip.explore",
+        "xhip.verify",
+        "xhip.onnx_backend",
+    ),
+    "xhip.analysis": (
+        "xhip.backend",
+        "xhip.frontend",
+        "xhip.pipeline",
+        "xhip.api",
+        "xhip.cli",
+        "xhip.explore",
+        "xhip.verify",
+        "xhip.onnx_backend",
+    ),
+    "xhip.frontend": (
+        "xhip.backend",
+        "xhip.pipeline",
+        "xhip.api",
+        "xhip.cli",
+        "xhip.explore",
+        "xhip.verify",
+        "xhip.onnx_backend",
+    ),
+    "xhip.backend": (
+        "xhip.frontend",
+        "xhip.pipeline",
+        "xhip.api",
+        "xhip.cli",
+        "xhip.explore",
+        "xhip.verify",
+        "xhip.onnx_backend",
+    ),
+    "xhip.pipeline": ("xhip.api", "xhip.cli", "xhip.explore", "xhip.verify"),
+    "xhip.api": ("xhip.cli", "xhip.explore", "xhip.verify", "xhip.onnx_backend"),
+    "xhip.explore": ("xhip.cli", "xhip.verify", "xhip.onnx_backend"),
+}
+"""What each layer must never import (docs/architecture.md, "Seams"): the
+order `cli -> api -> pipeline, backend, frontend -> transforms, analysis ->
+dialects`, with `explore` beside the api for notebooks. Nothing outside
+`xhip.testing` imports `xhip.testing`; the one exception to the dialects'
+rule is xDSL's idiom of a dialect naming its canonicalization patterns."""
+
+
+def _under(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def layering_violations(graph: Mapping[str, Iterable[str]]) -> list[str]:
+    """`a -> b` for every import that goes against `LAYERS` or into `xhip.testing`."""
+    bad: list[str] = []
+    for module, targets in sorted(graph.items()):
+        forbidden = next(
+            (rule for layer, rule in LAYERS.items() if _under(module, layer)), ()
+        )
+        for target in sorted(targets):
+            if _under(target, "xhip.testing") and not _under(module, "xhip.testing"):
+                bad.append(f"{module} -> {target}")
+            elif any(_under(target, f) for f in forbidden):
+                bad.append(f"{module} -> {target}")
+    return bad
+
+
+def test_layering_holds() -> None:
+    bad = layering_violations(import_graph())
+    assert not bad, "imports against the layering:\n" + "\n".join(bad)
+
+
+def test_layering_catches_a_backend_importing_the_api() -> None:
+    graph = {
+        "xhip.backend.cpu": {"xhip.api", "xhip.dialects.hip"},
+        "xhip.explore.stages": {"xhip.testing"},
+        "xhip.testing.fuzz": {"xhip.api"},
+    }
+    assert layering_violations(graph) == [
+        "xhip.backend.cpu -> xhip.api",
+        "xhip.explore.stages -> xhip.testing",
+    ]

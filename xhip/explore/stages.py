@@ -26,7 +26,7 @@ from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.printer import Printer
 
-from xhip.context import make_context
+from xhip.context import make_context, parse_module
 from xhip.dialects.hip import EXTERNAL_DATA_ATTR
 from xhip.explore.diff import Diff
 from xhip.explore.formula import DimNames, dim_names
@@ -240,8 +240,6 @@ class Walkthrough:
         A file that holds only a `func.func` replaces the entry function of
         the module read before it, as the seed prints function-anchored passes.
         """
-        from xhip.testing import parse_module
-
         stages: list[Stage] = []
         previous = ""
         for path in sorted(Path(p) for p in paths):

@@ -6,24 +6,11 @@ import sys
 from collections.abc import Callable
 from types import FrameType
 
-from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
-from xdsl.dialects.builtin import Builtin, ModuleOp
-from xdsl.parser import Parser
+from xdsl.dialects.builtin import ModuleOp
 
-from xhip.context import make_context
+from xhip.context import parse_module
 
-
-def parse_module(text: str, name: str = "<text>") -> ModuleOp:
-    """Parse `text` with a fresh Context and forget earlier `dense_resource` keys.
-
-    xDSL keeps resource keys in a process-wide store and renames a key it has
-    seen before (`__elided__` becomes `__elided___0`), which would make two
-    parses of the same text differ.
-    """
-    interface = Builtin.get_interface(OpAsmDialectInterface)
-    if interface is not None:
-        interface._blob_storage.clear()  # pyright: ignore[reportAttributeAccessIssue]
-    return Parser(make_context(), text, name).parse_module()
+__all__ = ["count_calls", "parse_module", "structurally_equal"]
 
 
 def structurally_equal(a: str | ModuleOp, b: str | ModuleOp) -> bool:

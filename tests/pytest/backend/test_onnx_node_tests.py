@@ -36,7 +36,7 @@ from onnx.backend.test.case.test_case import TestCase
 from onnx.backend.test.runner import Runner
 from xdsl.utils.exceptions import PassFailedException
 
-from xhip.backend.onnx_backend import XhipBackend
+from xhip.onnx_backend import XhipBackend
 from xhip.frontend import OnnxImportError, import_model
 from xhip.frontend.onnx_importer import supported_ops
 

@@ -1,7 +1,7 @@
 """xhip as an `onnx.backend.base.Backend`, so tools written against that
 interface (onnx's own backend test runner among them) run models through xhip.
 
-    from xhip.backend.onnx_backend import XhipBackend
+    from xhip.onnx_backend import XhipBackend
     rep = XhipBackend.prepare(model, "CPU")   # imports and compiles once
     (y,) = rep.run([x])                       # inputs in graph input order
 
