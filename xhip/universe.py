@@ -12,6 +12,7 @@ them, so plain `xdsl-opt` sees the extended dialects.
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable
 
 from xdsl.ir import Dialect
@@ -107,3 +108,9 @@ def extend_xdsl_dialects() -> None:
 
 
 extend_xdsl_dialects()
+
+
+if "xdsl.xdsl_opt_main" in sys.modules:
+    # Lazy: only inside `xdsl-opt`, which reads `-p` before it imports any pass
+    # module; importing `composite` teaches it unquoted pass-option values.
+    import xhip.transforms.composite  # noqa: F401

@@ -56,11 +56,13 @@ def show_warning(
     lineno: int,
     file: TextIO | None = None,
     line: str | None = None,
+    *,
+    prog: str = "xhip",
 ) -> None:
     """A warning as one `xhip: warning: ...` line: a user needs the message,
     not the file and line of the Python code that raised it."""
     text = " ".join(part.strip() for part in str(message).splitlines() if part.strip())
-    print(f"xhip: warning: {text}", file=file or sys.stderr)
+    print(f"{prog}: warning: {text}", file=file or sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
