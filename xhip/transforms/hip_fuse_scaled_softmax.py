@@ -63,8 +63,13 @@ class FoldScalarMulIntoSoftmax(RewritePattern):
         operands = _scalar_operands(mul)
         if operands is None:
             return
-        fused = hip.SoftmaxOp(
-            op.ctx, list(operands), list(op.outputs), properties=dict(op.properties)
+        src, scale = operands
+        fused = hip.SoftmaxOp.make(
+            op.ctx,
+            src=src,
+            scale=scale,
+            out=op.outputs[0],
+            axis=None if op.axis is None else op.axis.value.data,
         )
         rewriter.replace(op, fused)
         rewriter.erase(mul)

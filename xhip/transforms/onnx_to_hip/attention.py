@@ -28,7 +28,7 @@ themselves (a float64 `softmax_precision` on float32 stays float32).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from xdsl.dialects import tensor
@@ -42,9 +42,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     TensorType,
-    UnitAttr,
     f16,
-    f64,
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -92,21 +90,13 @@ class _Emitter:
 
     def emit(
         self,
-        hip_type: type[hip.HipDPSOp],
-        inputs: Sequence[SSAValue],
         element: Attribute,
         sizes: Sequence[Index],
-        properties: dict[str, Attribute | None] | None = None,
-        index: Sequence[Index] = (),
+        build: Callable[[SSAValue], hip.HipDPSOp],
     ) -> SSAValue:
-        init = self.empty(element, sizes)
-        new = hip_type(
-            self.ctx,
-            list(inputs),
-            [init],
-            index_operands=[self.ix.value(i) for i in index],
-            properties=properties or {},
-        )
+        """The result of the hip op `build(init)`, init a fresh one of `sizes`
+        (made before whatever `build` inserts)."""
+        new = build(self.empty(element, sizes))
         self.rewriter.insert(new)
         return new.res[0]
 
@@ -148,11 +138,9 @@ class _Emitter:
         sizes = self.sizes(value)
         element = ranked(value, "an operand").get_element_type()
         return self.emit(
-            hip.PermuteOp,
-            [value],
             element,
             [sizes[p] for p in perm],
-            {"perm": DenseArrayBase.from_list(i64, perm)},
+            lambda out: hip.PermuteOp.make(self.ctx, src=value, out=out, perm=perm),
         )
 
     def cast_to(self, value: SSAValue, result: SSAValue) -> SSAValue:
@@ -278,15 +266,30 @@ class ConvertAttention(OnnxPattern[onnx.AttentionOp]):
 
         kt_sizes = e.sizes(present_k, (0, 1, 3, 2))
         total = kt_sizes[3]
-        kt = e.emit(hip.TransposeOp, [present_k], element, kt_sizes, index=[2, 3])
+        kt = e.emit(
+            element,
+            kt_sizes,
+            lambda out: hip.TransposeOp.make(
+                e.ctx, src=present_k, out=out, dim0=e.ix.value(2), dim1=e.ix.value(3)
+            ),
+        )
         narrow = element == f16
         if narrow:
             # float16 as the spec's pattern rounds it: Q and K each times
             # sqrt(scale) in float16, the softmax in float16 unless
             # softmax_precision asks for more.
             root = self._scalar(e, element, math.sqrt(scale))
-            q = e.emit(hip.MulOp, [q, root], element, e.sizes(q))
-            kt = e.emit(hip.MulOp, [kt, root], element, kt_sizes)
+            q_in, kt_in = q, kt
+            q = e.emit(
+                element,
+                e.sizes(q),
+                lambda out: hip.MulOp.make(e.ctx, q_in, root, out=out),
+            )
+            kt = e.emit(
+                element,
+                kt_sizes,
+                lambda out: hip.MulOp.make(e.ctx, kt_in, root, out=out),
+            )
             scale = 1.0
         wide = (
             narrow
@@ -296,7 +299,11 @@ class ConvertAttention(OnnxPattern[onnx.AttentionOp]):
         batch, seq = e.sizes(q, (0, 2))
         qg = self._group(e, q, groups)
         score_sizes = [*e.sizes(qg, (0, 1, 2)), total]
-        scores = e.emit(hip.MatmulOp, [qg, kt], element, score_sizes)
+        scores = e.emit(
+            element,
+            score_sizes,
+            lambda out: hip.MatmulOp.make(e.ctx, a=qg, b=kt, out=out),
+        )
         scores = self._ungroup(e, scores, groups, seq)
 
         softcap = op.get_float("softcap")
@@ -315,38 +322,43 @@ class ConvertAttention(OnnxPattern[onnx.AttentionOp]):
         all_sizes = [batch, hq, seq, total]
 
         def middle(stage: int) -> SSAValue:
-            properties: dict[str, Attribute | None] = {
-                "scale": FloatAttr(scale, f64),
-                "softcap": FloatAttr(softcap, f64) if softcap > 0 else None,
-                "is_causal": UnitAttr() if causal else None,
-                "left_window": IntegerAttr(left, i64) if left >= 0 else None,
-                "right_window": IntegerAttr(right, i64) if right >= 0 else None,
-                "wide": UnitAttr() if wide else None,
-                "stage": None
-                if stage == len(hip.ATTENTION_STAGES) - 1
-                else IntegerAttr(stage, i64),
-            }
             return e.emit(
-                hip.AttentionSoftmaxOp,
-                [scores, *extras],
                 element,
                 all_sizes,
-                properties,
-                index=[past],
+                lambda out: hip.AttentionSoftmaxOp.make(
+                    e.ctx,
+                    scores=scores,
+                    mask=mask,
+                    nonpad=nonpad,
+                    out=out,
+                    past=e.ix.value(past),
+                    scale=scale,
+                    softcap=softcap,
+                    is_causal=causal,
+                    left_window=left,
+                    right_window=right,
+                    wide=wide,
+                    stage=stage,
+                ),
             )
 
         if plain:
             factor = self._scalar(e, element, scale)
-            probs = e.emit(hip.SoftmaxOp, [scores, factor], element, all_sizes)
+            probs = e.emit(
+                element,
+                all_sizes,
+                lambda out: hip.SoftmaxOp.make(
+                    e.ctx, src=scores, scale=factor, out=out
+                ),
+            )
         else:
             probs = middle(len(hip.ATTENTION_STAGES) - 1)
 
         grouped = self._group(e, probs, groups)
         out = e.emit(
-            hip.MatmulOp,
-            [grouped, present_v],
             element,
             [*e.sizes(grouped, (0, 1, 2)), e.ix.dim(present_v, 3)],
+            lambda out: hip.MatmulOp.make(e.ctx, a=grouped, b=present_v, out=out),
         )
         y = self._ungroup(e, out, groups, seq)
         if rank == 3:
@@ -390,7 +402,9 @@ class ConvertAttention(OnnxPattern[onnx.AttentionOp]):
         sizes = e.sizes(new)
         sizes[2] = e.ix.add(cached, sizes[2])
         return e.emit(
-            hip.ConcatOp, [past, new], element, sizes, {"axis": IntegerAttr(2, i64)}
+            element,
+            sizes,
+            lambda out: hip.ConcatOp.make(e.ctx, inputs=[past, new], out=out, axis=2),
         )
 
     @staticmethod
@@ -460,13 +474,11 @@ class ConvertRotaryEmbedding(OnnxPattern[onnx.RotaryEmbeddingOp]):
                 f"rotary_embedding_dim {rotary} must be even and at most the head "
                 f"size {head}"
             )
-        inputs = [op.X, op.cos_cache, op.sin_cache]
         want = 3
         if op.position_ids is not None:
             ids = ranked(op.position_ids, "position_ids")
             if ids.get_element_type() != IntegerType(64) or len(ids.get_shape()) != 2:
                 raise Unsupported("position_ids must be a 2-D int64 tensor")
-            inputs.append(op.position_ids)
             want = 2
         for name, value in (("cos_cache", op.cos_cache), ("sin_cache", op.sin_cache)):
             cache = ranked(value, name).get_shape()
@@ -476,10 +488,19 @@ class ConvertRotaryEmbedding(OnnxPattern[onnx.RotaryEmbeddingOp]):
                     f"{list(cache)}"
                 )
         e = _Emitter(self, op, rewriter)
-        properties: dict[str, Attribute | None] = {
-            "interleaved": UnitAttr() if op.get_int("interleaved") else None,
-            "rotary_dim": IntegerAttr(rotary, i64),
-            "num_heads": IntegerAttr(heads, i64) if len(shape) == 3 else None,
-        }
-        y = e.emit(hip.RotaryEmbeddingOp, inputs, element, e.sizes(op.X), properties)
+        y = e.emit(
+            element,
+            e.sizes(op.X),
+            lambda out: hip.RotaryEmbeddingOp.make(
+                e.ctx,
+                x=op.X,
+                cos=op.cos_cache,
+                sin=op.sin_cache,
+                position_ids=op.position_ids,
+                out=out,
+                interleaved=bool(op.get_int("interleaved")),
+                rotary_dim=rotary,
+                num_heads=heads if len(shape) == 3 else None,
+            ),
+        )
         rewriter.replace(op, [], [e.cast_to(y, op.Y)])

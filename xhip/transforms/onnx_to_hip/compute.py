@@ -6,20 +6,16 @@ the operand that decides them (`support.build_init`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
-    DenseArrayBase,
     FloatAttr,
     IntegerAttr,
     TensorType,
-    UnitAttr,
-    f32,
-    f64,
-    i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
@@ -41,23 +37,18 @@ def _emit(
     pattern: OnnxPattern[Any],
     op: Operation,
     rewriter: PatternRewriter,
-    hip_type: type[hip.HipDPSOp],
     inputs: list[SSAValue],
     sources: list[DimSource | None],
-    index_operands: tuple[int, ...] = (),
-    properties: dict[str, Attribute | None] | None = None,
+    build: Callable[[SSAValue, SSAValue], hip.HipDPSOp],
 ) -> None:
-    """Replace `op` by `hip_type` writing a fresh init of `op`'s result type."""
+    """Replace `op` by `build(ctx, init)`, init a fresh one of `op`'s result
+    type (made before whatever `build` inserts)."""
     ctx = context_of(op)
     result_type = ranked(op.results[0], "the result")
     for value in inputs:
         ranked(value, "an operand")
     init = build_init(rewriter, pattern.state, op, result_type, sources)
-    index = [pattern.state.folder.index(rewriter, op, i) for i in index_operands]
-    new = hip_type(
-        ctx, inputs, [init], index_operands=index, properties=properties or {}
-    )
-    rewriter.replace(op, new)
+    rewriter.replace(op, build(ctx, init))
 
 
 class ConvertMatMul(OnnxPattern[onnx.MatMulOp]):
@@ -77,7 +68,14 @@ class ConvertMatMul(OnnxPattern[onnx.MatMulOp]):
             sources.append((op.A, len(a_shape) - 2))
         if len(b_shape) >= 2:
             sources.append((op.B, len(b_shape) - 1))
-        _emit(self, op, rewriter, hip.MatmulOp, [op.A, op.B], sources)
+        _emit(
+            self,
+            op,
+            rewriter,
+            [op.A, op.B],
+            sources,
+            lambda ctx, out: hip.MatmulOp.make(ctx, a=op.A, b=op.B, out=out),
+        )
 
 
 class ConvertGemm(OnnxPattern[onnx.GemmOp]):
@@ -93,14 +91,25 @@ class ConvertGemm(OnnxPattern[onnx.GemmOp]):
             (op.A, 1 if trans_a else 0),
             (op.B, 0 if trans_b else 1),
         ]
-        properties: dict[str, Attribute | None] = {
-            "trans_a": UnitAttr() if trans_a else None,
-            "trans_b": UnitAttr() if trans_b else None,
-            "alpha": FloatAttr(alpha, f32) if alpha != 1.0 else None,
-            "beta": FloatAttr(beta, f32) if beta != 1.0 and op.C is not None else None,
-        }
         inputs = [op.A, op.B, *([op.C] if op.C is not None else [])]
-        _emit(self, op, rewriter, hip.GemmOp, inputs, sources, properties=properties)
+        _emit(
+            self,
+            op,
+            rewriter,
+            inputs,
+            sources,
+            lambda ctx, out: hip.GemmOp.make(
+                ctx,
+                a=op.A,
+                b=op.B,
+                c=op.C,
+                out=out,
+                trans_a=bool(trans_a),
+                trans_b=bool(trans_b),
+                alpha=alpha,
+                beta=beta,
+            ),
+        )
 
 
 ELEMENTWISE: dict[type[onnx.OnnxOp], type[hip.ElementwiseOp]] = {
@@ -206,10 +215,8 @@ def emit_elementwise(
     attribute of that name."""
     element_type_check(hip_type, operands, op.results[0])
     given = params or {}
-    properties: dict[str, Attribute | None] = {
-        name: FloatAttr(
-            given[name] if name in given else attribute_value(op, name), f64
-        )
+    values = {
+        name: given[name] if name in given else attribute_value(op, name)
         for name in hip_type.FORMULA.params()
     }
     if len(operands) == 1:
@@ -218,7 +225,14 @@ def emit_elementwise(
         rank = len(ranked(op.results[0], "the result").get_shape())
         shapes = [(v, ranked(v, "an operand").get_shape()) for v in operands]
         sources = broadcast_sources(shapes, rank)
-    _emit(pattern, op, rewriter, hip_type, operands, sources, properties=properties)
+    _emit(
+        pattern,
+        op,
+        rewriter,
+        operands,
+        sources,
+        lambda ctx, out: hip_type.make(ctx, *operands, out=out, **values),
+    )
 
 
 def _binary_sources(op: Operation) -> list[DimSource | None]:
@@ -243,7 +257,7 @@ def _cast(
         TensorType(element, shape),
         _same_shape_sources(value),
     )
-    cast = hip.CastOp(context_of(op), [value], [init])
+    cast = hip.CastOp.make(context_of(op), src=value, out=init)
     rewriter.insert(cast)
     return cast.res[0]
 
@@ -268,20 +282,37 @@ class ConvertPow(OnnxPattern[onnx.PowOp]):
                 f"{element}"
             )
         if exponent_type == element:
-            _emit(self, op, rewriter, hip.PowOp, [base, exponent], _binary_sources(op))
+            _emit_pow(self, op, rewriter, base, exponent)
             return
         if isinstance(element, AnyFloat) or not isinstance(exponent_type, AnyFloat):
             exponent = _cast(self, op, rewriter, exponent, element)
-            _emit(self, op, rewriter, hip.PowOp, [base, exponent], _binary_sources(op))
+            _emit_pow(self, op, rewriter, base, exponent)
             return
         sources = _binary_sources(op)
         base = _cast(self, op, rewriter, base, exponent_type)
         wide = TensorType(exponent_type, result.get_shape())
         init = build_init(rewriter, self.state, op, wide, sources)
-        power = hip.PowOp(context_of(op), [base, exponent], [init])
+        power = hip.PowOp.make(context_of(op), base, exponent, out=init)
         rewriter.insert(power)
         out = build_init(rewriter, self.state, op, result, sources)
-        rewriter.replace(op, hip.CastOp(context_of(op), [power.res[0]], [out]))
+        rewriter.replace(op, hip.CastOp.make(context_of(op), src=power.res[0], out=out))
+
+
+def _emit_pow(
+    pattern: OnnxPattern[Any],
+    op: Operation,
+    rewriter: PatternRewriter,
+    base: SSAValue,
+    exponent: SSAValue,
+) -> None:
+    _emit(
+        pattern,
+        op,
+        rewriter,
+        [base, exponent],
+        _binary_sources(op),
+        lambda ctx, out: hip.PowOp.make(ctx, base, exponent, out=out),
+    )
 
 
 def _same_shape_sources(value: SSAValue) -> list[DimSource | None]:
@@ -300,17 +331,15 @@ class ConvertSoftmax(OnnxPattern[onnx.SoftmaxOp]):
         if not -rank <= axis < max(rank, 1):
             raise Unsupported(f"axis {axis} is out of range for rank {rank}")
         axis %= max(rank, 1)
-        properties: dict[str, Attribute | None] = {
-            "axis": IntegerAttr(axis, i64) if axis != rank - 1 else None
-        }
         _emit(
             self,
             op,
             rewriter,
-            hip.SoftmaxOp,
             [op.input],
             _same_shape_sources(op.input),
-            properties=properties,
+            lambda ctx, out: hip.SoftmaxOp.make(
+                ctx, src=op.input, out=out, axis=axis if axis != rank - 1 else None
+            ),
         )
 
 
@@ -328,27 +357,31 @@ class ConvertTranspose(OnnxPattern[onnx.TransposeOp]):
         if not moved and op.data.type == op.transposed.type:
             rewriter.replace(op, [], [op.data])
         elif len(moved) == 2:
+            index = self.state.folder.index
             _emit(
                 self,
                 op,
                 rewriter,
-                hip.TransposeOp,
                 [op.data],
                 sources,
-                index_operands=(moved[0], moved[1]),
+                lambda ctx, out: hip.TransposeOp.make(
+                    ctx,
+                    src=op.data,
+                    out=out,
+                    dim0=index(rewriter, op, moved[0]),
+                    dim1=index(rewriter, op, moved[1]),
+                ),
             )
         else:
-            properties: dict[str, Attribute | None] = {
-                "perm": DenseArrayBase.from_list(i64, perm)
-            }
             _emit(
                 self,
                 op,
                 rewriter,
-                hip.PermuteOp,
                 [op.data],
                 sources,
-                properties=properties,
+                lambda ctx, out: hip.PermuteOp.make(
+                    ctx, src=op.data, out=out, perm=perm
+                ),
             )
 
 
@@ -360,7 +393,14 @@ class ConvertCast(OnnxPattern[onnx.CastOp]):
             rewriter.replace(op, [], [op.input])
             return
         sources = _same_shape_sources(op.input)
-        _emit(self, op, rewriter, hip.CastOp, [op.input], sources)
+        _emit(
+            self,
+            op,
+            rewriter,
+            [op.input],
+            sources,
+            lambda ctx, out: hip.CastOp.make(ctx, src=op.input, out=out),
+        )
 
 
 class ConvertConcat(OnnxPattern[onnx.ConcatOp]):
@@ -396,9 +436,8 @@ class ConvertConcat(OnnxPattern[onnx.ConcatOp]):
             sizes.append(total)
         empty = tensor.EmptyOp(sizes, result)
         rewriter.insert(empty)
-        properties: dict[str, Attribute | None] = {"axis": IntegerAttr(axis, i64)}
-        new = hip.ConcatOp(
-            context_of(op), list(op.inputs), [empty.tensor], properties=properties
+        new = hip.ConcatOp.make(
+            context_of(op), inputs=list(op.inputs), out=empty.tensor, axis=axis
         )
         rewriter.replace(op, new)
 

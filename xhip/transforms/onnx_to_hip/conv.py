@@ -34,7 +34,6 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     TensorType,
-    UnitAttr,
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -60,13 +59,6 @@ class Window:
     strides: tuple[int, ...]
     dilations: tuple[int, ...]
     pads: tuple[int, ...]
-
-    def properties(self) -> dict[str, Attribute | None]:
-        return {
-            "strides": DenseArrayBase.from_list(i64, self.strides),
-            "dilations": DenseArrayBase.from_list(i64, self.dilations),
-            "pads": DenseArrayBase.from_list(i64, self.pads),
-        }
 
 
 def _ints(op: onnx.OnnxOp, name: str, count: int, default: int) -> tuple[int, ...]:
@@ -302,12 +294,7 @@ class ConvertConv(OnnxPattern[onnx.ConvOp]):
                 f"{w_shape[0]} output channels do not split into {group} groups"
             )
         window = window_of(op, x_shape, kernel)
-        properties: dict[str, Attribute | None] = {
-            **window.properties(),
-            "group": IntegerAttr(group, i64),
-        }
         ctx = context_of(op)
-        inputs = [op.X, op.W, *([op.B] if op.B is not None else [])]
         if op.B is not None:
             b_type = ranked(op.B, "the bias")
             if b_type.get_element_type() != result_type.get_element_type():
@@ -316,7 +303,18 @@ class ConvertConv(OnnxPattern[onnx.ConvOp]):
             self, op, rewriter, op.X, result_type, (op.W, 0), window
         )
         workspace = self._workspace(op, rewriter, x_shape, window, out_init)
-        new = hip.ConvOp(ctx, inputs, [out_init, workspace], properties=properties)
+        new = hip.ConvOp.make(
+            ctx,
+            x=op.X,
+            w=op.W,
+            bias=op.B,
+            out=out_init,
+            workspace=workspace,
+            strides=window.strides,
+            dilations=window.dilations,
+            pads=window.pads,
+            group=group,
+        )
         rewriter.replace(op, new, [new.res[0]])
 
     def _workspace(
@@ -375,12 +373,6 @@ class ConvertMaxPool(OnnxPattern[onnx.MaxPoolOp]):
         x_shape, result_type = _float_input(op.X, op.Y, integers=True)
         window = window_of(op, x_shape, _pool_kernel(op))
         ceil_mode = bool(op.get_int("ceil_mode"))
-        properties: dict[str, Attribute | None] = {
-            **window.properties(),
-            "kernel_shape": DenseArrayBase.from_list(i64, window.kernel),
-            "ceil_mode": UnitAttr() if ceil_mode else None,
-            "storage_order": UnitAttr() if op.get_int("storage_order") else None,
-        }
         init = _windowed_init(
             self, op, rewriter, op.X, result_type, (op.X, 1), window, ceil_mode
         )
@@ -395,7 +387,18 @@ class ConvertMaxPool(OnnxPattern[onnx.MaxPoolOp]):
                     self, op, rewriter, op.X, index_type, (op.X, 1), window, ceil_mode
                 )
             )
-        new = hip.MaxPoolOp(context_of(op), [op.X], outs, properties=properties)
+        new = hip.MaxPoolOp.make(
+            context_of(op),
+            x=op.X,
+            out=outs[0],
+            indices=outs[1] if len(outs) == 2 else None,
+            strides=window.strides,
+            dilations=window.dilations,
+            pads=window.pads,
+            kernel_shape=window.kernel,
+            ceil_mode=ceil_mode,
+            storage_order=bool(op.get_int("storage_order")),
+        )
         results: list[SSAValue | None] = [new.res[0]]
         if indices is not None:
             results.append(new.res[1] if len(outs) == 2 else None)
@@ -410,38 +413,42 @@ class ConvertAveragePool(OnnxPattern[onnx.AveragePoolOp]):
         window = window_of(op, x_shape, _pool_kernel(op))
         ceil_mode = bool(op.get_int("ceil_mode"))
         include = bool(op.get_int("count_include_pad"))
-        properties: dict[str, Attribute | None] = {
-            **window.properties(),
-            "kernel_shape": DenseArrayBase.from_list(i64, window.kernel),
-            "ceil_mode": UnitAttr() if ceil_mode else None,
-            "count_include_pad": UnitAttr() if include else None,
-        }
         init = _windowed_init(
             self, op, rewriter, op.X, result_type, (op.X, 1), window, ceil_mode
         )
-        rewriter.replace(
-            op, hip.AveragePoolOp(context_of(op), [op.X], [init], properties=properties)
+        new = hip.AveragePoolOp.make(
+            context_of(op),
+            x=op.X,
+            out=init,
+            strides=window.strides,
+            dilations=window.dilations,
+            pads=window.pads,
+            kernel_shape=window.kernel,
+            ceil_mode=ceil_mode,
+            count_include_pad=include,
         )
+        rewriter.replace(op, new)
 
 
 def _global_pool(
     pattern: OnnxPattern[Any],
     op: onnx.GlobalAveragePoolOp | onnx.GlobalMaxPoolOp,
     rewriter: PatternRewriter,
-    hip_type: type[hip.PoolOp],
+    hip_type: type[hip.MaxPoolOp] | type[hip.AveragePoolOp],
 ) -> None:
     x_shape, result_type = _float_input(op.X, op.Y, integers=hip_type is hip.MaxPoolOp)
     rank = len(x_shape) - 2
     _check_result(result_type, [*x_shape[:2], *([1] * rank)], "global pool's")
-    properties: dict[str, Attribute | None] = {
-        "strides": DenseArrayBase.from_list(i64, [1] * rank),
-        "dilations": DenseArrayBase.from_list(i64, [1] * rank),
-        "pads": DenseArrayBase.from_list(i64, [0] * (2 * rank)),
-    }
     init = _windowed_init(pattern, op, rewriter, op.X, result_type, (op.X, 1), None)
-    rewriter.replace(
-        op, hip_type(context_of(op), [op.X], [init], properties=properties)
+    new = hip_type.make(
+        context_of(op),
+        x=op.X,
+        out=init,
+        strides=[1] * rank,
+        dilations=[1] * rank,
+        pads=[0] * (2 * rank),
     )
+    rewriter.replace(op, new)
 
 
 class ConvertGlobalAveragePool(OnnxPattern[onnx.GlobalAveragePoolOp]):
@@ -583,7 +590,7 @@ class ConvertBatchNormalization(OnnxPattern[onnx.BatchNormalizationOp]):
         init = build_init(
             self.rewriter, self.state, self.op, TensorType(self.element, shape), sources
         )
-        new = hip_type(self.ctx, [a, b], [init])
+        new = hip_type.make(self.ctx, a, b, out=init)
         self.rewriter.insert(new)
         return new.res[0]
 
@@ -593,7 +600,7 @@ class ConvertBatchNormalization(OnnxPattern[onnx.BatchNormalizationOp]):
             (a, d) for d in range(len(a_type.get_shape()))
         ]
         init = build_init(self.rewriter, self.state, self.op, a_type, sources)
-        new = hip_type(self.ctx, [a], [init])
+        new = hip_type.make(self.ctx, a, out=init)
         self.rewriter.insert(new)
         return new.res[0]
 
@@ -610,11 +617,7 @@ class ConvertBatchNormalization(OnnxPattern[onnx.BatchNormalizationOp]):
             TensorType(self.element, out_shape),
             sources,
         )
-        properties: dict[str, Attribute | None] = {
-            "axes": DenseArrayBase.from_list(i64, axes),
-            "keepdims": UnitAttr(),
-        }
-        new = hip.ReduceMeanOp(self.ctx, [x], [init], properties=properties)
+        new = hip.ReduceMeanOp.make(self.ctx, src=x, out=init, axes=axes, keepdims=True)
         self.rewriter.insert(new)
         return new.res[0]
 

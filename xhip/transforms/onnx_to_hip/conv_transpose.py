@@ -23,11 +23,7 @@ from xdsl.dialects import tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
-    DenseArrayBase,
-    IntegerAttr,
     TensorType,
-    UnitAttr,
-    i64,
 )
 from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
@@ -178,16 +174,18 @@ class ConvertConvTranspose(OnnxPattern[onnx.ConvTransposeOp]):
             ),
             [workspace_size],
         )
-        properties: dict[str, Attribute | None] = {
-            "strides": DenseArrayBase.from_list(i64, strides),
-            "dilations": DenseArrayBase.from_list(i64, dilations),
-            "pads": DenseArrayBase.from_list(i64, pads),
-            "group": IntegerAttr(group, i64),
-            "output_padding": DenseArrayBase.from_list(i64, extra),
-        }
-        inputs = [op.X, op.W, *([op.B] if op.B is not None else [])]
-        new = hip.ConvTransposeOp(
-            context_of(op), inputs, [out_init, workspace], properties=properties
+        new = hip.ConvTransposeOp.make(
+            context_of(op),
+            x=op.X,
+            w=op.W,
+            bias=op.B,
+            out=out_init,
+            workspace=workspace,
+            strides=strides,
+            dilations=dilations,
+            pads=pads,
+            group=group,
+            output_padding=extra,
         )
         rewriter.replace(op, new, [new.res[0]])
 
@@ -282,12 +280,15 @@ class ConvertLpPool(OnnxPattern[onnx.LpPoolOp]):
                     )
                 )
         init = init_of(rewriter, index, result_type, sizes)
-        properties: dict[str, Attribute | None] = {
-            **window.properties(),
-            "kernel_shape": DenseArrayBase.from_list(i64, window.kernel),
-            "ceil_mode": UnitAttr() if ceil_mode else None,
-            "p": IntegerAttr(p, i64),
-        }
-        rewriter.replace(
-            op, hip.LpPoolOp(context_of(op), [op.X], [init], properties=properties)
+        new = hip.LpPoolOp.make(
+            context_of(op),
+            x=op.X,
+            out=init,
+            strides=window.strides,
+            dilations=window.dilations,
+            pads=window.pads,
+            kernel_shape=window.kernel,
+            ceil_mode=ceil_mode,
+            p=p,
         )
+        rewriter.replace(op, new)

@@ -35,13 +35,11 @@ from xdsl.dialects import tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
-    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IntegerType,
     Signedness,
     TensorType,
     i1,
-    i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
@@ -267,18 +265,15 @@ class _Lowering:
         ctx = context_of(self.op)
         init = self.empty_like(term, perm)
         if len(moved) == 2:
-            index = [
+            dim0, dim1 = (
                 self.pattern.state.folder.index(self.rewriter, self.op, i)
                 for i in moved
-            ]
-            new: hip.HipDPSOp = hip.TransposeOp(ctx, [term.value], [init], index)
-        else:
-            new = hip.PermuteOp(
-                ctx,
-                [term.value],
-                [init],
-                properties={"perm": DenseArrayBase.from_list(i64, perm)},
             )
+            new: hip.HipDPSOp = hip.TransposeOp.make(
+                ctx, src=term.value, out=init, dim0=dim0, dim1=dim1
+            )
+        else:
+            new = hip.PermuteOp.make(ctx, src=term.value, out=init, perm=perm)
         return Term(self.emit(new), tuple(letters))
 
     def empty_like(self, term: Term, perm: Sequence[int]) -> SSAValue:
@@ -301,11 +296,8 @@ class _Lowering:
             return term
         kept = tuple(letter for letter in term.letters if letter not in letters)
         init = self.empty_sized_like(term, kept)
-        new = hip.ReduceSumOp(
-            context_of(self.op),
-            [term.value],
-            [init],
-            properties={"axes": DenseArrayBase.from_list(i64, axes)},
+        new = hip.ReduceSumOp.make(
+            context_of(self.op), src=term.value, out=init, axes=axes
         )
         return Term(self.emit(new), kept)
 
@@ -399,7 +391,7 @@ class _Lowering:
         zero = folder.get(self.rewriter, self.op, zeros)
         init = self.empty_like(term, range(len(shape)))
         masked = self.emit(
-            hip.WhereOp(context_of(self.op), [mask, term.value, zero], [init])
+            hip.WhereOp.make(context_of(self.op), mask, term.value, zero, out=init)
         )
         marked = (*term.letters[:second], "", *term.letters[second + 1 :])
         summed = self.sum(Term(masked, marked), {""})
@@ -425,7 +417,7 @@ class _Lowering:
             b_view = self.view(b, [*units, *([] for _ in m), *([x] for x in n)])
             init = self.empty(out)
             product = self.emit(
-                hip.MulOp(context_of(self.op), [a_view, b_view], [init])
+                hip.MulOp.make(context_of(self.op), a_view, b_view, out=init)
             )
             return Term(product, out)
         a = self.permute(a, [*batch, *m, *inner])
@@ -445,7 +437,9 @@ class _Lowering:
         b_view = self.view(b, [*units, inner, *own_b])
         groups = [*units, *own_a, *own_b]
         init = self.empty_grouped(groups)
-        product = self.emit(hip.MatmulOp(context_of(self.op), [a_view, b_view], [init]))
+        product = self.emit(
+            hip.MatmulOp.make(context_of(self.op), a=a_view, b=b_view, out=init)
+        )
         return Term(self.ungroup(product, groups), out)
 
     def empty_grouped(self, groups: Sequence[Sequence[str]]) -> SSAValue:

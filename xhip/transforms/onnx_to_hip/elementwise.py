@@ -218,7 +218,7 @@ class ConvertCastLike(OnnxPattern[onnx.CastLikeOp]):
         init = build_init(
             rewriter, self.state, op, ranked(op.output, "the result"), sources
         )
-        rewriter.replace(op, hip.CastOp(context_of(op), [op.input], [init]))
+        rewriter.replace(op, hip.CastOp.make(context_of(op), src=op.input, out=init))
 
 
 def _numpy_broadcasts(a: Sequence[int], b: Sequence[int]) -> bool:

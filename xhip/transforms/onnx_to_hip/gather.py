@@ -18,15 +18,14 @@ Gather on tensors, an embedding lookup for instance.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
-    IntegerAttr,
     IntegerType,
-    i64,
 )
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from xhip.dialects import hip, onnx
@@ -72,11 +71,10 @@ def _replace(
     pattern: OnnxPattern[Any],
     op: onnx.OnnxOp,
     rewriter: PatternRewriter,
-    hip_type: type[hip.HipDPSOp],
     sources: list[DimSource | None],
-    properties: dict[str, Attribute | None],
+    build: Callable[[SSAValue, SSAValue], hip.HipDPSOp],
 ) -> None:
-    data, indices = op.operands
+    """Replace `op` by `build(ctx, init)`."""
     result = ranked(op.results[0], "the result")
     if result.get_num_dims() != len(sources):
         raise Unsupported(
@@ -85,7 +83,7 @@ def _replace(
         )
     ctx = context_of(op)
     init = build_init(rewriter, pattern.state, op, result, sources)
-    rewriter.replace(op, hip_type(ctx, [data, indices], [init], properties=properties))
+    rewriter.replace(op, build(ctx, init))
 
 
 class ConvertGather(OnnxPattern[onnx.GatherOp]):
@@ -100,8 +98,15 @@ class ConvertGather(OnnxPattern[onnx.GatherOp]):
             *((op.indices, d) for d in range(q)),
             *((op.data, d) for d in range(axis + 1, rank)),
         ]
-        properties: dict[str, Attribute | None] = {"axis": IntegerAttr(axis, i64)}
-        _replace(self, op, rewriter, hip.GatherOp, sources, properties)
+        _replace(
+            self,
+            op,
+            rewriter,
+            sources,
+            lambda ctx, out: hip.GatherOp.make(
+                ctx, data=op.data, indices=op.indices, out=out, axis=axis
+            ),
+        )
 
 
 class ConvertGatherElements(OnnxPattern[onnx.GatherElementsOp]):
@@ -114,8 +119,15 @@ class ConvertGatherElements(OnnxPattern[onnx.GatherElementsOp]):
         if q != rank:
             raise Unsupported(f"indices of rank {q}, data of rank {rank}")
         sources: list[DimSource | None] = [(op.indices, d) for d in range(q)]
-        properties: dict[str, Attribute | None] = {"axis": IntegerAttr(axis, i64)}
-        _replace(self, op, rewriter, hip.GatherElementsOp, sources, properties)
+        _replace(
+            self,
+            op,
+            rewriter,
+            sources,
+            lambda ctx, out: hip.GatherElementsOp.make(
+                ctx, data=op.data, indices=op.indices, out=out, axis=axis
+            ),
+        )
 
 
 class ConvertGatherND(OnnxPattern[onnx.GatherNDOp]):
@@ -146,7 +158,12 @@ class ConvertGatherND(OnnxPattern[onnx.GatherNDOp]):
             *((op.indices, d) for d in range(len(shape) - 1)),
             *((op.data, d) for d in range(batch + k, rank)),
         ]
-        properties: dict[str, Attribute | None] = {
-            "batch_dims": IntegerAttr(batch, i64) if batch else None
-        }
-        _replace(self, op, rewriter, hip.GatherNDOp, sources, properties)
+        _replace(
+            self,
+            op,
+            rewriter,
+            sources,
+            lambda ctx, out: hip.GatherNDOp.make(
+                ctx, data=op.data, indices=op.indices, out=out, batch_dims=batch
+            ),
+        )

@@ -27,12 +27,9 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
     DenseArrayBase,
-    FloatAttr,
     IntegerAttr,
     StringAttr,
     TensorType,
-    UnitAttr,
-    f32,
     i64,
 )
 from xdsl.ir import Attribute, SSAValue
@@ -128,7 +125,7 @@ class ConvertPad(OnnxPattern[onnx.PadOp]):
                 )
             for i, axis in enumerate(axes):
                 begins[axis], ends[axis] = pads[i], pads[len(axes) + i]
-        ins = [op.data]
+        constant: SSAValue | None = None
         if op.constant_value is not None and mode == "constant":
             value = ranked(op.constant_value, "constant_value")
             if value.get_element_type() != result.get_element_type():
@@ -140,7 +137,7 @@ class ConvertPad(OnnxPattern[onnx.PadOp]):
                 raise Unsupported(
                     f"constant_value has type {value}; one element is needed"
                 )
-            ins.append(op.constant_value)
+            constant = op.constant_value
         if all(p == 0 for p in (*begins, *ends)) and op.data.type == result:
             rewriter.replace(op, [], [op.data])
             return
@@ -152,12 +149,13 @@ class ConvertPad(OnnxPattern[onnx.PadOp]):
             if isinstance(size, int) and size < 0:
                 raise Unsupported(f"the pads leave dim {d} a negative size {size}")
         init = _empty(rewriter, arith, result, sizes)
-        new = hip.PadOp(
+        new = hip.PadOp.make(
             context_of(op),
-            ins,
-            [init],
-            index_operands=[arith.value(p) for p in (*begins, *ends)],
-            properties={"mode": StringAttr(mode)},
+            x=op.data,
+            value=constant,
+            out=init,
+            pads=[arith.value(p) for p in (*begins, *ends)],
+            mode=mode,
         )
         rewriter.replace(op, new)
 
@@ -215,12 +213,7 @@ def _rearrange(
     permuted = [split[p] for p in perm]
     permuted_type = TensorType(element, _static(permuted))
     init = _empty(rewriter, arith, permuted_type, permuted)
-    permute = hip.PermuteOp(
-        context_of(op),
-        [expand.result],
-        [init],
-        properties={"perm": DenseArrayBase.from_list(i64, list(perm))},
-    )
+    permute = hip.PermuteOp.make(context_of(op), src=expand.result, out=init, perm=perm)
     rewriter.insert(permute)
     merged: list[int] = []
     for group in merge_groups:
@@ -337,12 +330,16 @@ def _group_norm(
     init = _empty(
         rewriter, arith, result, [arith.dim(ins[0], d) for d in range(len(shape))]
     )
-    properties: dict[str, Attribute | None] = {
-        "num_groups": None if num_groups is None else IntegerAttr(num_groups, i64),
-        "epsilon": FloatAttr(op.get_float("epsilon"), f32),
-        "per_group": UnitAttr() if per_group else None,
-    }
-    new = hip.GroupNormOp(context_of(op), list(ins), [init], properties=properties)
+    new = hip.GroupNormOp.make(
+        context_of(op),
+        x=ins[0],
+        scale=ins[1],
+        bias=ins[2],
+        out=init,
+        num_groups=num_groups,
+        epsilon=op.get_float("epsilon"),
+        per_group=per_group,
+    )
     rewriter.replace(op, new)
 
 
@@ -382,12 +379,13 @@ class ConvertLRN(OnnxPattern[onnx.LRNOp]):
         init = _empty(
             rewriter, arith, result, [arith.dim(op.X, d) for d in range(len(shape))]
         )
-        properties: dict[str, Attribute | None] = {
-            "size": IntegerAttr(op.size.value.data, i64),
-            **{
-                name: FloatAttr(op.get_float(name), f32)
-                for name in ("alpha", "beta", "bias")
-            },
-        }
-        new = hip.LrnOp(context_of(op), [op.X], [init], properties=properties)
+        new = hip.LrnOp.make(
+            context_of(op),
+            src=op.X,
+            out=init,
+            size=op.size.value.data,
+            alpha=op.get_float("alpha"),
+            beta=op.get_float("beta"),
+            bias=op.get_float("bias"),
+        )
         rewriter.replace(op, new)

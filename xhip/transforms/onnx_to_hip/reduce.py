@@ -24,15 +24,10 @@ from typing import Any
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AnyFloat,
-    DenseArrayBase,
     DenseIntOrFPElementsAttr,
-    FloatAttr,
-    IntegerAttr,
-    UnitAttr,
-    f32,
     i64,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.utils.hints import isa
 
@@ -128,11 +123,9 @@ def _convert_reduce(
     else:
         sources = [(data, d) for d in range(len(shape)) if d not in axes]
     init = _init(pattern, op, rewriter, result, sources)
-    properties: dict[str, Attribute | None] = {
-        "axes": DenseArrayBase.from_list(i64, axes),
-        "keepdims": UnitAttr() if keepdims else None,
-    }
-    new = hip_type(context_of(op), [data], [init], properties=properties)
+    new = hip_type.make(
+        context_of(op), src=data, out=init, axes=axes, keepdims=keepdims
+    )
     rewriter.replace(op, new)
 
 
@@ -201,12 +194,14 @@ def _convert_arg(
     else:
         sources = [(op.data, d) for d in range(len(shape)) if d != axis]
     init = _init(pattern, op, rewriter, op.reduced, sources)
-    properties: dict[str, Attribute | None] = {
-        "axis": IntegerAttr(axis, i64),
-        "keepdims": UnitAttr() if keepdims else None,
-        "select_last_index": UnitAttr() if op.get_int("select_last_index") else None,
-    }
-    new = hip_type(context_of(op), [op.data], [init], properties=properties)
+    new = hip_type.make(
+        context_of(op),
+        src=op.data,
+        out=init,
+        axis=axis,
+        keepdims=keepdims,
+        select_last_index=bool(op.get_int("select_last_index")),
+    )
     rewriter.replace(op, new)
 
 
@@ -220,15 +215,13 @@ class ConvertArgMin(OnnxPattern[onnx.ArgMinOp]):
         _convert_arg(self, op, rewriter, hip.ArgMinOp)
 
 
-def _norm_properties(
+def _norm_attributes(
     op: onnx.LayerNormalizationOp | onnx.RMSNormalizationOp, rank: int
-) -> dict[str, Attribute | None]:
+) -> tuple[int, float]:
+    """The normalization's axis (in `[0, rank)`) and epsilon."""
     if rank == 0:
         raise Unsupported("the input must have rank >= 1")
-    return {
-        "axis": IntegerAttr(_axis(op.get_int("axis"), rank), i64),
-        "epsilon": FloatAttr(op.get_float("epsilon"), f32),
-    }
+    return _axis(op.get_int("axis"), rank), op.get_float("epsilon")
 
 
 class ConvertLayerNormalization(OnnxPattern[onnx.LayerNormalizationOp]):
@@ -239,21 +232,29 @@ class ConvertLayerNormalization(OnnxPattern[onnx.LayerNormalizationOp]):
     def convert(self, op: onnx.LayerNormalizationOp, rewriter: PatternRewriter) -> None:
         _same_element_type(op.X, op.Y)
         shape = ranked(op.X, "the input").get_shape()
-        properties = _norm_properties(op, len(shape))
-        axis = properties["axis"]
-        assert isinstance(axis, IntegerAttr)
+        axis, epsilon = _norm_attributes(op, len(shape))
         same: list[DimSource | None] = [(op.X, d) for d in range(len(shape))]
         outs = [_init(self, op, rewriter, op.Y, same)]
         stats = [r for r in (op.Mean, op.InvStdDev) if r is not None]
         if stats:
             stat_sources: list[DimSource | None] = [
-                (op.X, d) if d < axis.value.data else None for d in range(len(shape))
+                (op.X, d) if d < axis else None for d in range(len(shape))
             ]
             for which in (op.Mean, op.InvStdDev):
                 like = which if which is not None else stats[0]
                 outs.append(_init(self, op, rewriter, like, stat_sources))
-        ins = [op.X, op.Scale, *([op.B] if op.B is not None else [])]
-        new = hip.LayerNormOp(context_of(op), ins, outs, properties=properties)
+        stat_outs = outs[1:] if len(outs) == 3 else [None, None]
+        new = hip.LayerNormOp.make(
+            context_of(op),
+            x=op.X,
+            scale=op.Scale,
+            bias=op.B,
+            out=outs[0],
+            mean=stat_outs[0],
+            inv_std=stat_outs[1],
+            axis=axis,
+            epsilon=epsilon,
+        )
         rewriter.insert(new)
         values = [new.res[0]]
         if op.Mean is not None:
@@ -269,11 +270,16 @@ class ConvertRMSNormalization(OnnxPattern[onnx.RMSNormalizationOp]):
     def convert(self, op: onnx.RMSNormalizationOp, rewriter: PatternRewriter) -> None:
         _same_element_type(op.X, op.Y)
         shape = ranked(op.X, "the input").get_shape()
-        properties = _norm_properties(op, len(shape))
+        axis, epsilon = _norm_attributes(op, len(shape))
         same: list[DimSource | None] = [(op.X, d) for d in range(len(shape))]
         init = _init(self, op, rewriter, op.Y, same)
-        new = hip.RmsNormOp(
-            context_of(op), [op.X, op.scale], [init], properties=properties
+        new = hip.RmsNormOp.make(
+            context_of(op),
+            x=op.X,
+            scale=op.scale,
+            out=init,
+            axis=axis,
+            epsilon=epsilon,
         )
         rewriter.replace(op, new)
 
@@ -291,8 +297,7 @@ def _convert_along_axis(
     axis = _axis(op.get_int("axis"), len(shape))
     sources: list[DimSource | None] = [(op.input, d) for d in range(len(shape))]
     init = _init(pattern, op, rewriter, op.output, sources)
-    properties: dict[str, Attribute | None] = {"axis": IntegerAttr(axis, i64)}
-    new = hip_type(context_of(op), [op.input], [init], properties=properties)
+    new = hip_type.make(context_of(op), src=op.input, out=init, axis=axis)
     rewriter.replace(op, new)
 
 
@@ -340,12 +345,7 @@ class ConvertDropout(OnnxPattern[onnx.DropoutOp]):
                 raise Unsupported(f"the mask type {mask} has the wrong rank")
             sources: list[DimSource | None] = [(op.data, d) for d in range(len(shape))]
             init = _init(self, op, rewriter, op.mask, sources)
-            fill = hip.FillOp(
-                context_of(op),
-                [],
-                [init],
-                properties={"value": IntegerAttr(1, i64)},
-            )
+            fill = hip.FillOp.make(context_of(op), out=init, value=1)
             rewriter.insert(fill)
             values.append(fill.res[0])
         rewriter.replace(op, [], values)

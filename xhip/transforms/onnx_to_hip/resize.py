@@ -20,14 +20,9 @@ from xdsl.dialects import tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
-    DenseArrayBase,
     DenseIntOrFPElementsAttr,
-    FloatAttr,
     IntegerType,
-    StringAttr,
     TensorType,
-    UnitAttr,
-    f64,
 )
 from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
@@ -144,20 +139,21 @@ class ConvertResize(OnnxPattern[onnx.ResizeOp]):
         init = self._init(rewriter, index, result_type, sizes)
         a = op.cubic_coeff_a
         e = op.extrapolation_value
-        properties: dict[str, Attribute | None] = {
-            "mode": StringAttr(mode),
-            "coordinate_transformation_mode": StringAttr(coordinate_mode),
-            "nearest_mode": StringAttr(nearest_mode),
-            "cubic_coeff_a": FloatAttr(-0.75 if a is None else a.value.data, f64),
-            "extrapolation_value": FloatAttr(0.0 if e is None else e.value.data, f64),
-            "exclude_outside": UnitAttr() if op.get_int("exclude_outside") else None,
-            "antialias": UnitAttr() if antialias else None,
-            "scales": None if scales is None else DenseArrayBase.from_list(f64, scales),
-            "roi": None if roi is None else DenseArrayBase.from_list(f64, roi),
-        }
-        rewriter.replace(
-            op, hip.ResizeOp(context_of(op), [op.X], [init], properties=properties)
+        new = hip.ResizeOp.make(
+            context_of(op),
+            x=op.X,
+            out=init,
+            mode=mode,
+            coordinate_transformation_mode=coordinate_mode,
+            nearest_mode=nearest_mode,
+            cubic_coeff_a=-0.75 if a is None else a.value.data,
+            extrapolation_value=0.0 if e is None else e.value.data,
+            exclude_outside=bool(op.get_int("exclude_outside")),
+            antialias=antialias,
+            scales=scales,
+            roi=roi,
         )
+        rewriter.replace(op, new)
 
     @staticmethod
     def _axes(op: onnx.ResizeOp, rank: int) -> list[int]:

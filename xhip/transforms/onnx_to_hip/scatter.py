@@ -20,13 +20,9 @@ from typing import Any
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
-    IntegerAttr,
     IntegerType,
     Signedness,
-    StringAttr,
     TensorType,
-    UnitAttr,
-    i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
@@ -145,11 +141,13 @@ class ConvertScatterND(OnnxPattern[onnx.ScatterNDOp]):
             )
         reduction = _reduction(op)
         init = _same_shape_init(self, op, rewriter, op.data, op.output)
-        new = hip.ScatterNDOp(
+        new = hip.ScatterNDOp.make(
             context_of(op),
-            [op.data, op.indices, op.updates],
-            [init],
-            properties={"reduction": StringAttr(reduction)},
+            data=op.data,
+            indices=op.indices,
+            updates=op.updates,
+            out=init,
+            reduction=reduction,
         )
         rewriter.replace(op, new)
 
@@ -178,14 +176,14 @@ class ConvertScatterElements(OnnxPattern[onnx.ScatterElementsOp]):
             )
         reduction = _reduction(op)
         init = _same_shape_init(self, op, rewriter, op.data, op.output)
-        new = hip.ScatterElementsOp(
+        new = hip.ScatterElementsOp.make(
             context_of(op),
-            [op.data, op.indices, op.updates],
-            [init],
-            properties={
-                "axis": IntegerAttr(axis, i64),
-                "reduction": StringAttr(reduction),
-            },
+            data=op.data,
+            indices=op.indices,
+            updates=op.updates,
+            out=init,
+            axis=axis,
+            reduction=reduction,
         )
         rewriter.replace(op, new)
 
@@ -202,12 +200,12 @@ class ConvertTrilu(OnnxPattern[onnx.TriluOp]):
         arith_ = IndexArith(rewriter, op, self.state.folder)
         k_value = arith_.value(k)
         init = _same_shape_init(self, op, rewriter, op.input, op.output)
-        new = hip.TriluOp(
+        new = hip.TriluOp.make(
             context_of(op),
-            [op.input],
-            [init],
-            index_operands=[k_value],
-            properties={"upper": UnitAttr() if op.get_int("upper") else None},
+            src=op.input,
+            out=init,
+            k=k_value,
+            upper=bool(op.get_int("upper")),
         )
         rewriter.replace(op, new)
 
@@ -222,13 +220,16 @@ class ConvertCumSum(OnnxPattern[onnx.CumSumOp]):
         axis = _scalar(op.axis, "axis")
         if not isinstance(axis, int):
             raise Unsupported("axis must be a constant: it decides the kernel's shape")
-        properties: dict[str, Attribute | None] = {
-            "axis": IntegerAttr(_axis(axis, rank), i64),
-            "exclusive": UnitAttr() if op.get_int("exclusive") else None,
-            "reverse": UnitAttr() if op.get_int("reverse") else None,
-        }
+        axis = _axis(axis, rank)
         init = _same_shape_init(self, op, rewriter, op.x, op.y)
-        new = hip.CumSumOp(context_of(op), [op.x], [init], properties=properties)
+        new = hip.CumSumOp.make(
+            context_of(op),
+            src=op.x,
+            out=init,
+            axis=axis,
+            exclusive=bool(op.get_int("exclusive")),
+            reverse=bool(op.get_int("reverse")),
+        )
         rewriter.replace(op, new)
 
 
@@ -269,11 +270,12 @@ class ConvertOneHot(OnnxPattern[onnx.OneHotOp]):
                 sizes.append(arith_.value(arith_.dim(op.indices, d - (d > axis))))
         empty = tensor.EmptyOp(sizes, result)
         rewriter.insert(empty)
-        new = hip.OneHotOp(
+        new = hip.OneHotOp.make(
             context_of(op),
-            [op.indices, op.values],
-            [empty.tensor],
-            properties={"axis": IntegerAttr(axis, i64)},
+            indices=op.indices,
+            values=op.values,
+            out=empty.tensor,
+            axis=axis,
         )
         rewriter.replace(op, new)
 

@@ -15,11 +15,8 @@ from typing import Any, cast
 from xdsl.dialects import arith, builtin, tensor
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
-    FloatAttr,
-    IntegerAttr,
     IntegerType,
     TensorType,
-    f32,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
@@ -125,11 +122,8 @@ def _write_from_host(
     arith_ = IndexArith(rewriter, op, pattern.state.folder)
     init = tensor.EmptyOp([], result_type)
     rewriter.insert(init)
-    new = hip.FromElementsOp(
-        context_of(op),
-        [],
-        [init.tensor],
-        index_operands=[arith_.value(v) for v in values],
+    new = hip.FromElementsOp.make(
+        context_of(op), values=[arith_.value(v) for v in values], out=init.tensor
     )
     rewriter.replace(op, new)
 
@@ -150,12 +144,19 @@ class ConvertConstantOfShape(OnnxPattern[onnx.ConstantOfShapeOp]):
                 raise Unsupported("'value' must have one element")
             value = values[0]  # pyright: ignore[reportUnknownVariableType]
         element = result_type.get_element_type()
-        fill: Attribute
         if isinstance(element, IntegerType):
-            fill = IntegerAttr(int(value), cast(IntegerType, element))  # pyright: ignore[reportUnknownArgumentType]
+            new = hip.FillOp.make(
+                context_of(op),
+                out=init,
+                value=int(value),  # pyright: ignore[reportUnknownArgumentType]
+                integer_type=cast(IntegerType, element),
+            )
         else:
-            fill = FloatAttr(float(value), f32)  # pyright: ignore[reportUnknownArgumentType]
-        new = hip.FillOp(context_of(op), [], [init], properties={"value": fill})
+            new = hip.FillOp.make(
+                context_of(op),
+                out=init,
+                value=float(value),  # pyright: ignore[reportUnknownArgumentType]
+            )
         rewriter.replace(op, new)
 
 
@@ -190,7 +191,7 @@ class ConvertRange(OnnxPattern[onnx.RangeOp]):
                 raise Unsupported("delta is 0")
             length = max(math.ceil((limit_f - start_f) / delta_f), 0)
         init = empty(rewriter, result_type, [length], arith_)
-        new = hip.RangeOp(context_of(op), [op.start, op.delta], [init])
+        new = hip.RangeOp.make(context_of(op), start=op.start, delta=op.delta, out=init)
         rewriter.replace(op, new)
 
 
@@ -229,8 +230,8 @@ def materialize_shape_values(module: builtin.ModuleOp, state: ConversionState) -
             ctx = context_of(op)
         except Unsupported:
             continue
-        new = hip.FromElementsOp(
-            ctx, [], [init.tensor], index_operands=[arith_.value(e) for e in elements]
+        new = hip.FromElementsOp.make(
+            ctx, values=[arith_.value(e) for e in elements], out=init.tensor
         )
         rewriter.replace(op, new)
 

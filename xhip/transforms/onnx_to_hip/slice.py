@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, TensorType, i64
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
@@ -96,12 +96,12 @@ def _slice(
     steps: Sequence[int],
 ) -> hip.SliceOp:
     init = _empty(rewriter, arith, result, sizes)
-    new = hip.SliceOp(
+    new = hip.SliceOp.make(
         context_of(op),
-        [source],
-        [init],
-        index_operands=[arith.value(s) for s in starts],
-        properties={"steps": DenseArrayBase.from_list(i64, list(steps))},
+        src=source,
+        out=init,
+        starts=[arith.value(s) for s in starts],
+        steps=steps,
     )
     rewriter.insert(new)
     return new
@@ -225,7 +225,7 @@ class ConvertTile(OnnxPattern[onnx.TileOp]):
         arith = IndexArith(rewriter, op, self.state.folder)
         sizes = [arith.mul(arith.dim(op.input, d), r) for d, r in enumerate(repeats)]
         init = _empty(rewriter, arith, result, sizes)
-        new = hip.TileOp(context_of(op), [op.input], [init])
+        new = hip.TileOp.make(context_of(op), src=op.input, out=init)
         rewriter.replace(op, new)
 
 
@@ -249,7 +249,7 @@ class ConvertExpand(OnnxPattern[onnx.ExpandOp]):
             b = shape[k] if k >= 0 else 1
             sizes.append(self._broadcast(arith, a, b, i))
         init = _empty(rewriter, arith, result, sizes)
-        new = hip.ExpandOp(context_of(op), [op.input], [init])
+        new = hip.ExpandOp.make(context_of(op), src=op.input, out=init)
         rewriter.replace(op, new)
 
     @staticmethod

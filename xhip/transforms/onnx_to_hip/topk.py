@@ -10,7 +10,7 @@ order serves it too.
 from __future__ import annotations
 
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, TensorType, UnitAttr, i64
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType, i64
 from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
@@ -56,11 +56,14 @@ class ConvertTopK(OnnxPattern[onnx.TopKOp]):
             self._init(rewriter, arith, op.X, result, axis, k, sizes)
             for result in (values_type, indices_type)
         ]
-        properties: dict[str, Attribute | None] = {
-            "axis": IntegerAttr(axis, i64),
-            "smallest": None if op.get_int("largest") else UnitAttr(),
-        }
-        new = hip.TopKOp(context_of(op), [op.X], inits, properties=properties)
+        new = hip.TopKOp.make(
+            context_of(op),
+            src=op.X,
+            values=inits[0],
+            indices=inits[1],
+            axis=axis,
+            largest=bool(op.get_int("largest")),
+        )
         rewriter.replace(op, new)
 
     def _k(self, op: onnx.TopKOp, rewriter: PatternRewriter, size: int) -> Index:
