@@ -8,18 +8,25 @@ The pieces are derived from each op's declaration (`FORMULA` or
 from __future__ import annotations
 
 import ast
+import inspect
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
+from unittest.mock import MagicMock
 
+import numpy as np
 import pytest
+from xdsl.dialects.builtin import FloatAttr, IndexType, MemRefType, f32, f64
+from xdsl.ir import Block
 
 import xhip
 from xhip.backend.cpu import CpuRuntime
 from xhip.backend.cuda import CudaRuntime
 from xhip.backend.elementwise import KERNELS, kernel_case
-from xhip.backend.gpu import CPU_ONLY, kernel_source
+from xhip.backend.gpu import CPU_ONLY, KernelRuntime, kernel_source
 from xhip.backend.hip import HipRuntime
-from xhip.backend.interpreter import builder_of
-from xhip.backend.runtime import Runtime, implements
+from xhip.backend.interpreter import BuildEnv, HipContext, builder_of
+from xhip.backend.runtime import DeviceArray, NotImplementedOnDevice, Runtime
 from xhip.dialects import hip, onnx
 from xhip.transforms.onnx_to_hip import compute
 
@@ -56,25 +63,113 @@ def test_the_backend_builds_it(op: type[hip.HipDPSOp]) -> None:
     assert builder_of(op) is not None
 
 
-@pytest.mark.parametrize("op", OPS)
-def test_the_cpu_runs_it(op: type[hip.HipDPSOp]) -> None:
-    assert implements(CpuRuntime, op.runtime_call()), (
-        f"CpuRuntime lacks {op.runtime_call()} for {op.name}"
+class _Mocks(dict[str, Any]):
+    """Properties that are all there: a mock for each one `runtime_attributes`
+    reads, so the keywords it returns are those of any op of the class."""
+
+    def __missing__(self, name: str) -> Any:
+        self[name] = value = MagicMock(name=name)
+        return value
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self[name]
+
+
+def _stand_in(cls: type[hip.HipDPSOp]) -> hip.HipDPSOp:
+    """An op of `cls` with every role filled (two values for a variadic one)
+    and mock properties (the formula's parameters real floats)."""
+    index_roles, in_roles, out_roles = cls.role_groups()
+
+    def count(roles: Sequence[Any]) -> int:
+        return sum(2 if r.variadic else 1 for r in roles)
+
+    n_index, n_in, n_out = count(index_roles), count(in_roles), count(out_roles)
+    memref = MemRefType(f32, [2, 3])
+    block = Block(
+        arg_types=[hip.ContextType(), *[IndexType()] * n_index]
+        + [memref] * (n_in + n_out)
     )
+    ctx, *args = block.args
+    op = cls(
+        ctx, args[n_index : n_index + n_in], args[n_index + n_in :], args[:n_index]
+    )
+    op.properties = _Mocks(op.properties)
+    if issubclass(cls, hip.ElementwiseOp):
+        for name in cls.FORMULA.params():
+            op.properties[name] = FloatAttr(0.5, f64)
+    return op
+
+
+def _call_keywords(cls: type[hip.HipDPSOp]) -> dict[str, Any]:
+    """The keywords the interpreter calls `cls`'s runtime method with: every
+    role (an absent optional one is None) and `runtime_attributes()`."""
+    op = _stand_in(cls)
+    return {**op.bound_roles(), **op.runtime_attributes()}
+
+
+RUNTIMES = [CpuRuntime, CudaRuntime, HipRuntime]
 
 
 @pytest.mark.parametrize("op", OPS)
-@pytest.mark.parametrize("runtime", [CudaRuntime, HipRuntime])
-def test_the_gpus_run_it_or_say_why_not(
+@pytest.mark.parametrize("runtime", RUNTIMES, ids=lambda r: r.__name__)
+def test_the_runtime_method_takes_the_call(
     op: type[hip.HipDPSOp], runtime: type[Runtime]
 ) -> None:
-    if op.name in CPU_ONLY:
-        assert not implements(runtime, op.runtime_call())
+    """The op's roles and attributes bind to the parameters of each runtime's
+    method, so a renamed or missing parameter fails here, not on a device.
+    Only the GPUs may lack an op, and only one listed in `gpu.CPU_ONLY`."""
+    method = getattr(runtime, op.runtime_call(), None)
+    if runtime is not CpuRuntime and op.name in CPU_ONLY:
+        assert method is None, (
+            f"{op.name} is in gpu.CPU_ONLY but {runtime.__name__} runs it"
+        )
         return
-    assert implements(runtime, op.runtime_call()), (
-        f"{runtime.__name__} lacks {op.runtime_call()} for {op.name}; list it in "
-        "gpu.CPU_ONLY with the reason, or implement it"
+    assert method is not None, (
+        f"{runtime.__name__} lacks {op.runtime_call()} for {op.name}"
+        + ("" if runtime is CpuRuntime else "; list it in gpu.CPU_ONLY with the reason")
     )
+    signature = inspect.signature(method)
+    try:
+        signature.bind(runtime, **_call_keywords(op))
+    except TypeError as e:
+        pytest.fail(
+            f"{runtime.__name__}.{op.runtime_call()}{signature}: {op.name}: {e}"
+        )
+
+
+def test_cuda_and_hip_share_their_implementations() -> None:
+    for op in hip.COMPUTE_OPS:
+        method = op.runtime_call()
+        assert getattr(CudaRuntime, method) is getattr(KernelRuntime, method)
+        assert getattr(HipRuntime, method) is getattr(KernelRuntime, method)
+
+
+class _Refusing(CpuRuntime):
+    """A runtime lacking TopK and refusing every fill."""
+
+    topk = None
+
+    def fill(self, out: DeviceArray, value: float) -> None:
+        self.refuse("float32 values")
+
+
+@pytest.mark.parametrize(
+    ("op", "message"),
+    [
+        (hip.TopKOp, "hip.topk is not implemented on cpu"),
+        (hip.FillOp, "hip.fill is not implemented on cpu: float32 values"),
+    ],
+)
+def test_refusals_name_the_op(op: type[hip.HipDPSOp], message: str) -> None:
+    """The interpreter names the op a runtime lacks or refuses: no runtime
+    spells an op's name."""
+    runtime = _Refusing()
+    fn = builder_of(op)(_stand_in(op), BuildEnv(runtime))  # type: ignore[misc]
+    values = runtime.empty((2, 3), np.dtype(np.float32))
+    n = len(_stand_in(op).operands) - 1
+    with pytest.raises(NotImplementedOnDevice, match=f"^{message}$"):
+        fn(HipContext(runtime), *[values] * n)
+    runtime.close()
 
 
 @pytest.mark.parametrize(

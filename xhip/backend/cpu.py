@@ -8,19 +8,16 @@ split over a small thread pool: numpy releases the GIL inside its loops.
 from __future__ import annotations
 
 import math
-import os
-import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
 from typing import Any
 
 import numpy as np
-from threadpoolctl import ThreadpoolController
 
 from xhip.backend.cpu_attention import CpuAttention
 from xhip.backend.cpu_conv import CpuConvolutions
 from xhip.backend.cpu_gather import CpuGathers
+from xhip.backend.cpu_host import PARALLEL_MIN_ELEMENTS
 from xhip.backend.cpu_image import CpuImage
 from xhip.backend.cpu_movement import CpuMovement
 from xhip.backend.cpu_reduce import CpuReductions
@@ -29,59 +26,16 @@ from xhip.backend.cpu_scatter import CpuScatters
 from xhip.backend.cpu_topk import CpuTopK
 from xhip.backend.cpu_window import CpuWindows
 from xhip.backend.elementwise import numpy_function
-from xhip.backend.runtime import Buffer, DeviceArray, Runtime
+from xhip.backend.runtime import DeviceArray
 from xhip.dialects import hip
 
 _ELEMENTWISE = {op.kind(): op for op in hip.ELEMENTWISE_OPS}
 
 
-PARALLEL_MIN_ELEMENTS = 1 << 16
-"""Below this, a thread hand-off costs more than it saves."""
-
 SOFTMAX_BLOCK_BYTES = 1 << 19
 """Rows per softmax block: the block stays in L2 across its passes."""
 SUM_MIN, SUM_MAX = 1e-30, 1e30
 """Row sums of unshifted exp that need no max shift (see `_softmax_block`)."""
-
-ALIGNMENT = 256
-CACHE_LIMIT_BYTES = 1 << 30
-CACHE_SLACK_BYTES = 1 << 20
-
-
-BLAS_PARALLEL_MIN_MACS = 1 << 22
-"""Below this many multiply-adds a GEMM runs on one thread: handing a small GEMM
-to a second thread costs more than it saves, and on a loaded machine the
-hand-off can wait a whole scheduler time slice."""
-
-
-class _OneBlasThread:
-    """Holds BLAS at one thread while any CpuRuntime that ran a GEMM is open.
-
-    The limit is process-wide, so it is counted: the first holder sets it
-    (threadpoolctl finds every loaded BLAS) and the last to let go restores the
-    thread counts it found.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._holders = 0
-        self._limiter: Any = None
-
-    def acquire(self) -> None:
-        with self._lock:
-            if self._holders == 0:
-                self._limiter = ThreadpoolController().limit(limits=1, user_api="blas")
-            self._holders += 1
-
-    def release(self) -> None:
-        with self._lock:
-            self._holders -= 1
-            if self._holders == 0:
-                self._limiter.restore_original_limits()
-                self._limiter = None
-
-
-_ONE_BLAS_THREAD = _OneBlasThread()
 
 
 def _reshape(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
@@ -151,155 +105,13 @@ class CpuRuntime(
     CpuMovement,
     CpuScatters,
     CpuImage,
-    Runtime,
 ):
-    """numpy on the host; `threads` workers for the memory-bound ops."""
-
-    name = "cpu"
-
-    def __init__(self, debug: bool = False, threads: int | None = None):
-        super().__init__(debug)
-        self.threads = max(1, threads or min(os.cpu_count() or 1, 8))
-        self._pool: ThreadPoolExecutor | None = None
-        self._cache: list[np.ndarray] = []
-        """Freed blocks, oldest first, for reuse by later allocations."""
-        self._cached_bytes = 0
-        self._holds_blas = False
-
-    # Memory.
-
-    def _allocate(self, nbytes: int) -> np.ndarray:
-        """A cached block when one fits (fresh pages fault on first touch), else new."""
-        best: int | None = None
-        for i, raw in enumerate(self._cache):
-            capacity = raw.nbytes - ALIGNMENT
-            if nbytes <= capacity <= 2 * nbytes + CACHE_SLACK_BYTES and (
-                best is None or capacity < self._cache[best].nbytes
-            ):
-                best = i
-        if best is None:
-            raw = np.empty(nbytes + ALIGNMENT, dtype=np.uint8)
-        else:
-            raw = self._cache.pop(best)
-            self._cached_bytes -= raw.nbytes
-        start = -raw.ctypes.data % ALIGNMENT
-        return raw[start : start + nbytes]
-
-    def _release(self, handle: Any) -> None:
-        raw: np.ndarray = handle.base
-        self._cache.append(raw)
-        self._cached_bytes += raw.nbytes
-        while self._cached_bytes > CACHE_LIMIT_BYTES:
-            self._cached_bytes -= self._cache.pop(0).nbytes
-
-    def fill_nan(self, buffer: Buffer) -> None:
-        # All-ones bytes are a NaN in f16, f32 and f64 alike.
-        buffer.handle.fill(0xFF)
-
-    def array(self, value: DeviceArray) -> np.ndarray:
-        """The numpy view of a DeviceArray (made once, then cached on it)."""
-        native = value.native
-        if native is None:
-            item = value.dtype.itemsize
-            native = np.ndarray(
-                value.shape,
-                value.dtype,
-                value.buffer.handle,
-                value.offset,
-                tuple(s * item for s in value.strides),
-            )
-            value.native = native
-        return native
-
-    def upload(self, array: np.ndarray, copy: bool = False) -> DeviceArray:
-        """Wraps a contiguous native-endian array in place; copies anything else."""
-        if copy:
-            value = self.empty(array.shape, array.dtype.newbyteorder("="))
-            np.copyto(self.array(value), array)
-            return value
-        if not (array.flags.c_contiguous and array.dtype.isnative):
-            array = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("="))
-        flat = array.reshape(-1).view(np.uint8)
-        value = DeviceArray.contiguous(
-            Buffer(flat, flat.nbytes, owned=False), 0, array.shape, array.dtype
-        )
-        value.native = array
-        return value
-
-    def download(self, value: DeviceArray, out: np.ndarray | None = None) -> np.ndarray:
-        src = self.array(value)
-        if out is None:
-            return src.copy()
-        if not (
-            out.__array_interface__["data"][0] == src.__array_interface__["data"][0]
-            and out.strides == src.strides
-        ):
-            np.copyto(out, src)
-        return out
-
-    # Threads.
-
-    def _parallel(self, tasks: Sequence[Callable[[], object]]) -> None:
-        """Runs the tasks, the first one on this thread (none for an empty array)."""
-        if len(tasks) <= 1:
-            for task in tasks:
-                task()
-            return
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(self.threads, "xhip-cpu")
-        futures: list[Future[object]] = [self._pool.submit(t) for t in tasks[1:]]
-        tasks[0]()
-        for future in futures:
-            future.result()
-
-    def _split(self, shape: tuple[int, ...]) -> tuple[int, list[int]] | None:
-        """An axis of `shape` and cut points on it, one piece per thread.
-
-        None when the array is too small to be worth it.
-        """
-        if math.prod(shape) < PARALLEL_MIN_ELEMENTS:
-            return None
-        return self._cut(shape)
-
-    def _cut(self, shape: tuple[int, ...]) -> tuple[int, list[int]] | None:
-        """The first axis of `shape` with a piece for every thread, and its cuts."""
-        if self.threads == 1:
-            return None
-        for axis, size in enumerate(shape):
-            if size >= self.threads:
-                return axis, [size * i // self.threads for i in range(self.threads + 1)]
-        return None
-
-    def _elementwise(
-        self, fn: Callable[..., Any], out: np.ndarray, *inputs: np.ndarray
-    ) -> None:
-        """`fn(*inputs, out=out)`, cut along one axis of `out` over the threads.
-
-        Inputs are cut only where they have the axis; elsewhere they broadcast
-        as they are, which keeps numpy on its fast scalar loops.
-        """
-        split = self._split(out.shape)
-        if split is None:
-            fn(*inputs, out=out)
-            return
-        axis, cuts = split
-
-        def piece(x: np.ndarray, lo: int, hi: int) -> np.ndarray:
-            own = axis - (out.ndim - x.ndim)
-            if own < 0 or x.shape[own] == 1:
-                return x
-            return x[(slice(None),) * own + (slice(lo, hi),)]
-
-        def task(lo: int, hi: int) -> Callable[[], None]:
-            return lambda: fn(
-                *(piece(x, lo, hi) for x in inputs), out=piece(out, lo, hi)
-            )
-
-        self._parallel([task(lo, hi) for lo, hi in zip(cuts, cuts[1:])])
-
-    # Compute.
+    """numpy on the host; `threads` workers for the memory-bound ops. Each
+    family of ops is a part (`cpu_*.py`), all standing on `CpuHost`
+    (cpu_host.py)."""
 
     def matmul(self, a: DeviceArray, b: DeviceArray, out: DeviceArray) -> None:
+        """numpy `matmul`, batched, with broadcasting of the batch dims."""
         x, w, o = self.array(a), self.array(b), self.array(out)
         if w.ndim == 2 and x.ndim > 2:
             # One big GEMM instead of one per batch entry, when no copy is needed.
@@ -308,43 +120,6 @@ class CpuRuntime(
             if x2 is not None and o2 is not None:
                 x, o = x2, o2
         self._matmul(x, w, o)
-
-    def _matmul(self, x: np.ndarray, w: np.ndarray, o: np.ndarray) -> None:
-        """BLAS on one thread; big products cut over our own thread pool.
-
-        OpenBLAS's own threads spin while they wait, which starves our pool on
-        a small machine, and it hands small GEMMs to a second thread at a loss.
-        """
-        if not self._holds_blas:
-            _ONE_BLAS_THREAD.acquire()
-            self._holds_blas = True
-        split = None
-        big = o.size * x.shape[-1] >= BLAS_PARALLEL_MIN_MACS
-        if big and x.ndim >= 2 and w.ndim >= 2:
-            # `big` already weighed the work: cut the rows however few they are.
-            split = self._cut(o.shape[:-1])
-        if split is None:
-            np.matmul(x, w, out=o)
-            return
-        axis, cuts = split
-        m_axis = axis == o.ndim - 2
-
-        def piece(v: np.ndarray, lo: int, hi: int, is_a: bool) -> np.ndarray:
-            if m_axis:
-                return v[..., lo:hi, :] if is_a else v
-            own = axis - (o.ndim - v.ndim)
-            if own < 0 or v.shape[own] == 1:
-                return v
-            return v[(slice(None),) * own + (slice(lo, hi),)]
-
-        def task(lo: int, hi: int) -> Callable[[], object]:
-            return lambda: np.matmul(
-                piece(x, lo, hi, True),
-                piece(w, lo, hi, False),
-                out=o[(slice(None),) * axis + (slice(lo, hi),)],
-            )
-
-        self._parallel([task(lo, hi) for lo, hi in zip(cuts, cuts[1:])])
 
     def gemm(
         self,
@@ -357,6 +132,7 @@ class CpuRuntime(
         alpha: float = 1.0,
         beta: float = 1.0,
     ) -> None:
+        """ONNX Gemm: alpha * op(A) @ op(B) + beta * C (C broadcast to (M, N))."""
         x, w, o = self.array(a), self.array(b), self.array(out)
         bias = None if c is None or beta == 0.0 else self.array(c)
         if bias is not None and np.may_share_memory(bias, o):
@@ -370,6 +146,7 @@ class CpuRuntime(
             np.add(o, bias, out=o)
 
     def permute(self, src: DeviceArray, out: DeviceArray, perm: Sequence[int]) -> None:
+        """out[i0, i1, ...] = src transposed by `perm` (out dim i is src dim perm[i])."""
         self._elementwise(_copyto, self.array(out), self.array(src).transpose(perm))
 
     def _formula(self, kind: str, params: Sequence[float]) -> Callable[..., Any]:
@@ -385,6 +162,8 @@ class CpuRuntime(
         out: DeviceArray,
         params: Sequence[float] = (),
     ) -> None:
+        """The binary elementwise hip op of this `kind()` (its `FORMULA`), with
+        numpy broadcasting; `params` are the values of the formula's `Param`s."""
         fn = self._formula(kind, params)
         self._elementwise(fn, self.array(out), self.array(a), self.array(b))
 
@@ -395,6 +174,8 @@ class CpuRuntime(
         out: DeviceArray,
         params: Sequence[float] = (),
     ) -> None:
+        """The unary elementwise hip op of this `kind()` (its `FORMULA`),
+        between same-shaped views."""
         self._elementwise(self._formula(kind, params), self.array(out), self.array(src))
 
     def ternary(
@@ -406,17 +187,22 @@ class CpuRuntime(
         out: DeviceArray,
         params: Sequence[float] = (),
     ) -> None:
+        """The ternary elementwise hip op of this `kind()` (`where`), the three
+        broadcast as numpy does."""
         inputs = (self.array(a), self.array(b), self.array(c))
         self._elementwise(self._formula(kind, params), self.array(out), *inputs)
 
-    def from_elements(self, *args: Any) -> None:
-        *values, out = args
+    def from_elements(self, values: Sequence[int], out: DeviceArray) -> None:
+        """The host ints `values` written into `out` (int or bool, at most 1-D,
+        `len(values)` elements)."""
         target = self.array(out)
         target[...] = (
             np.array(values, dtype=np.int64).astype(target.dtype).reshape(target.shape)
         )
 
     def range(self, start: DeviceArray, delta: DeviceArray, out: DeviceArray) -> None:
+        """ONNX Range: `out[i] = start + i * delta` in `out`'s type; `start` and
+        `delta` are 0-D."""
         target = self.array(out)
         s, d = self.array(start).reshape(()), self.array(delta).reshape(())
         steps = np.arange(target.shape[0], dtype=target.dtype)
@@ -426,6 +212,8 @@ class CpuRuntime(
         self._elementwise(_copyto, self.array(out), self.array(src))
 
     def cast(self, src: DeviceArray, out: DeviceArray) -> None:
+        """Copy converting to `out`'s element type, as ONNX Cast (C's casts:
+        float to integer truncates toward zero)."""
         self._elementwise(_cast, self.array(out), self.array(src))
 
     def softmax(
@@ -495,11 +283,3 @@ class CpuRuntime(
             return run
 
         self._parallel([task(lo, hi) for lo, hi in zip(cuts, cuts[1:]) if hi > lo])
-
-    def close(self) -> None:
-        if self._holds_blas:
-            _ONE_BLAS_THREAD.release()
-            self._holds_blas = False
-        if self._pool is not None:
-            self._pool.shutdown()
-            self._pool = None

@@ -9,12 +9,12 @@ the rotary embedding computes float16 in float32 and rounds once.
 
 from __future__ import annotations
 
-from abc import ABC
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from xhip.backend.runtime import DeviceArray, Runtime
+from xhip.backend.cpu_host import CpuHost
+from xhip.backend.runtime import DeviceArray
 
 
 def _work(dtype: np.dtype[Any]) -> np.dtype[Any]:
@@ -80,12 +80,8 @@ def _split_heads(a: np.ndarray, heads: int) -> np.ndarray:
     )
 
 
-class CpuAttention(Runtime, ABC):
+class CpuAttention(CpuHost):
     """Mixed into `CpuRuntime`: the `Runtime` methods of attention."""
-
-    if TYPE_CHECKING:
-
-        def array(self, value: DeviceArray) -> np.ndarray: ...
 
     def attention_softmax(
         self,
@@ -102,6 +98,12 @@ class CpuAttention(Runtime, ABC):
         stage: str,
         wide: bool = False,
     ) -> None:
+        """`hip.attention_softmax` of scores (B, H, S, T) into `out` (may be
+        `scores` itself): `scale`, softcap, the bias (mask broadcast to (B, H,
+        S, T'), keys from T' on masked; causal and window about i + offset,
+        offset `past` or nonpad[b] - S; keys from nonpad[b] on masked), softmax
+        over T with rows of all -inf bias zero; `stage` (`hip.ATTENTION_STAGES`)
+        stops after that step. In `scores`' type; float16 in float32 if `wide`."""
         src, dst = self.array(scores), self.array(out)
         work = _work(src.dtype) if wide else src.dtype
         with np.errstate(invalid="ignore", over="ignore"):
@@ -149,6 +151,9 @@ class CpuAttention(Runtime, ABC):
         rotary_dim: int,
         num_heads: int,
     ) -> None:
+        """ONNX RotaryEmbedding: x (B, H, S, D), or (B, S, H * D) with
+        `num_heads`; cos/sin (B, S, R / 2), or (P, R / 2) rows picked by the
+        int64 position_ids (B, S); R = `rotary_dim`."""
         src, dst = self.array(x), self.array(out)
         c, s = self.array(cos), self.array(sin)
         if position_ids is not None:

@@ -20,15 +20,15 @@ per pixel:
 from __future__ import annotations
 
 import math
-from abc import ABC
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from xhip.backend.runtime import DeviceArray, Runtime
+from xhip.backend.cpu_host import CpuHost
+from xhip.backend.runtime import DeviceArray
 
 PARALLEL_MIN_ELEMENTS = 1 << 16
 """A workspace smaller than this is filled on one thread (as `cpu.py`'s)."""
@@ -294,18 +294,8 @@ def _argmax_indices(
     np.copyto(indices, index, casting="unsafe")
 
 
-class CpuConvolutions(Runtime, ABC):
+class CpuConvolutions(CpuHost):
     """Mixed into `CpuRuntime`: the `Runtime` methods of convolution and pooling."""
-
-    if TYPE_CHECKING:
-
-        def array(self, value: DeviceArray) -> np.ndarray: ...
-
-        def _matmul(self, x: np.ndarray, w: np.ndarray, o: np.ndarray) -> None: ...
-
-        def _parallel(self, tasks: Sequence[Callable[[], object]]) -> None: ...
-
-        threads: int
 
     def conv(
         self,
@@ -319,6 +309,11 @@ class CpuConvolutions(Runtime, ABC):
         pads: Sequence[int],
         group: int,
     ) -> None:
+        """ONNX Conv of x (N, C, s...) by w (M, C/group, k...), plus `bias` (M)
+        if given, into out (N, M, o...). `pads` are the begins then the ends.
+        `workspace` (1-D, from the memory plan) holds the im2col matrix of one
+        image, `C * prod(k) * prod(o)` elements, or is empty where that matrix
+        is the image itself; the runtime allocates nothing else for it."""
         conv(
             self.array(x),
             self.array(w),
@@ -338,15 +333,22 @@ class CpuConvolutions(Runtime, ABC):
         self,
         x: DeviceArray,
         out: DeviceArray,
-        indices: DeviceArray | None,
         kind: str,
         kernel: Sequence[int] | None,
         strides: Sequence[int],
         dilations: Sequence[int],
         pads: Sequence[int],
+        indices: DeviceArray | None = None,
         count_include_pad: bool = False,
         column_major: bool = False,
     ) -> None:
+        """Max (`kind` "max") or average pooling of x (N, C, s...) into out (N,
+        C, o...): window `o * stride - pad_begin + tap * dilation` along each
+        spatial dim, `kernel` None meaning all of x's spatial dims. Max skips
+        the padding; average divides by the window's elements inside x, or with
+        `count_include_pad` inside the padded x. `indices` (int64, max only):
+        each maximum's flat index into x (first one on ties), its spatial dims
+        column-major under `column_major`."""
         pool(
             self.array(x),
             self.array(out),

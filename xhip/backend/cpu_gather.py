@@ -10,32 +10,38 @@ an index out of range (ONNX Runtime fails too; the GPU kernels clamp).
 from __future__ import annotations
 
 import math
-from abc import ABC
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from xhip.backend.runtime import DeviceArray, Runtime
+from xhip.backend import checks
+from xhip.backend.cpu_host import CpuHost
+from xhip.backend.runtime import DeviceArray
+from xhip.dialects import hip
 
 
-class CpuGathers(Runtime, ABC):
+class CpuGathers(CpuHost):
     """Mixed into `CpuRuntime`: the `Runtime` methods of the gather family."""
-
-    if TYPE_CHECKING:
-
-        def array(self, value: DeviceArray) -> np.ndarray: ...
 
     def gather(
         self, data: DeviceArray, indices: DeviceArray, out: DeviceArray, axis: int
     ) -> None:
+        """ONNX Gather along `axis` (in `[0, rank)`): `out` (shape `data[:axis]
+        + indices + data[axis+1:]`) takes, per index (int32 or int64, in `[-n,
+        n)` with n = data's size along `axis`, a negative one counted from the
+        end), its slice of `data`. Out of range: the CPU raises IndexError, the
+        GPU kernels clamp into `[0, n)` (ONNX Runtime fails)."""
         o = self.array(out)
+        checks.gathered_dims(hip.GatherOp, data, [data.shape[axis]], out)
         if o.size:
             np.take(self.array(data), self.array(indices), axis=axis, out=o)
 
     def gather_elements(
         self, data: DeviceArray, indices: DeviceArray, out: DeviceArray, axis: int
     ) -> None:
+        """ONNX GatherElements: `out[i] = data[i with i[axis] = indices[i]]`;
+        `indices` and `out` of one shape, of data's rank; indices as `gather`'s."""
         x, idx, o = self.array(data), self.array(indices), self.array(out)
+        checks.gathered_dims(hip.GatherElementsOp, data, [data.shape[axis]], out)
         if not o.size:
             return
         # Off the axis the indices may be smaller than data: only that corner.
@@ -51,10 +57,15 @@ class CpuGathers(Runtime, ABC):
         out: DeviceArray,
         batch_dims: int = 0,
     ) -> None:
+        """ONNX GatherND: each index tuple (indices' last dim, k) picks the slice
+        `data[b..., i0, .., ik-1]` after the `batch_dims` leading dims b the two
+        share; `out` is `indices[:-1] + data[batch_dims + k:]`; each index as
+        `gather`'s, against its own dim."""
         x, idx, o = self.array(data), self.array(indices), self.array(out)
+        b, k = batch_dims, idx.shape[-1]
+        checks.gathered_dims(hip.GatherNDOp, data, x.shape[b : b + k], out)
         if not o.size:
             return
-        b, k = batch_dims, idx.shape[-1]
         batch = math.prod(x.shape[:b])
         tuples = math.prod(idx.shape[b:-1])
         flat = x.reshape((batch, *x.shape[b:]))

@@ -14,13 +14,14 @@ writing into the destination view, no Python loop per element or row:
 
 from __future__ import annotations
 
-from abc import ABC
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from xhip.backend.runtime import DeviceArray, Runtime
+from xhip.backend import checks
+from xhip.backend.cpu_host import CpuHost
+from xhip.backend.runtime import DeviceArray
 
 
 def _work_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
@@ -55,12 +56,8 @@ def pad_indices(size: int, begin: int, end: int, mode: str) -> np.ndarray:
     return j + lo
 
 
-class CpuImage(Runtime, ABC):
+class CpuImage(CpuHost):
     """Mixed into `CpuRuntime`: Pad, group normalization and LRN."""
-
-    if TYPE_CHECKING:
-
-        def array(self, value: DeviceArray) -> np.ndarray: ...
 
     def pad(
         self,
@@ -70,7 +67,12 @@ class CpuImage(Runtime, ABC):
         pads: Sequence[int],
         mode: str,
     ) -> None:
+        """ONNX Pad of x into out: `pads` all begins then all ends, one pair per
+        dim (negative: crop, which comes first); `mode` (`hip.PAD_MODES`)
+        constant (the one-element `value`, 0 if None), reflect, edge or wrap,
+        each of the latter extending the cropped input periodically."""
         xs, o = self.array(x), self.array(out)
+        checks.pad(x, out, pads, mode)
         if o.size == 0:
             return
         rank = xs.ndim
@@ -104,6 +106,10 @@ class CpuImage(Runtime, ABC):
         epsilon: float,
         per_group: bool = False,
     ) -> None:
+        """ONNX GroupNormalization (InstanceNormalization when `num_groups` is
+        None: one group per channel) of x (N, C, ...): each group of C /
+        num_groups channels of each image normalized, then times `scale` plus
+        `bias`, (C) or, under `per_group`, (num_groups)."""
         xs = self.array(x)
         if xs.size == 0:
             return
@@ -134,6 +140,7 @@ class CpuImage(Runtime, ABC):
         beta: float,
         bias: float,
     ) -> None:
+        """ONNX LRN across the channels (dim 1) of src (N, C, ...)."""
         xs = self.array(src)
         if xs.size == 0:
             return

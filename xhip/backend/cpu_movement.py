@@ -11,13 +11,12 @@ dims (a view: splitting a dim needs no copy).
 
 from __future__ import annotations
 
-from abc import ABC
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
 
 import numpy as np
 
-from xhip.backend.runtime import DeviceArray, Runtime
+from xhip.backend.cpu_host import CpuHost
+from xhip.backend.runtime import DeviceArray
 
 
 def _copy(src: np.ndarray, out: np.ndarray) -> None:
@@ -52,27 +51,29 @@ def tile_views(x: np.ndarray, out: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return source, split
 
 
-class CpuMovement(Runtime, ABC):
+class CpuMovement(CpuHost):
     """Mixed into `CpuRuntime`: the `Runtime` methods of the copies."""
-
-    if TYPE_CHECKING:
-
-        def array(self, value: DeviceArray) -> np.ndarray: ...
-        def _elementwise(
-            self, fn: Callable[..., Any], out: np.ndarray, *inputs: np.ndarray
-        ) -> None: ...
 
     def _copy_into(self, src: np.ndarray, out: np.ndarray) -> None:
         self._elementwise(_copy, out, src)
 
-    def slice(self, *operands: Any, steps: Sequence[int]) -> None:
-        *starts, src, out = operands
+    def slice(
+        self,
+        starts: Sequence[int],
+        src: DeviceArray,
+        out: DeviceArray,
+        steps: Sequence[int],
+    ) -> None:
+        """`hip.slice`: `out[i] = src[start + i * step]` in each dim. Each start
+        is in `[0, size)` of its dim wherever `out` is not empty."""
         o = self.array(out)
         if o.size == 0:
             return
         self._copy_into(slice_view(self.array(src), starts, steps, o.shape), o)
 
     def tile(self, src: DeviceArray, out: DeviceArray) -> None:
+        """ONNX Tile: `out[i] = src[i mod src.shape]` in each dim (each dim of
+        `out` a multiple of `src`'s)."""
         o = self.array(out)
         if o.size == 0:
             return
@@ -80,4 +81,5 @@ class CpuMovement(Runtime, ABC):
         self._copy_into(source, split)
 
     def expand(self, src: DeviceArray, out: DeviceArray) -> None:
+        """ONNX Expand: `src` broadcast to `out`'s shape as numpy does."""
         self._copy_into(self.array(src), self.array(out))

@@ -8,13 +8,13 @@ normalizations, and as the GPU libraries accumulate), then rounds once.
 
 from __future__ import annotations
 
-from abc import ABC
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from xhip.backend.runtime import DeviceArray, Runtime
+from xhip.backend.cpu_host import CpuHost
+from xhip.backend.runtime import DeviceArray
 
 
 def _work_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
@@ -93,12 +93,8 @@ def arg_extreme(x: np.ndarray, axis: int, kind: str, select_last: bool) -> np.nd
     return np.where(leading_nan, 0, index)
 
 
-class CpuReductions(Runtime, ABC):
+class CpuReductions(CpuHost):
     """Mixed into `CpuRuntime`: the `Runtime` methods of the reduction family."""
-
-    if TYPE_CHECKING:
-
-        def array(self, value: DeviceArray) -> np.ndarray: ...
 
     def reduce(
         self,
@@ -107,6 +103,11 @@ class CpuReductions(Runtime, ABC):
         kind: str,
         axes: Sequence[int],
     ) -> None:
+        """The reduction `kind` (a `hip.ReduceOp.kind()`: sum, mean, max, min,
+        prod, l1, l2, log_sum_exp, sum_square) of `src` over `axes` (sorted;
+        none: a copy). `out` has `src`'s rank (reduced dims of size 1) or
+        drops the reduced dims. An empty reduction gives the kind's identity:
+        0, 1 for prod, -inf for max and log_sum_exp, +inf for min, NaN for mean."""
         x, o = self.array(src), self.array(out)
         axes = tuple(axes)
         if o.ndim != x.ndim:
@@ -124,6 +125,9 @@ class CpuReductions(Runtime, ABC):
         axis: int,
         select_last: bool = False,
     ) -> None:
+        """`hip.argmax`/`hip.argmin` (`kind` max or min) along `axis` into the
+        int64 `out` (with or without the reduced dim); ties go to the first
+        index, or the last with `select_last`; NaN is the extreme."""
         x, o = self.array(src), self.array(out)
         if o.ndim != x.ndim:
             o = np.expand_dims(o, axis)
@@ -168,6 +172,9 @@ class CpuReductions(Runtime, ABC):
         axis: int,
         epsilon: float,
     ) -> None:
+        """ONNX LayerNormalization over the dims from `axis` on; `scale` and
+        `bias` broadcast to those dims; `mean`/`inv_std` (the normalized dims
+        of size 1) written when given."""
         xs = self.array(x)
         if xs.size == 0:
             return
@@ -189,6 +196,7 @@ class CpuReductions(Runtime, ABC):
         axis: int,
         epsilon: float,
     ) -> None:
+        """ONNX RMSNormalization over the dims from `axis` on."""
         xs = self.array(x)
         if xs.size == 0:
             return
@@ -197,6 +205,7 @@ class CpuReductions(Runtime, ABC):
         np.copyto(self.array(out), y, casting="unsafe")
 
     def log_softmax(self, src: DeviceArray, out: DeviceArray, axis: int) -> None:
+        """Log of the softmax along `axis`, computed shifted by the max."""
         x, o = self.array(src), self.array(out)
         if x.size == 0:
             return
@@ -207,6 +216,7 @@ class CpuReductions(Runtime, ABC):
         np.copyto(o, d, casting="unsafe")
 
     def hardmax(self, src: DeviceArray, out: DeviceArray, axis: int) -> None:
+        """1 at the first largest element along `axis`, 0 elsewhere."""
         x, o = self.array(src), self.array(out)
         if x.size == 0:
             return
@@ -217,4 +227,5 @@ class CpuReductions(Runtime, ABC):
         np.put_along_axis(o, index, np.ones((), o.dtype), axis)
 
     def fill(self, out: DeviceArray, value: float) -> None:
+        """Every element of `out` set to `value` (converted to its dtype)."""
         self.array(out)[...] = value

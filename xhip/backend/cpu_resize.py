@@ -18,14 +18,14 @@ stay (and, under tf_crop_and_resize, whose roi is [0, 1]) is left as it is.
 from __future__ import annotations
 
 import math
-from abc import ABC
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from xhip.backend.runtime import DeviceArray, Runtime
+from xhip.backend import checks
+from xhip.backend.cpu_host import CpuHost
+from xhip.backend.runtime import DeviceArray
 
 
 @dataclass(frozen=True)
@@ -277,12 +277,8 @@ def resize(
     np.copyto(out, np.broadcast_to(result, out.shape), casting="unsafe")
 
 
-class CpuResize(Runtime, ABC):
+class CpuResize(CpuHost):
     """Mixed into `CpuRuntime`: the `Runtime` method of Resize."""
-
-    if TYPE_CHECKING:
-
-        def array(self, value: DeviceArray) -> np.ndarray: ...
 
     def resize(
         self,
@@ -298,6 +294,10 @@ class CpuResize(Runtime, ABC):
         scales: Sequence[float] | None,
         roi: Sequence[float] | None,
     ) -> None:
+        """ONNX Resize of x into out (same rank): `scales` per dim (None: out /
+        in), `roi` (begins, then ends) for tf_crop_and_resize; the taps and
+        weights of each dim are `resize_taps` (cpu_resize.py)."""
+        checks.resize(x, out)
         resize(
             self.array(x),
             self.array(out),

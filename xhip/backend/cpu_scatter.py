@@ -17,12 +17,13 @@ Python loop per element or row:
 from __future__ import annotations
 
 import math
-from abc import ABC
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from xhip.backend.runtime import DeviceArray, Runtime
+from xhip.backend.cpu_host import CpuHost
+from xhip.backend.runtime import DeviceArray
+from xhip.dialects import hip
 
 _AT = {
     "add": np.add,
@@ -53,12 +54,8 @@ def _scatter(
         _AT[reduction].at(o, where, u)
 
 
-class CpuScatters(Runtime, ABC):
+class CpuScatters(CpuHost):
     """Mixed into `CpuRuntime`: the `Runtime` methods of the scatter family."""
-
-    if TYPE_CHECKING:
-
-        def array(self, value: DeviceArray) -> np.ndarray: ...
 
     def _scatter_start(self, data: DeviceArray, out: DeviceArray) -> np.ndarray:
         d, o = self.array(data), self.array(out)
@@ -74,6 +71,9 @@ class CpuScatters(Runtime, ABC):
         out: DeviceArray,
         reduction: str,
     ) -> None:
+        """ONNX ScatterND: `out` = `data`, then each update slice combined
+        (`reduction` none, add, mul, max, min) into `out[tuple(indices[i])]`,
+        in order; int64 indices, negative ones counted from the end."""
         o = self._scatter_start(data, out)
         idx, u = self.array(indices), self.array(updates)
         k = idx.shape[-1]
@@ -86,7 +86,7 @@ class CpuScatters(Runtime, ABC):
             return
         rows = idx.reshape(m, k)
         sizes = np.asarray(o.shape[:k], np.int64)
-        rows = _wrapped(rows, sizes, "hip.scatter_nd")
+        rows = _wrapped(rows, sizes, hip.ScatterNDOp.name)
         slices = u.reshape(rows.shape[0], *o.shape[k:])
         _scatter(o, tuple(rows.T), slices, reduction)
 
@@ -99,15 +99,21 @@ class CpuScatters(Runtime, ABC):
         reduction: str,
         axis: int,
     ) -> None:
+        """ONNX ScatterElements along `axis` (in `[0, rank)`): `out` = `data`,
+        then `updates[p]` combined into `out` at `p` with its `axis`
+        coordinate replaced by `indices[p]` (int32 or int64, negative ones
+        counted from the end), in order."""
         o = self._scatter_start(data, out)
         idx, u = self.array(indices), self.array(updates)
         if idx.size == 0:
             return
         where: list[Any] = list(np.ogrid[tuple(slice(0, n) for n in idx.shape)])
-        where[axis] = _wrapped(idx, o.shape[axis], "hip.scatter_elements")
+        where[axis] = _wrapped(idx, o.shape[axis], hip.ScatterElementsOp.name)
         _scatter(o, tuple(where), u, reduction)
 
     def trilu(self, k: int, src: DeviceArray, out: DeviceArray, upper: bool) -> None:
+        """ONNX Trilu on the last two dims: `src` where `col - row >= k`
+        (`upper`) or `<= k`, else 0."""
         x, o = self.array(src), self.array(out)
         rows, cols = x.shape[-2:]
         diagonal = np.arange(cols)[None, :] - np.arange(rows)[:, None]
@@ -122,6 +128,7 @@ class CpuScatters(Runtime, ABC):
         exclusive: bool,
         reverse: bool,
     ) -> None:
+        """ONNX CumSum along `axis`, in `src`'s element type, summed in order."""
         x, o = self.array(src), self.array(out)
         if o.size == 0:
             return
@@ -145,6 +152,9 @@ class CpuScatters(Runtime, ABC):
     def one_hot(
         self, indices: DeviceArray, values: DeviceArray, out: DeviceArray, axis: int
     ) -> None:
+        """ONNX OneHot: `out` (depth = `out.shape[axis]`) is `values[1]` where
+        the coordinate at `axis` equals the index (negative ones plus depth,
+        float ones truncated), else `values[0]`."""
         idx, v, o = self.array(indices), self.array(values), self.array(out)
         if o.size == 0:
             return

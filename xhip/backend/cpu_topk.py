@@ -9,12 +9,11 @@ kernel (`kernels/topk.h`) has it.
 
 from __future__ import annotations
 
-from abc import ABC
-from typing import TYPE_CHECKING
-
 import numpy as np
 
-from xhip.backend.runtime import DeviceArray, Runtime
+from xhip.backend import checks
+from xhip.backend.cpu_host import CpuHost
+from xhip.backend.runtime import DeviceArray
 
 
 def topk_order(x: np.ndarray, axis: int, largest: bool) -> np.ndarray:
@@ -28,12 +27,8 @@ def topk_order(x: np.ndarray, axis: int, largest: bool) -> np.ndarray:
     return (n - 1) - np.flip(ascending, axis)
 
 
-class CpuTopK(Runtime, ABC):
+class CpuTopK(CpuHost):
     """Mixed into `CpuRuntime`: `Runtime.topk`."""
-
-    if TYPE_CHECKING:
-
-        def array(self, value: DeviceArray) -> np.ndarray: ...
 
     def topk(
         self,
@@ -43,13 +38,12 @@ class CpuTopK(Runtime, ABC):
         axis: int,
         largest: bool = True,
     ) -> None:
+        """`hip.topk`: the `k = values.shape[axis]` largest (or smallest)
+        elements of `src` along `axis`, sorted, into `values`, and their
+        positions along `axis` into the int64 `indices`; ties go to the lower
+        index, NaN counts as larger than any number."""
         x, v, i = self.array(src), self.array(values), self.array(indices)
-        k = v.shape[axis]
-        if k > x.shape[axis]:
-            raise ValueError(
-                f"hip.topk: k = {k} is larger than the {x.shape[axis]} elements "
-                f"along axis {axis}"
-            )
+        k = checks.topk(src, values, axis)
         if v.size == 0:
             return
         order = topk_order(x, axis, largest)

@@ -16,15 +16,14 @@ pixel:
 from __future__ import annotations
 
 import math
-from abc import ABC
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from xhip.backend.cpu_conv import _tap_slices
-from xhip.backend.runtime import DeviceArray, Runtime
+from xhip.backend.cpu_host import CpuHost
+from xhip.backend.runtime import DeviceArray
 
 
 def tap_slices(
@@ -123,12 +122,8 @@ def lp_pool(
     np.copyto(out, total, casting="unsafe")
 
 
-class CpuWindows(Runtime, ABC):
+class CpuWindows(CpuHost):
     """Mixed into `CpuRuntime`: ConvTranspose and LpPool."""
-
-    if TYPE_CHECKING:
-
-        def array(self, value: DeviceArray) -> np.ndarray: ...
 
     def conv_transpose(
         self,
@@ -142,6 +137,12 @@ class CpuWindows(Runtime, ABC):
         pads: Sequence[int],
         group: int,
     ) -> None:
+        """ONNX ConvTranspose of x (N, C, s...) by w (C, M/group, k...), plus
+        `bias` (M) if given, into out (N, M, o...): input `i` adds `x[i] * w[t]`
+        at output `i * stride - pad_begin + t * dilation`, out's size deciding
+        the end (output padding). `workspace` (1-D, from the memory plan) holds
+        one image's column matrix, `M * prod(k) * prod(s)` elements, or is
+        empty where the GEMM writes out itself."""
         conv_transpose(
             self.array(x),
             self.array(w),
@@ -164,6 +165,8 @@ class CpuWindows(Runtime, ABC):
         pads: Sequence[int],
         p: int,
     ) -> None:
+        """ONNX LpPool of x (N, C, s...) into out (N, C, o...): `(sum |x|^p)^(1/p)`
+        over each window's elements inside x (windows as in `pool`)."""
         lp_pool(
             self.array(x),
             self.array(out),

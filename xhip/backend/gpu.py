@@ -9,80 +9,56 @@ device is asked for; tests give the CPU stand-in instead.
 
 from __future__ import annotations
 
-import math
-import re
-from abc import abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cache
-from importlib import resources
-from typing import Any, cast
 
 import numpy as np
 
-from xhip.backend.device import GEMM_COMPUTE, DeviceAPI, GemmType, KernelArg
+from xhip.backend.device import KernelArg
 from xhip.backend.elementwise import (
-    CAST_KERNEL,
-    COPY_KERNELS,
     OPS,
-    TYPE_CODES,
     codes,
     expected_dtypes,
-    generated_switches,
     kernel_for,
     value_type,
 )
 from xhip.backend.gpu_attention import GpuAttention
 from xhip.backend.gpu_conv import GpuConvolutions
 from xhip.backend.gpu_gather import GpuGathers
+from xhip.backend.gpu_host import (
+    BLOCK,
+    FLOAT_TYPES,
+    KERNEL_NAMES,
+    MAX_GRID,
+    GemmCall,
+    broadcast_view,
+    grid_for,
+    insert_unit_dim,
+    kernel_source,
+    plan_gemm,
+    strided_meta,
+    transposed,
+    type_suffix,
+)
 from xhip.backend.gpu_image import GpuImage
 from xhip.backend.gpu_movement import GpuMovement
-from xhip.backend.gpu_reduce import FLOAT_TYPES, GpuReductions, type_suffix
+from xhip.backend.gpu_reduce import GpuReductions
 from xhip.backend.gpu_resize import GpuResize
 from xhip.backend.gpu_scatter import GpuScatters
 from xhip.backend.gpu_topk import GpuTopK
 from xhip.backend.gpu_window import GpuWindows
-from xhip.backend.runtime import (
-    Buffer,
-    DeviceArray,
-    Runtime,
-    check_call,
-    check_span,
-    overlaps,
-)
+from xhip.backend.runtime import DeviceArray, check_call, overlaps
 
-BLOCK = 256
-"""Threads per block: a power of two (the softmax reduction needs one)."""
-MAX_GRID = 1 << 16
-
-_GENERATED = "// @XHIP_ELEMENTWISE_OPS@"
-
-
-@cache
-def kernel_source() -> str:
-    """The HIP/CUDA C++ source of xhip's kernels: `kernels/xhip_kernels.h` (the
-    shared helpers, with the elementwise ops' switches generated from their
-    formulas), then every other `kernels/*.h`, one per family of ops, by name."""
-    folder = resources.files("xhip.backend").joinpath("kernels")
-    text = folder.joinpath("xhip_kernels.h").read_text(encoding="utf-8")
-    head, marker, tail = text.partition(_GENERATED)
-    assert marker, f"kernels/xhip_kernels.h lost its {_GENERATED} line"
-    parts = [head + generated_switches() + tail.split("\n", 1)[1]]
-    others = sorted(
-        (f for f in folder.iterdir() if f.name.endswith(".h")), key=lambda f: f.name
-    )
-    parts += [
-        f.read_text(encoding="utf-8") for f in others if f.name != "xhip_kernels.h"
-    ]
-    return "\n".join(parts)
-
-
-def kernel_names(source: str) -> tuple[str, ...]:
-    """The `__global__` functions of a kernel source, in order."""
-    return tuple(re.findall(r"__global__\s+void\s+(\w+)\s*\(", source))
-
-
-KERNEL_NAMES = kernel_names(kernel_source())
+__all__ = [
+    "BLOCK",
+    "CPU_ONLY",
+    "KERNEL_NAMES",
+    "MAX_GRID",
+    "GemmCall",
+    "KernelRuntime",
+    "kernel_source",
+    "plan_gemm",
+    "strided_meta",
+]
 
 RANGE_KERNELS = {
     np.dtype(np.float32): "xhip_range_f32",
@@ -96,164 +72,6 @@ CPU_ONLY: dict[str, str] = {}
 one list of exceptions (`tests/pytest/test_op_declarations.py` reads it)."""
 
 
-def broadcast_strides(value: DeviceArray, shape: Sequence[int]) -> list[int]:
-    """`value`'s strides seen from the broadcast shape: 0 on broadcast dims.
-
-    A dim that neither is 1 nor matches is refused as numpy refuses it (a
-    run-time size the compiler could not unify), not read out of bounds.
-    """
-    lead = len(shape) - len(value.shape)
-    strides = [0] * lead
-    for d, (size, stride) in enumerate(zip(value.shape, value.strides)):
-        if size not in (1, shape[lead + d]):
-            raise ValueError(
-                f"operands could not be broadcast together: shape "
-                f"{tuple(value.shape)} into {tuple(shape)}"
-            )
-        strides.append(0 if size == 1 else stride)
-    return strides
-
-
-def strided_meta(
-    out: DeviceArray, *inputs: DeviceArray, input_strides: Sequence[int] | None = None
-) -> np.ndarray:
-    """The `meta` array of the strided kernels: shape, out strides, input strides."""
-    rows = [list(out.shape), list(out.strides)]
-    if input_strides is not None:
-        rows.append(list(input_strides))
-    rows += [broadcast_strides(x, out.shape) for x in inputs]
-    flat = [v for row in rows for v in row] or [0]
-    return np.asarray(flat, dtype=np.int64)
-
-
-@dataclass(frozen=True)
-class GemmCall:
-    """One column-major strided-batched GEMM computing a row-major matmul.
-
-    Row-major C = A @ B is column-major C^T = B^T A^T, so BLAS gets B first.
-    Offsets are in elements from each operand's first element.
-    """
-
-    trans_b: bool
-    trans_a: bool
-    n: int
-    m: int
-    k: int
-    ldb: int
-    stride_b: int
-    lda: int
-    stride_a: int
-    ldc: int
-    stride_c: int
-    batch: int
-
-
-def _matrix_layout(
-    shape: Sequence[int], strides: Sequence[int]
-) -> tuple[bool, int] | None:
-    """(transposed, leading dim) of a 2-D row-major view for column-major BLAS.
-
-    Rows with unit column stride are a column-major (cols x rows) matrix with
-    ld = the row stride ("N"); a unit row stride is its transpose ("T"). BLAS
-    needs ld >= max(1, rows of the stored matrix); a dim of one element has no
-    stride to honour, and an empty matrix none at all.
-    """
-    rows, cols = shape
-    rs, cs = strides
-    if rows == 0 or cols == 0:
-        return False, max(cols, 1)
-    if cs == 1 or cols == 1:
-        ld = rs if rows > 1 else cols
-        if ld >= cols:
-            return False, ld
-    if rs == 1 or rows == 1:
-        ld = cs if cols > 1 else rows
-        if ld >= rows:
-            return True, ld
-    return None
-
-
-def _batch_stride(shape: Sequence[int], strides: Sequence[int]) -> int | None:
-    """The one stride (>= 0) walking all batch dims in order, or None if none."""
-    dims = [(n, s) for n, s in zip(shape, strides) if n != 1]
-    if not dims:
-        return 0
-    for (_, outer), (n, inner) in zip(dims, dims[1:]):
-        if outer != inner * n:
-            return None
-    return dims[-1][1] if dims[-1][1] >= 0 else None
-
-
-def _operand_layout(
-    x: DeviceArray, batch_shape: Sequence[int]
-) -> tuple[bool, int, int] | None:
-    """(transposed, leading dim, batch stride) of a matmul operand, if BLAS can
-    read it as it is."""
-    layout = _matrix_layout(x.shape[-2:], x.strides[-2:])
-    if layout is None:
-        return None
-    lead = DeviceArray(x.buffer, 0, x.shape[:-2], x.strides[:-2], x.dtype)
-    stride = _batch_stride(batch_shape, broadcast_strides(lead, batch_shape))
-    return None if stride is None else (*layout, stride)
-
-
-def plan_gemm(a: DeviceArray, b: DeviceArray, out: DeviceArray) -> GemmCall | None:
-    """A single strided-batched GEMM for `out = a @ b` (rank >= 2), if one exists."""
-    if min(len(a.shape), len(b.shape), len(out.shape)) < 2:
-        return None
-    m, k = a.shape[-2:]
-    n = b.shape[-1]
-    batch_shape = out.shape[:-2]
-    la = _operand_layout(a, batch_shape)
-    lb = _operand_layout(b, batch_shape)
-    lc = _operand_layout(out, batch_shape)
-    if la is None or lb is None or lc is None or lc[0]:
-        return None
-    return GemmCall(
-        lb[0],
-        la[0],
-        n,
-        m,
-        k,
-        lb[1],
-        lb[2],
-        la[1],
-        la[2],
-        lc[1],
-        lc[2],
-        math.prod(batch_shape),
-    )
-
-
-def broadcast_view(value: DeviceArray, shape: tuple[int, ...]) -> DeviceArray:
-    """`value` broadcast to `shape` with stride-0 dims (read-only use)."""
-    strides = broadcast_strides(value, shape)
-    return DeviceArray(
-        value.buffer, value.offset, shape, tuple(strides), value.dtype, value.base
-    )
-
-
-def transposed(value: DeviceArray) -> DeviceArray:
-    """The 2-D view with its dims swapped."""
-    return DeviceArray(
-        value.buffer,
-        value.offset,
-        value.shape[::-1],
-        value.strides[::-1],
-        value.dtype,
-        value.base,
-    )
-
-
-def insert_unit_dim(value: DeviceArray, axis: int) -> DeviceArray:
-    """The view with a size-1 dim inserted at `axis` (1-D matmul operands)."""
-    shape = (*value.shape[:axis], 1, *value.shape[axis:])
-    strides = (*value.strides[:axis], 1, *value.strides[axis:])
-    return DeviceArray(
-        value.buffer, value.offset, shape, strides, value.dtype, value.base
-    )
-
-
 class KernelRuntime(
     GpuAttention,
     GpuConvolutions,
@@ -265,131 +83,16 @@ class KernelRuntime(
     GpuScatters,
     GpuWindows,
     GpuResize,
-    Runtime,
 ):
     """A GPU runtime: xhip's kernels for everything but GEMM, one strided-batched
     BLAS GEMM for that (float16 with float32 accumulation, float32, float64).
     Elementwise ops, copies, permutes and casts run on every element type of
     `elementwise.ELEMENT_TYPES`; the rest on float32.
 
-    Everything runs through `self.device` (device.py), so the same code runs
-    on a GPU and on the CPU stand-in. A subclass only says which library is
-    the device when none is given.
+    Each family of ops is a part (`gpu_*.py`), all standing on `GpuHost`
+    (gpu_host.py). A subclass only says which library is the device when none
+    is given.
     """
-
-    def __init__(self, debug: bool = False, device: DeviceAPI | None = None):
-        super().__init__(debug)
-        self.device = self.open_device() if device is None else device
-        self.device.load_kernels(kernel_source(), KERNEL_NAMES)
-        self._meta: dict[bytes, int] = {}
-        self._closed = False
-
-    @classmethod
-    @abstractmethod
-    def open_device(cls) -> DeviceAPI:
-        """The vendor library's device API; `DeviceUnavailable` when it or a
-        device is missing (one line)."""
-
-    # Memory: buffer handles are device addresses.
-
-    def _allocate(self, nbytes: int) -> int:
-        return self.device.malloc(max(nbytes, 1))
-
-    def _release(self, handle: Any) -> None:
-        self.device.free(handle)
-
-    def fill_nan(self, buffer: Buffer) -> None:
-        if buffer.nbytes:
-            self.device.memset(buffer.handle, 0xFF, buffer.nbytes)
-
-    def _address(self, value: DeviceArray) -> int:
-        """Device address of the value's element 0."""
-        return int(value.buffer.handle) + value.offset
-
-    def _device_meta(self, meta: np.ndarray) -> int:
-        """`meta` (or a parameter array) in device memory, uploaded once per
-        content and dtype."""
-        key = meta.dtype.char.encode() + meta.tobytes()
-        address = self._meta.get(key)
-        if address is None:
-            address = self._meta[key] = self.device.malloc(meta.nbytes)
-            self.device.copy_to_device(address, meta)
-        return address
-
-    def upload(self, array: np.ndarray, copy: bool = False) -> DeviceArray:
-        host = np.asarray(array)
-        host = np.ascontiguousarray(host).reshape(host.shape)
-        value = self.empty(host.shape, host.dtype)
-        if host.nbytes:
-            self.device.copy_to_device(value.buffer.handle, host)
-        return value
-
-    def download(self, value: DeviceArray, out: np.ndarray | None = None) -> np.ndarray:
-        if not value.is_contiguous():
-            dense = self.empty(value.shape, value.dtype)
-            try:
-                self.copy(value, dense)
-                return self.download(dense, out)
-            finally:
-                self.free(dense.buffer)
-        host = np.empty(value.shape, value.dtype)
-        if host.nbytes:
-            self.device.copy_to_host(host, self._address(value))
-        if out is None:
-            return host
-        np.copyto(out, host)
-        return out
-
-    def synchronize(self) -> None:
-        self.device.synchronize()
-
-    def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        for address in self._meta.values():
-            self.device.free(address)
-        self._meta.clear()
-        self.device.close()
-
-    # Kernels.
-
-    def _require_f32(self, op: str, *values: DeviceArray) -> None:
-        for v in values:
-            if v.dtype != np.float32:
-                self.not_implemented(
-                    op, f"{v.dtype} operands (the GPU runtimes run float32 only)"
-                )
-
-    def _grid(self, n: int) -> int:
-        return max(1, min(MAX_GRID, -(-n // BLOCK)))
-
-    def _launch_strided(
-        self,
-        kernel: str,
-        leading: Sequence[KernelArg],
-        out: DeviceArray,
-        meta: np.ndarray,
-        srcs: Sequence[DeviceArray],
-        trailing: Sequence[KernelArg] = (),
-    ) -> None:
-        """A grid-stride kernel over `out`'s elements: (*leading, out, *srcs,
-        rank, meta, n, *trailing)."""
-        n = out.size
-        if n == 0:
-            return
-        if self.debug:  # every kernel write of the runtime, scratch included
-            check_call(kernel, srcs, out, inplace_ok=True)
-        args: list[KernelArg] = [
-            *leading,
-            ("ptr", self._address(out)),
-            *(("ptr", self._address(s)) for s in srcs),
-            ("i32", len(out.shape)),
-            ("ptr", self._device_meta(meta)),
-            ("i64", n),
-            *trailing,
-        ]
-        self.device.launch(kernel, self._grid(n), BLOCK, 0, args)
 
     def _formula(
         self,
@@ -405,10 +108,10 @@ class KernelRuntime(
         dtype = value_type(op, dtypes)
         kernel = kernel_for(kind, dtype)
         if kernel is None:
-            self.not_implemented(op.name, f"{dtype} operands")
+            self.refuse(f"{dtype} operands")
         wanted = expected_dtypes(op, dtype)
         if dtypes != wanted:
-            self.not_implemented(op.name, f"element types {dtypes}, expected {wanted}")
+            self.refuse(f"element types {dtypes}, expected {wanted}")
         values = 0
         if params:
             values = self._device_meta(np.asarray(params, np.float64))
@@ -451,29 +154,15 @@ class KernelRuntime(
     ) -> None:
         self._formula(kind, [a, b, c], out, params)
 
-    def _copy_kernel(self, op: str, src: DeviceArray, out: DeviceArray) -> str:
-        kernel = COPY_KERNELS.get(src.itemsize)
-        if src.dtype != out.dtype or kernel is None:
-            self.not_implemented(op, f"from {src.dtype} to {out.dtype}")
-        return kernel
-
-    def from_elements(self, *args: Any) -> None:
-        *values, out = args
+    def from_elements(self, values: Sequence[int], out: DeviceArray) -> None:
         host = np.array(values, dtype=np.int64).astype(out.dtype).reshape(out.shape)
         if host.nbytes:
             self.copy(self._constant_view(host), out)
 
-    def _constant_view(self, host: np.ndarray) -> DeviceArray:
-        """`host` in device memory (uploaded once per content, like `meta`)."""
-        address = self._device_meta(np.ascontiguousarray(host).reshape(-1))
-        return DeviceArray.contiguous(
-            Buffer(address, host.nbytes), 0, tuple(host.shape), host.dtype
-        )
-
     def range(self, start: DeviceArray, delta: DeviceArray, out: DeviceArray) -> None:
         kernel = RANGE_KERNELS.get(out.dtype)
         if kernel is None:
-            self.not_implemented("hip.range", f"on {out.dtype}")
+            self.refuse(f"on {out.dtype}")
         n = out.size
         if n == 0:
             return
@@ -483,27 +172,10 @@ class KernelRuntime(
             ("ptr", self._address(delta)),
             ("i64", n),
         ]
-        self.device.launch(kernel, self._grid(n), BLOCK, 0, args)
-
-    def copy(self, src: DeviceArray, out: DeviceArray) -> None:
-        """Any element type: each element's bytes (`xhip_copy_<size>`)."""
-        kernel = self._copy_kernel("hip.copy", src, out)
-        self._launch_strided(kernel, [], out, strided_meta(out, src), [src])
-
-    def cast(self, src: DeviceArray, out: DeviceArray) -> None:
-        """Between any two element types (`xhip_cast`, as C converts); to the
-        same type, a copy."""
-        if src.dtype == out.dtype:
-            self.copy(src, out)
-            return
-        source, target = TYPE_CODES.get(src.dtype), TYPE_CODES.get(out.dtype)
-        if source is None or target is None:
-            self.not_implemented("hip.cast", f"from {src.dtype} to {out.dtype}")
-        leading: list[KernelArg] = [("i32", source), ("i32", target)]
-        self._launch_strided(CAST_KERNEL, leading, out, strided_meta(out, src), [src])
+        self.device.launch(kernel, grid_for(n), BLOCK, 0, args)
 
     def permute(self, src: DeviceArray, out: DeviceArray, perm: Sequence[int]) -> None:
-        kernel = self._copy_kernel("hip.permute", src, out)
+        kernel = self._copy_kernel(src, out)
         meta = strided_meta(out, input_strides=[src.strides[p] for p in perm])
         self._launch_strided(kernel, [], out, meta, [src])
 
@@ -515,7 +187,7 @@ class KernelRuntime(
         scale: DeviceArray | None = None,
     ) -> None:
         given = [src, out, *([scale] if scale is not None else [])]
-        self._suffix("hip.miopen.softmax", FLOAT_TYPES, *given)
+        self._suffix(FLOAT_TYPES, *given)
         rank = len(src.shape)
         axis %= max(rank, 1)
         if rank and axis == rank - 1 and src.is_contiguous() and out.is_contiguous():
@@ -554,30 +226,9 @@ class KernelRuntime(
         shared = BLOCK * (8 if suffix == "f64" else 4)
         self.device.launch(kernel, grid, BLOCK, shared, args)
 
-    # GEMM: one strided-batched GEMM (float16, float32 or float64), planned
-    # by `plan_gemm`.
-
-    def _require_gemm_type(self, op: str, *values: DeviceArray) -> None:
-        """One element type BLAS multiplies (`device.GEMM_COMPUTE`) for all `values`."""
-        dtype = values[0].dtype
-        for v in values:
-            if v.dtype.name not in GEMM_COMPUTE or v.dtype != dtype:
-                self.not_implemented(
-                    op,
-                    f"{v.dtype} operands (the GPU GEMMs run float16, float32 "
-                    "and float64, all operands of one type)",
-                )
-
-    def _dense(self, value: DeviceArray, keep: bool = True) -> DeviceArray:
-        """A contiguous copy of `value` (uninitialised unless `keep`)."""
-        dense = self.empty(value.shape, value.dtype)
-        if keep:
-            self.copy(value, dense)
-        return dense
-
     def matmul(self, a: DeviceArray, b: DeviceArray, out: DeviceArray) -> None:
         """numpy `matmul`; 1-D operands get a unit dim, as numpy gives them."""
-        self._require_gemm_type("hip.hipblaslt.matmul", a, b, out)
+        self._require_gemm_type(a, b, out)
         if len(a.shape) == 1:
             a = insert_unit_dim(a, 0)
             out = insert_unit_dim(out, len(out.shape) - (len(b.shape) > 1))
@@ -598,9 +249,7 @@ class KernelRuntime(
         beta: float = 1.0,
     ) -> None:
         """ONNX Gemm: C broadcast into `out` first, then BLAS's beta adds it."""
-        self._require_gemm_type(
-            "hip.hipblaslt.gemm", a, b, out, *([c] if c is not None else [])
-        )
+        self._require_gemm_type(a, b, out, *([c] if c is not None else []))
         if trans_a:
             a = transposed(a)
         if trans_b:
@@ -613,61 +262,3 @@ class KernelRuntime(
         if bias is not c:
             self.free(bias.buffer)
         self._gemm(a, b, out, alpha, beta)
-
-    def _gemm(
-        self,
-        a: DeviceArray,
-        b: DeviceArray,
-        out: DeviceArray,
-        alpha: float,
-        beta: float,
-    ) -> None:
-        """`out = alpha a @ b + beta out`; operands BLAS cannot stride over are
-        copied dense first (broadcast batch dims materialised)."""
-        if out.size == 0:
-            return  # nothing to write; BLAS may refuse a zero batch count
-        batch = out.shape[:-2]
-        scratch: list[DeviceArray] = []
-        if _operand_layout(a, batch) is None:
-            a = self._dense(broadcast_view(a, (*batch, *a.shape[-2:])))
-            scratch.append(a)
-        if _operand_layout(b, batch) is None:
-            b = self._dense(broadcast_view(b, (*batch, *b.shape[-2:])))
-            scratch.append(b)
-        target = out
-        layout = _operand_layout(out, batch)
-        if layout is None or layout[0]:
-            target = self._dense(out, keep=beta != 0.0)
-            scratch.append(target)
-        call = plan_gemm(a, b, target)
-        assert call is not None, "dense operands always have a GEMM plan"
-        dtype = cast(GemmType, target.dtype.name)
-        assert dtype in GEMM_COMPUTE and a.dtype == b.dtype == target.dtype
-        if self.debug:
-            check_call("gemm", (a, b), target, inplace_ok=False)
-            rows = (call.batch - 1) * call.stride_c + (call.m - 1) * call.ldc
-            check_span(target, rows + call.n, "gemm output")
-        self.device.gemm_strided_batched(
-            dtype,
-            "T" if call.trans_b else "N",
-            "T" if call.trans_a else "N",
-            call.n,
-            call.m,
-            call.k,
-            alpha,
-            self._address(b),
-            call.ldb,
-            call.stride_b,
-            self._address(a),
-            call.lda,
-            call.stride_a,
-            beta,
-            self._address(target),
-            call.ldc,
-            call.stride_c,
-            call.batch,
-        )
-        if target is not out:
-            self.copy(target, out)
-        for s in scratch:
-            self.free(s.buffer)

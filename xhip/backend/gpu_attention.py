@@ -2,11 +2,11 @@
 `hip.rotary_embedding` (kernels in `kernels/attention.h`).
 
 `GpuAttention` is mixed into `gpu.KernelRuntime`. The kernels are templates
-with one instantiation per type of `gpu_reduce.FLOAT_TYPES` (float16, stored
+with one instantiation per type of `gpu_host.FLOAT_TYPES` (float16, stored
 as its 16 bits and computed in float; float32; float64, computed in double),
 picked here by dtype; a float mask, the cos and sin caches are of the same
 type (a bool mask and int64 lengths or positions beside them). Other element
-types go through `Runtime.not_implemented` in one line.
+types go through `Runtime.refuse` in one line.
 
 - `attention_softmax`: one block per row of scores (B * H * S rows of T),
   scale, softcap, the bias (mask read through its broadcast strides, causal,
@@ -21,20 +21,15 @@ types go through `Runtime.not_implemented` in one line.
 
 from __future__ import annotations
 
-from abc import ABC
-from typing import TYPE_CHECKING
-
 import numpy as np
 
-from xhip.backend.device import DeviceAPI, KernelArg
-from xhip.backend.gpu_reduce import FLOAT_TYPES, accumulator_bytes, block_for
-from xhip.backend.runtime import DeviceArray, Runtime, check_call
+from xhip.backend.device import KernelArg
+from xhip.backend.gpu_host import FLOAT_TYPES, MAX_GRID, GpuHost, block_for
+from xhip.backend.gpu_reduce import accumulator_bytes
+from xhip.backend.runtime import DeviceArray, check_call
 
 STAGE_CODES = {"scaled": 0, "softcapped": 1, "biased": 2, "softmax": 3}
 """`stage` as `xhip_attention_softmax_<type>` takes it (hip.ATTENTION_STAGES)."""
-
-MAX_GRID = 1 << 16
-BLOCK = 256
 
 
 def mask_strides(mask: DeviceArray, shape: tuple[int, ...]) -> list[int]:
@@ -47,19 +42,8 @@ def mask_strides(mask: DeviceArray, shape: tuple[int, ...]) -> list[int]:
     return strides
 
 
-class GpuAttention(Runtime, ABC):
+class GpuAttention(GpuHost):
     """Mixed into `KernelRuntime`: the `Runtime` methods of attention."""
-
-    if TYPE_CHECKING:
-        device: DeviceAPI
-
-        def _suffix(
-            self, op: str, types: frozenset[str], *values: DeviceArray
-        ) -> str: ...
-        def _address(self, value: DeviceArray) -> int: ...
-        def _device_meta(self, meta: np.ndarray) -> int: ...
-        def _dense(self, value: DeviceArray, keep: bool = True) -> DeviceArray: ...
-        def _grid(self, n: int) -> int: ...
 
     def attention_softmax(
         self,
@@ -79,7 +63,7 @@ class GpuAttention(Runtime, ABC):
         floats = [scores, out]
         if mask is not None and mask.dtype != np.bool_:
             floats.append(mask)
-        suffix = self._suffix("hip.attention_softmax", FLOAT_TYPES, *floats)
+        suffix = self._suffix(FLOAT_TYPES, *floats)
         kernel = f"xhip_attention_softmax_{suffix}"
         if out.size == 0:
             return
@@ -132,7 +116,7 @@ class GpuAttention(Runtime, ABC):
         rotary_dim: int,
         num_heads: int,
     ) -> None:
-        suffix = self._suffix("hip.rotary_embedding", FLOAT_TYPES, x, cos, sin, out)
+        suffix = self._suffix(FLOAT_TYPES, x, cos, sin, out)
         kernel = f"xhip_rotary_embedding_{suffix}"
         n = out.size
         if n == 0:
@@ -172,4 +156,4 @@ class GpuAttention(Runtime, ABC):
             ("i64", rotary_dim),
             ("i32", int(interleaved)),
         ]
-        self.device.launch(kernel, self._grid(n), BLOCK, 0, args)
+        self._launch_1d(kernel, n, args)

@@ -18,64 +18,19 @@
 from __future__ import annotations
 
 import math
-from abc import ABC
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from xhip.backend.device import DeviceAPI, KernelArg
-from xhip.backend.runtime import DeviceArray, Runtime, contiguous_strides
-
-BLOCK = 256
-MAX_GRID = 1 << 16
+from xhip.backend.gpu_host import GpuHost, dense_view, view_of
+from xhip.backend.runtime import DeviceArray, contiguous_strides
 
 POOL_MODES = {"max": 0, "average": 1, "average_with_pad": 2}
 """The `mode` codes of `xhip_pool_f32` (the XHIP_POOL_* of conv.h)."""
 
 
-def _view(
-    value: DeviceArray, shape: Sequence[int], strides: Sequence[int], offset: int = 0
-) -> DeviceArray:
-    """Another view of `value`'s buffer, `offset` elements further."""
-    return DeviceArray(
-        value.buffer,
-        value.offset + offset * value.itemsize,
-        tuple(shape),
-        tuple(strides),
-        value.dtype,
-        value.base,
-    )
-
-
-def _dense_view(value: DeviceArray, shape: Sequence[int]) -> DeviceArray:
-    """A contiguous `value` seen with another shape of the same size."""
-    return _view(value, shape, contiguous_strides(tuple(shape)))
-
-
-class GpuConvolutions(Runtime, ABC):
+class GpuConvolutions(GpuHost):
     """Mixed into `KernelRuntime`: the `Runtime` methods of convolution and pooling."""
-
-    if TYPE_CHECKING:
-        device: DeviceAPI
-
-        def _address(self, value: DeviceArray) -> int: ...
-        def _device_meta(self, meta: np.ndarray) -> int: ...
-        def _require_f32(self, op: str, *values: DeviceArray) -> None: ...
-        def _dense(self, value: DeviceArray, keep: bool = True) -> DeviceArray: ...
-        def _gemm(
-            self,
-            a: DeviceArray,
-            b: DeviceArray,
-            out: DeviceArray,
-            alpha: float,
-            beta: float,
-        ) -> None: ...
-        def copy(self, src: DeviceArray, out: DeviceArray) -> None: ...
-
-    def _launch_1d(self, kernel: str, n: int, args: list[KernelArg]) -> None:
-        grid = max(1, min(MAX_GRID, -(-n // BLOCK)))
-        self.device.launch(kernel, grid, BLOCK, 0, args)
 
     def conv(
         self,
@@ -90,7 +45,7 @@ class GpuConvolutions(Runtime, ABC):
         group: int,
     ) -> None:
         values = [x, w, out, *([bias] if bias is not None else [])]
-        self._require_f32("hip.miopen.conv", *values)
+        self._require_f32(*values)
         if out.size == 0:
             return
         n, c = x.shape[:2]
@@ -100,22 +55,22 @@ class GpuConvolutions(Runtime, ABC):
         if not w.is_contiguous():
             w = self._dense(w)
             scratch.append(w)
-        weights = _dense_view(w, (group, m // group, (c // group) * taps))
+        weights = dense_view(w, (group, m // group, (c // group) * taps))
         target = out
         if not out.is_contiguous():
             target = self._dense(out, keep=False)
             scratch.append(target)
         if bias is not None:
-            column = _view(bias, (n, m, positions), (0, bias.strides[0], 0))
-            self.copy(column, _dense_view(target, (n, m, positions)))
+            column = view_of(bias, (n, m, positions), (0, bias.strides[0], 0))
+            self.copy(column, dense_view(target, (n, m, positions)))
         beta = 0.0 if bias is None else 1.0
         if workspace.size == 0 and group == 1:
             if not x.is_contiguous():
                 x = self._dense(x)
                 scratch.append(x)
-            images = _dense_view(x, (n, c, positions))
+            images = dense_view(x, (n, c, positions))
             self._gemm(
-                weights, images, _dense_view(target, (n, m, positions)), 1.0, beta
+                weights, images, dense_view(target, (n, m, positions)), 1.0, beta
             )
         else:
             meta = np.asarray(
@@ -124,12 +79,12 @@ class GpuConvolutions(Runtime, ABC):
                 dtype=np.int64,
             )
             for i in range(n):
-                image = _view(x, x.shape[1:], x.strides[1:], i * x.strides[0])
+                image = view_of(x, x.shape[1:], x.strides[1:], i * x.strides[0])
                 if workspace.size == 0:
                     if not image.is_contiguous():
                         image = self._dense(image)
                         scratch.append(image)
-                    cols = _dense_view(image, (group, c // group, positions))
+                    cols = dense_view(image, (group, c // group, positions))
                 else:
                     self._launch_1d(
                         "xhip_im2col_f32",
@@ -142,10 +97,10 @@ class GpuConvolutions(Runtime, ABC):
                             ("i64", workspace.size),
                         ],
                     )
-                    cols = _dense_view(
+                    cols = dense_view(
                         workspace, (group, (c // group) * taps, positions)
                     )
-                result = _view(
+                result = view_of(
                     target,
                     (group, m // group, positions),
                     contiguous_strides((group, m // group, positions)),
@@ -161,16 +116,16 @@ class GpuConvolutions(Runtime, ABC):
         self,
         x: DeviceArray,
         out: DeviceArray,
-        indices: DeviceArray | None,
         kind: str,
         kernel: Sequence[int] | None,
         strides: Sequence[int],
         dilations: Sequence[int],
         pads: Sequence[int],
+        indices: DeviceArray | None = None,
         count_include_pad: bool = False,
         column_major: bool = False,
     ) -> None:
-        self._require_f32(f"hip.miopen.{kind}_pool", x, out)
+        self._require_f32(x, out)
         if out.size == 0:
             return
         rank = len(x.shape) - 2

@@ -15,20 +15,19 @@ every index is out of range then.
 
 from __future__ import annotations
 
-from abc import ABC
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from xhip.backend.device import DeviceAPI, KernelArg
-from xhip.backend.runtime import DeviceArray, Runtime, check_call
+from xhip.backend import checks
+from xhip.backend.device import KernelArg
+from xhip.backend.gpu_host import GpuHost
+from xhip.backend.runtime import DeviceArray, check_call
+from xhip.dialects import hip
 
 GATHER_KERNELS = {size: f"xhip_gather_{size}" for size in (1, 2, 4, 8)}
 """The gather kernel for each element size in bytes."""
 INDEX_BYTES = {np.dtype(np.int32): 4, np.dtype(np.int64): 8}
-GATHER_BLOCK = 256
-MAX_GRID = 1 << 16
 
 
 def gather_meta(
@@ -54,14 +53,8 @@ def gather_meta(
     return np.asarray([v for row in rows for v in row], np.int64)
 
 
-class GpuGathers(Runtime, ABC):
+class GpuGathers(GpuHost):
     """Mixed into `KernelRuntime`: the `Runtime` methods of the gather family."""
-
-    if TYPE_CHECKING:
-        device: DeviceAPI
-
-        def _address(self, value: DeviceArray) -> int: ...
-        def _device_meta(self, meta: np.ndarray) -> int: ...
 
     def gather(
         self, data: DeviceArray, indices: DeviceArray, out: DeviceArray, axis: int
@@ -69,7 +62,7 @@ class GpuGathers(Runtime, ABC):
         q = len(indices.shape)
         ds = data.strides
         self._gather(
-            "hip.gather",
+            hip.GatherOp,
             data,
             indices,
             out,
@@ -86,7 +79,7 @@ class GpuGathers(Runtime, ABC):
         ds = list(data.strides)
         ds[axis] = 0
         self._gather(
-            "hip.gather_elements",
+            hip.GatherElementsOp,
             data,
             indices,
             out,
@@ -109,7 +102,7 @@ class GpuGathers(Runtime, ABC):
         ds = data.strides
         rest = len(data.shape) - b - k
         self._gather(
-            "hip.gather_nd",
+            hip.GatherNDOp,
             data,
             indices,
             out,
@@ -122,7 +115,7 @@ class GpuGathers(Runtime, ABC):
 
     def _gather(
         self,
-        op: str,
+        op: type[hip.HipDPSOp],
         data: DeviceArray,
         indices: DeviceArray,
         out: DeviceArray,
@@ -135,17 +128,13 @@ class GpuGathers(Runtime, ABC):
         kernel = GATHER_KERNELS.get(data.itemsize)
         index_bytes = INDEX_BYTES.get(indices.dtype)
         if kernel is None or data.dtype != out.dtype:
-            self.not_implemented(op, f"from {data.dtype} to {out.dtype}")
+            self.refuse(f"from {data.dtype} to {out.dtype}")
         if index_bytes is None:
-            self.not_implemented(op, f"{indices.dtype} indices (int32 or int64)")
+            self.refuse(f"{indices.dtype} indices (int32 or int64)")
         n = out.size
+        checks.gathered_dims(op, data, sizes, out)
         if n == 0:
             return
-        if 0 in sizes:
-            raise IndexError(
-                f"{op}: every index is out of range of a dim of size 0 of data "
-                f"{data.shape}"
-            )
         if self.debug:
             check_call(kernel, (data, indices), out, inplace_ok=False)
         meta = gather_meta(out, data_strides, index_strides, sizes, strides, index_step)
@@ -159,5 +148,4 @@ class GpuGathers(Runtime, ABC):
             ("ptr", self._device_meta(meta)),
             ("i64", n),
         ]
-        grid = max(1, min(MAX_GRID, -(-n // GATHER_BLOCK)))
-        self.device.launch(kernel, grid, GATHER_BLOCK, 0, args)
+        self._launch_1d(kernel, n, args)

@@ -15,23 +15,20 @@
 from __future__ import annotations
 
 import math
-from abc import ABC
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from xhip.backend.device import DeviceAPI, KernelArg
-from xhip.backend.gpu_reduce import MAX_GRID, block_for
-from xhip.backend.runtime import DeviceArray, Runtime
+from xhip.backend import checks
+from xhip.backend.device import KernelArg
+from xhip.backend.gpu_host import MAX_GRID, GpuHost, block_for
+from xhip.backend.runtime import DeviceArray
 
 PAD_CODES = {"constant": 0, "reflect": 1, "edge": 2, "wrap": 3}
 """The `mode` codes of `xhip_pad_*` (the XHIP_PAD_* of image.h)."""
 
 PAD_KERNELS = {size: f"xhip_pad_{size}" for size in (1, 2, 4, 8)}
 """The pad kernel for each element size in bytes."""
-
-IMAGE_BLOCK = 256
 
 
 def _bits(value: float) -> int:
@@ -42,35 +39,16 @@ def _bits(value: float) -> int:
 def pad_meta(x: DeviceArray, out: DeviceArray, pads: Sequence[int]) -> np.ndarray:
     """`xhip_pad_*`'s meta: out shape, out strides, x strides, then per dim the
     cropped input length, the positive begin pad and the crop at the begin."""
-    rank = len(x.shape)
-    kept, before, lo = [], [], []
-    for d in range(rank):
-        begin, end = pads[d], pads[rank + d]
-        lo.append(max(-begin, 0))
-        kept.append(x.shape[d] - lo[-1] - max(-end, 0))
-        before.append(max(begin, 0))
+    crops = checks.pad_crops(x.shape, pads)
+    kept = [k for _, k in crops]
+    lo = [c for c, _ in crops]
+    before = [max(begin, 0) for begin in pads[: len(x.shape)]]
     rows = [list(out.shape), list(out.strides), list(x.strides), kept, before, lo]
     return np.asarray([v for row in rows for v in row] or [0], np.int64)
 
 
-class GpuImage(Runtime, ABC):
+class GpuImage(GpuHost):
     """Mixed into `KernelRuntime`: Pad, group normalization and LRN."""
-
-    if TYPE_CHECKING:
-        device: DeviceAPI
-
-        def _require_f32(self, op: str, *values: DeviceArray) -> None: ...
-        def _address(self, value: DeviceArray) -> int: ...
-        def _device_meta(self, meta: np.ndarray) -> int: ...
-        def _launch_strided(
-            self,
-            kernel: str,
-            leading: Sequence[KernelArg],
-            out: DeviceArray,
-            meta: np.ndarray,
-            srcs: Sequence[DeviceArray],
-            trailing: Sequence[KernelArg] = (),
-        ) -> None: ...
 
     def pad(
         self,
@@ -82,15 +60,13 @@ class GpuImage(Runtime, ABC):
     ) -> None:
         kernel = PAD_KERNELS.get(x.itemsize)
         if kernel is None or x.dtype != out.dtype:
-            self.not_implemented("hip.pad", f"from {x.dtype} to {out.dtype}")
+            self.refuse(f"from {x.dtype} to {out.dtype}")
         if value is not None and value.dtype != x.dtype:
-            self.not_implemented("hip.pad", f"a {value.dtype} value for {x.dtype}")
+            self.refuse(f"a {value.dtype} value for {x.dtype}")
         if out.size == 0:
             return
+        checks.pad(x, out, pads, mode)
         meta = pad_meta(x, out, pads)
-        rank = len(x.shape)
-        if mode != "constant" and any(k <= 0 for k in meta[3 * rank : 4 * rank]):
-            raise ValueError(f"hip.pad: {mode} padding of an empty dim")
         filler = 0 if value is None or mode != "constant" else self._address(value)
         self._launch_strided(
             kernel, [("i32", PAD_CODES[mode])], out, meta, [x], [("ptr", filler)]
@@ -114,7 +90,7 @@ class GpuImage(Runtime, ABC):
         epsilon: float,
         per_group: bool = False,
     ) -> None:
-        self._require_f32("hip.miopen.group_norm", x, scale, bias, out)
+        self._require_f32(x, scale, bias, out)
         if x.size == 0:
             return
         n, c = x.shape[:2]
@@ -160,7 +136,7 @@ class GpuImage(Runtime, ABC):
         beta: float,
         bias: float,
     ) -> None:
-        self._require_f32("hip.miopen.lrn", src, out)
+        self._require_f32(src, out)
         if src.size == 0:
             return
         xs, fresh = self._dense_copy(src)
@@ -178,8 +154,7 @@ class GpuImage(Runtime, ABC):
             ("i32", _bits(beta)),
             ("i32", _bits(bias)),
         ]
-        grid = max(1, min(MAX_GRID, -(-src.size // IMAGE_BLOCK)))
-        self.device.launch("xhip_lrn_f32", grid, IMAGE_BLOCK, 0, args)
+        self._launch_1d("xhip_lrn_f32", src.size, args)
         if target is not out:
             self.copy(target, out)
             self.free(target.buffer)

@@ -13,14 +13,12 @@ reads the source's own shape.
 
 from __future__ import annotations
 
-from abc import ABC
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from xhip.backend.device import KernelArg
-from xhip.backend.runtime import DeviceArray, Runtime, check_view
+from xhip.backend.gpu_host import GpuHost
+from xhip.backend.runtime import DeviceArray, check_view
 
 TILE_KERNELS = {size: f"xhip_tile_{size}" for size in (1, 2, 4, 8)}
 """The kernel of each element size in bytes."""
@@ -45,24 +43,11 @@ def sliced(
     return src.subview(starts, shape, steps, shape)
 
 
-class GpuMovement(Runtime, ABC):
+class GpuMovement(GpuHost):
     """Mixed into `KernelRuntime`: the `Runtime` methods of the copies."""
-
-    if TYPE_CHECKING:
-
-        def _launch_strided(
-            self,
-            kernel: str,
-            leading: Sequence[KernelArg],
-            out: DeviceArray,
-            meta: np.ndarray,
-            srcs: Sequence[DeviceArray],
-            trailing: Sequence[KernelArg] = (),
-        ) -> None: ...
 
     def _tile_copy(
         self,
-        op: str,
         src: DeviceArray,
         out: DeviceArray,
         src_shape: Sequence[int],
@@ -70,26 +55,31 @@ class GpuMovement(Runtime, ABC):
     ) -> None:
         kernel = TILE_KERNELS.get(src.itemsize)
         if src.dtype != out.dtype or kernel is None:
-            self.not_implemented(op, f"from {src.dtype} to {out.dtype}")
+            self.refuse(f"from {src.dtype} to {out.dtype}")
         meta = tile_meta(out, src_shape, src_strides)
         self._launch_strided(kernel, [], out, meta, [src])
 
-    def slice(self, *operands: Any, steps: Sequence[int]) -> None:
-        *starts, src, out = operands
+    def slice(
+        self,
+        starts: Sequence[int],
+        src: DeviceArray,
+        out: DeviceArray,
+        steps: Sequence[int],
+    ) -> None:
         if out.size == 0:
             return
         view = sliced(src, starts, steps, out.shape)
         if self.debug:
-            check_view(view, "hip.slice input")
-        self._tile_copy("hip.slice", view, out, out.shape, view.strides)
+            check_view(view, "the sliced input")
+        self._tile_copy(view, out, out.shape, view.strides)
 
     def tile(self, src: DeviceArray, out: DeviceArray) -> None:
         if out.size == 0:
             return
-        self._tile_copy("hip.tile", src, out, src.shape, src.strides)
+        self._tile_copy(src, out, src.shape, src.strides)
 
     def expand(self, src: DeviceArray, out: DeviceArray) -> None:
         lead = len(out.shape) - len(src.shape)
         shape = [1] * lead + list(src.shape)
         strides = [0] * lead + list(src.strides)
-        self._tile_copy("hip.expand", src, out, shape, strides)
+        self._tile_copy(src, out, shape, strides)

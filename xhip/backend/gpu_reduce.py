@@ -5,7 +5,7 @@
 suffix of `elementwise.TYPE_OF`, picked here by dtype). float16 is stored
 as its 16 bits and accumulates in float, float32 in float, float64 in
 double; integers in their own type, but mean, L2 and log-sum-exp in double.
-Other element types go through `Runtime.not_implemented` in one line.
+Other element types go through `Runtime.refuse` in one line.
 
 - `reduce`: one kernel for every kind and any set of axes on any strides:
   each block reduces one output position (grid-stride), its threads stride
@@ -25,19 +25,19 @@ Other element types go through `Runtime.not_implemented` in one line.
 from __future__ import annotations
 
 import math
-from abc import ABC
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from xhip.backend.device import DeviceAPI, KernelArg
-from xhip.backend.elementwise import TYPE_OF
-from xhip.backend.runtime import DeviceArray, Runtime
-
-REDUCE_BLOCK = 256
-"""Most threads per block (a power of two); fewer when there is less to reduce."""
-MAX_GRID = 1 << 16
+from xhip.backend.device import KernelArg
+from xhip.backend.gpu_host import (
+    FLOAT_TYPES,
+    MAX_GRID,
+    GpuHost,
+    block_for,
+)
+from xhip.backend.runtime import DeviceArray
 
 REDUCE_CODES = {
     "sum": 0,
@@ -52,18 +52,10 @@ REDUCE_CODES = {
 }
 """The `kind` codes of `xhip_reduce_<type>` (the XHIP_REDUCE_* of reduce.h)."""
 
-FLOAT_TYPES = frozenset({"f16", "f32", "f64"})
-"""The suffixes of the normalization and softmax kernels."""
 ARG_TYPES = FLOAT_TYPES | {"i8", "i32", "i64", "u8", "u32", "u64"}
 """The suffixes of `xhip_arg_reduce_<type>`."""
 REDUCE_TYPES = ARG_TYPES | {"i1"}
 """The suffixes of `xhip_reduce_<type>` (bool: max and min only)."""
-
-
-def type_suffix(dtype: np.dtype[Any]) -> str | None:
-    """The kernels' suffix for `dtype` (`f32`, `i64`, ...), None if none."""
-    t = TYPE_OF.get(np.dtype(dtype))
-    return None if t is None else t.name
 
 
 def accumulator_bytes(suffix: str) -> int:
@@ -75,21 +67,6 @@ def accumulator_bytes(suffix: str) -> int:
 def compute_dtype(suffix: str) -> np.dtype[Any]:
     """What the float kernels compute in, and write Mean and InvStdDev in."""
     return np.dtype(np.float64 if suffix == "f64" else np.float32)
-
-
-REDUCE_OP_NAMES = {
-    "log_sum_exp": "hip.reduce_log_sum_exp",
-    "sum_square": "hip.reduce_sum_square",
-}
-
-
-def reduce_op_name(kind: str) -> str:
-    return REDUCE_OP_NAMES.get(kind, f"hip.miopen.reduce_{kind}")
-
-
-def block_for(n: int) -> int:
-    """The smallest power of two >= n, at most `REDUCE_BLOCK` (at least 1)."""
-    return min(REDUCE_BLOCK, 1 << max(0, n - 1).bit_length())
 
 
 def _keepdims(out: DeviceArray, rank: int, axes: Sequence[int]) -> DeviceArray:
@@ -106,29 +83,8 @@ def _keepdims(out: DeviceArray, rank: int, axes: Sequence[int]) -> DeviceArray:
     )
 
 
-class GpuReductions(Runtime, ABC):
+class GpuReductions(GpuHost):
     """Mixed into `KernelRuntime`: the `Runtime` methods of the reduction family."""
-
-    if TYPE_CHECKING:
-        device: DeviceAPI
-
-        def _address(self, value: DeviceArray) -> int: ...
-        def _device_meta(self, meta: np.ndarray) -> int: ...
-        def _constant_view(self, host: np.ndarray) -> DeviceArray: ...
-        def cast(self, src: DeviceArray, out: DeviceArray) -> None: ...
-
-    def _suffix(self, op: str, types: frozenset[str], *values: DeviceArray) -> str:
-        """The kernels' suffix of `values`' one element type, if in `types`;
-        else a refusal naming the type."""
-        dtypes = {v.dtype for v in values}
-        if len(dtypes) != 1:
-            names = ", ".join(sorted(str(d) for d in dtypes))
-            self.not_implemented(op, f"mixed {names} operands (one type only)")
-        dtype = next(iter(dtypes))
-        suffix = type_suffix(dtype)
-        if suffix is None or suffix not in types:
-            self.not_implemented(op, f"{dtype} operands (no kernel for that type)")
-        return suffix
 
     def reduce(
         self,
@@ -137,9 +93,9 @@ class GpuReductions(Runtime, ABC):
         kind: str,
         axes: Sequence[int],
     ) -> None:
-        suffix = self._suffix(reduce_op_name(kind), REDUCE_TYPES, src, out)
+        suffix = self._suffix(REDUCE_TYPES, src, out)
         if suffix == "i1" and kind not in ("max", "min"):
-            self.not_implemented(reduce_op_name(kind), "bool operands (max, min only)")
+            self.refuse("bool operands (max, min only)")
         rank = len(src.shape)
         full = _keepdims(out, rank, axes)
         if full.size == 0:
@@ -179,9 +135,9 @@ class GpuReductions(Runtime, ABC):
         axis: int,
         select_last: bool = False,
     ) -> None:
-        suffix = self._suffix(f"hip.arg{kind}", ARG_TYPES, src)
+        suffix = self._suffix(ARG_TYPES, src)
         if out.dtype != np.int64:
-            self.not_implemented(f"hip.arg{kind}", f"{out.dtype} indices (int64 only)")
+            self.refuse(f"{out.dtype} indices (int64 only)")
         rank = len(src.shape)
         full = _keepdims(out, rank, (axis,))
         if full.size == 0:
@@ -229,7 +185,6 @@ class GpuReductions(Runtime, ABC):
 
     def _norm(
         self,
-        op: str,
         x: DeviceArray,
         scale: DeviceArray,
         bias: DeviceArray | None,
@@ -241,11 +196,11 @@ class GpuReductions(Runtime, ABC):
         rms: bool,
     ) -> None:
         given = [v for v in (x, scale, bias, out) if v is not None]
-        suffix = self._suffix(op, FLOAT_TYPES, *given)
+        suffix = self._suffix(FLOAT_TYPES, *given)
         work = compute_dtype(suffix)
         for value in (mean, inv_std):
             if value is not None and value.dtype.kind != "f":
-                self.not_implemented(op, f"{value.dtype} statistics (float only)")
+                self.refuse(f"{value.dtype} statistics (float only)")
         if x.size == 0:
             return
         inner = x.shape[axis:]
@@ -310,7 +265,6 @@ class GpuReductions(Runtime, ABC):
         epsilon: float,
     ) -> None:
         self._norm(
-            "hip.miopen.layer_norm",
             x,
             scale,
             bias,
@@ -330,19 +284,16 @@ class GpuReductions(Runtime, ABC):
         axis: int,
         epsilon: float,
     ) -> None:
-        self._norm(
-            "hip.rms_norm", x, scale, None, out, None, None, axis, epsilon, rms=True
-        )
+        self._norm(x, scale, None, out, None, None, axis, epsilon, rms=True)
 
     def _softmax_kind(
         self,
-        op: str,
         hard: bool,
         src: DeviceArray,
         out: DeviceArray,
         axis: int,
     ) -> None:
-        suffix = self._suffix(op, FLOAT_TYPES, src, out)
+        suffix = self._suffix(FLOAT_TYPES, src, out)
         if src.size == 0:
             return
         rank = len(src.shape)
@@ -375,10 +326,10 @@ class GpuReductions(Runtime, ABC):
         self.device.launch(kernel, grid, block, shared, args)
 
     def log_softmax(self, src: DeviceArray, out: DeviceArray, axis: int) -> None:
-        self._softmax_kind("hip.miopen.log_softmax", False, src, out, axis)
+        self._softmax_kind(False, src, out, axis)
 
     def hardmax(self, src: DeviceArray, out: DeviceArray, axis: int) -> None:
-        self._softmax_kind("hip.hardmax", True, src, out, axis)
+        self._softmax_kind(True, src, out, axis)
 
     def fill(self, out: DeviceArray, value: float) -> None:
         if out.size == 0:

@@ -19,17 +19,16 @@ converted to the output's type as the CPU runtime converts it.
 
 from __future__ import annotations
 
-import math
-from abc import ABC
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from xhip.backend import checks
 from xhip.backend.cpu_resize import dim_taps
-from xhip.backend.device import DeviceAPI, KernelArg
-from xhip.backend.runtime import DeviceArray, Runtime, check_call
+from xhip.backend.device import KernelArg
+from xhip.backend.gpu_host import GpuHost
+from xhip.backend.runtime import DeviceArray, check_call
 
 NEAREST_KERNELS = {size: f"xhip_resize_nearest_{size}" for size in (1, 2, 4, 8)}
 """The nearest kernel for each element size in bytes."""
@@ -41,8 +40,6 @@ INTERPOLATE_KERNELS = {
 """The linear/cubic kernel for each element type, and its weights' type."""
 MAX_RANK = 8
 """XHIP_MAX_RANK of the kernels (the odometer's arrays)."""
-RESIZE_BLOCK = 256
-MAX_GRID = 1 << 16
 
 
 @lru_cache(maxsize=256)
@@ -99,14 +96,8 @@ def resize_tables(
     return table, weight_table
 
 
-class GpuResize(Runtime, ABC):
+class GpuResize(GpuHost):
     """Mixed into `KernelRuntime`: the `Runtime` method of Resize."""
-
-    if TYPE_CHECKING:
-        device: DeviceAPI
-
-        def _address(self, value: DeviceArray) -> int: ...
-        def _device_meta(self, meta: np.ndarray) -> int: ...
 
     def resize(
         self,
@@ -122,34 +113,27 @@ class GpuResize(Runtime, ABC):
         scales: Sequence[float] | None,
         roi: Sequence[float] | None,
     ) -> None:
-        op = "hip.resize"
         if x.dtype != out.dtype:
-            self.not_implemented(op, f"from {x.dtype} to {out.dtype}")
+            self.refuse(f"from {x.dtype} to {out.dtype}")
         if len(x.shape) != len(out.shape) or len(x.shape) > MAX_RANK:
-            self.not_implemented(
-                op, f"rank {len(x.shape)} into {len(out.shape)} (same, at most 8)"
-            )
+            self.refuse(f"rank {len(x.shape)} into {len(out.shape)} (same, at most 8)")
         weight_type = None
         if mode == "nearest":
             kernel = NEAREST_KERNELS.get(x.itemsize)
             if kernel is None:
-                self.not_implemented(op, f"{x.dtype} elements")
+                self.refuse(f"{x.dtype} elements")
         else:
             found = INTERPOLATE_KERNELS.get(x.dtype)
             if found is None:
-                self.not_implemented(
-                    op,
+                self.refuse(
                     f"{mode} on {x.dtype} (the GPU runtimes interpolate float16, "
                     "float32 and float64)",
                 )
             kernel, weight_type = found
         n = out.size
+        checks.resize(x, out)
         if n == 0:
             return
-        if 0 in x.shape:
-            raise IndexError(
-                f"{op}: no input element to resize {x.shape} into {out.shape}"
-            )
         table, weights = resize_tables(
             tuple(x.shape),
             tuple(out.shape),
@@ -179,5 +163,4 @@ class GpuResize(Runtime, ABC):
         if weight_type is not None:
             args.append(("ptr", self._device_meta(weights.astype(weight_type))))
         args.append(("i64", n))
-        grid = max(1, min(MAX_GRID, math.ceil(n / RESIZE_BLOCK)))
-        self.device.launch(kernel, grid, RESIZE_BLOCK, 0, args)
+        self._launch_1d(kernel, n, args)

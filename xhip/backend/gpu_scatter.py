@@ -21,49 +21,26 @@
 from __future__ import annotations
 
 import math
-from abc import ABC
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from xhip.backend.device import DeviceAPI, KernelArg
+from xhip.backend.device import KernelArg
 from xhip.backend.elementwise import TYPE_CODES
-from xhip.backend.runtime import DeviceArray, Runtime, check_call
+from xhip.backend.gpu_host import GpuHost
+from xhip.backend.runtime import DeviceArray, check_call
 
 SCATTER_CODES = {"none": 0, "add": 1, "mul": 2, "max": 3, "min": 4}
 """The `how` codes of the scatter kernels (the XHIP_SCATTER_* of scatter.h)."""
 
-BLOCK = 256
-MAX_GRID = 1 << 16
 
-
-def _grid(n: int) -> int:
-    return max(1, min(MAX_GRID, -(-n // BLOCK)))
-
-
-class GpuScatters(Runtime, ABC):
+class GpuScatters(GpuHost):
     """Mixed into `KernelRuntime`: the `Runtime` methods of the scatter family."""
 
-    if TYPE_CHECKING:
-        device: DeviceAPI
-
-        def _address(self, value: DeviceArray) -> int: ...
-        def _device_meta(self, meta: np.ndarray) -> int: ...
-        def _launch_strided(
-            self,
-            kernel: str,
-            leading: list[KernelArg],
-            out: DeviceArray,
-            meta: np.ndarray,
-            srcs: list[DeviceArray],
-            trailing: list[KernelArg] = ...,
-        ) -> None: ...
-
-    def _scatter_type(self, op: str, value: DeviceArray) -> int:
+    def _scatter_type(self, value: DeviceArray) -> int:
         code = TYPE_CODES.get(value.dtype)
         if code is None:
-            self.not_implemented(op, f"{value.dtype} operands")
+            self.refuse(f"{value.dtype} operands")
         return code
 
     def _scatter_dense(
@@ -78,7 +55,7 @@ class GpuScatters(Runtime, ABC):
 
     def _scatter_run(
         self,
-        op: str,
+        kernel: str,
         data: DeviceArray,
         indices: DeviceArray,
         updates: DeviceArray,
@@ -86,11 +63,11 @@ class GpuScatters(Runtime, ABC):
         reduction: str,
         launch: Callable[[int, int, DeviceArray, DeviceArray], None],
     ) -> None:
-        code = self._scatter_type(op, out)
+        code = self._scatter_type(out)
         if reduction not in SCATTER_CODES:
-            self.not_implemented(op, f"reduction '{reduction}'")
+            self.refuse(f"reduction '{reduction}'")
         if indices.dtype not in (np.int32, np.int64):
-            self.not_implemented(op, f"{indices.dtype} indices")
+            self.refuse(f"{indices.dtype} indices")
         if not (
             data.buffer is out.buffer
             and data.offset == out.offset
@@ -103,7 +80,7 @@ class GpuScatters(Runtime, ABC):
         dense_indices = self._scatter_dense(indices, scratch)
         dense_updates = self._scatter_dense(updates, scratch)
         if self.debug:
-            check_call(op, (dense_indices, dense_updates), out, inplace_ok=False)
+            check_call(kernel, (dense_indices, dense_updates), out, inplace_ok=False)
         launch(SCATTER_CODES[reduction], code, dense_indices, dense_updates)
         for value in scratch:
             self.free(value.buffer)
@@ -120,7 +97,7 @@ class GpuScatters(Runtime, ABC):
         k = indices.shape[-1]
         m = math.prod(indices.shape[:-1])
         if indices.dtype != np.int64:
-            self.not_implemented("hip.scatter_nd", f"{indices.dtype} indices")
+            self.refuse(f"{indices.dtype} indices")
         s = math.prod(out.shape[k:])
 
         def launch(how: int, code: int, idx: DeviceArray, upd: DeviceArray) -> None:
@@ -141,10 +118,10 @@ class GpuScatters(Runtime, ABC):
                 ("i32", 1 if serial else 0),
             ]
             total = s if serial else m * s
-            self.device.launch("xhip_scatter_nd", _grid(total), BLOCK, 0, args)
+            self._launch_1d("xhip_scatter_nd", total, args)
 
         self._scatter_run(
-            "hip.scatter_nd", data, indices, updates, out, reduction, launch
+            "xhip_scatter_nd", data, indices, updates, out, reduction, launch
         )
 
     def scatter_elements(
@@ -186,14 +163,14 @@ class GpuScatters(Runtime, ABC):
                 ("i32", 1 if serial else 0),
             ]
             total = lines if serial else lines * n
-            self.device.launch("xhip_scatter_elements", _grid(total), BLOCK, 0, args)
+            self._launch_1d("xhip_scatter_elements", total, args)
 
         self._scatter_run(
-            "hip.scatter_elements", data, indices, updates, out, reduction, launch
+            "xhip_scatter_elements", data, indices, updates, out, reduction, launch
         )
 
     def trilu(self, k: int, src: DeviceArray, out: DeviceArray, upper: bool) -> None:
-        self._scatter_type("hip.trilu", out)
+        self._scatter_type(out)
         meta = np.asarray([*out.shape, *out.strides, *src.strides], np.int64)
         leading: list[KernelArg] = [
             ("i32", out.itemsize),
@@ -210,7 +187,7 @@ class GpuScatters(Runtime, ABC):
         exclusive: bool,
         reverse: bool,
     ) -> None:
-        code = self._scatter_type("hip.cumsum", out)
+        code = self._scatter_type(out)
         if out.size == 0:
             return
         if self.debug:
@@ -237,13 +214,13 @@ class GpuScatters(Runtime, ABC):
             ("i64", src.strides[axis]),
             ("i64", out.strides[axis]),
         ]
-        self.device.launch("xhip_cumsum", _grid(lines), BLOCK, 0, args)
+        self._launch_1d("xhip_cumsum", lines, args)
 
     def one_hot(
         self, indices: DeviceArray, values: DeviceArray, out: DeviceArray, axis: int
     ) -> None:
-        self._scatter_type("hip.one_hot", out)
-        index_type = self._scatter_type("hip.one_hot", indices)
+        self._scatter_type(out)
+        index_type = self._scatter_type(indices)
         if out.size == 0:
             return
         scratch: list[DeviceArray] = []

@@ -10,14 +10,12 @@ kernels; other element types are refused in one line.
 
 from __future__ import annotations
 
-from abc import ABC
-from typing import TYPE_CHECKING
-
 import numpy as np
 
-from xhip.backend.device import DeviceAPI, KernelArg
-from xhip.backend.gpu_reduce import MAX_GRID, block_for
-from xhip.backend.runtime import DeviceArray, Runtime
+from xhip.backend import checks
+from xhip.backend.device import KernelArg
+from xhip.backend.gpu_host import MAX_GRID, GpuHost, block_for
+from xhip.backend.runtime import DeviceArray
 
 SORT_MAX = 2048
 """The longest row sorted in shared memory: 2048 * 12 bytes = 24 KiB."""
@@ -30,15 +28,8 @@ def sort_size(n: int) -> int:
     return 1 << max(0, n - 1).bit_length()
 
 
-class GpuTopK(Runtime, ABC):
+class GpuTopK(GpuHost):
     """Mixed into `KernelRuntime`: `Runtime.topk`."""
-
-    if TYPE_CHECKING:
-        device: DeviceAPI
-
-        def _require_f32(self, op: str, *values: DeviceArray) -> None: ...
-        def _address(self, value: DeviceArray) -> int: ...
-        def _device_meta(self, meta: np.ndarray) -> int: ...
 
     def topk(
         self,
@@ -48,14 +39,10 @@ class GpuTopK(Runtime, ABC):
         axis: int,
         largest: bool = True,
     ) -> None:
-        self._require_f32("hip.topk", src, values)
+        self._require_f32(src, values)
         if indices.dtype != np.int64:
-            self.not_implemented("hip.topk", f"{indices.dtype} indices (int64 only)")
-        n, k = src.shape[axis], values.shape[axis]
-        if k > n:
-            raise ValueError(
-                f"hip.topk: k = {k} is larger than the {n} elements along axis {axis}"
-            )
+            self.refuse(f"{indices.dtype} indices (int64 only)")
+        n, k = src.shape[axis], checks.topk(src, values, axis)
         if values.size == 0:
             return
         kept = [d for d in range(len(src.shape)) if d != axis]

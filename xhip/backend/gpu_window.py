@@ -18,71 +18,31 @@
 from __future__ import annotations
 
 import math
-from abc import ABC
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from xhip.backend.device import DeviceAPI, KernelArg
+from xhip.backend.gpu_host import GpuHost, dense_view, view_of
 from xhip.backend.runtime import (
     DeviceArray,
-    Runtime,
     check_call,
     contiguous_strides,
 )
 
 
-def _view(
-    value: DeviceArray, shape: Sequence[int], strides: Sequence[int], offset: int = 0
-) -> DeviceArray:
-    """Another view of `value`'s buffer, `offset` elements further."""
-    return DeviceArray(
-        value.buffer,
-        value.offset + offset * value.itemsize,
-        tuple(shape),
-        tuple(strides),
-        value.dtype,
-        value.base,
-    )
-
-
-def _dense_view(value: DeviceArray, shape: Sequence[int]) -> DeviceArray:
-    """A contiguous `value` seen with another shape of the same size."""
-    return _view(value, shape, contiguous_strides(tuple(shape)))
-
-
 def _swap_last(value: DeviceArray) -> DeviceArray:
     """The view with its last two dims swapped."""
     shape, strides = value.shape, value.strides
-    return _view(
+    return view_of(
         value,
         (*shape[:-2], shape[-1], shape[-2]),
         (*strides[:-2], strides[-1], strides[-2]),
     )
 
 
-class GpuWindows(Runtime, ABC):
+class GpuWindows(GpuHost):
     """Mixed into `KernelRuntime`: the `Runtime` methods of ConvTranspose and
     LpPool."""
-
-    if TYPE_CHECKING:
-        device: DeviceAPI
-
-        def _address(self, value: DeviceArray) -> int: ...
-        def _device_meta(self, meta: np.ndarray) -> int: ...
-        def _require_f32(self, op: str, *values: DeviceArray) -> None: ...
-        def _dense(self, value: DeviceArray, keep: bool = True) -> DeviceArray: ...
-        def _gemm(
-            self,
-            a: DeviceArray,
-            b: DeviceArray,
-            out: DeviceArray,
-            alpha: float,
-            beta: float,
-        ) -> None: ...
-        def copy(self, src: DeviceArray, out: DeviceArray) -> None: ...
-        def _launch_1d(self, kernel: str, n: int, args: list[KernelArg]) -> None: ...
 
     def conv_transpose(
         self,
@@ -97,7 +57,7 @@ class GpuWindows(Runtime, ABC):
         group: int,
     ) -> None:
         values = [x, w, out, *([bias] if bias is not None else [])]
-        self._require_f32("hip.miopen.conv_transpose", *values)
+        self._require_f32(*values)
         if out.size == 0:
             return
         n, c = x.shape[:2]
@@ -108,7 +68,7 @@ class GpuWindows(Runtime, ABC):
             w = self._dense(w)
             scratch.append(w)
         # (G, M/G * K, C/G): each group's weights, transposed.
-        weights = _swap_last(_dense_view(w, (group, c // group, (m // group) * taps)))
+        weights = _swap_last(dense_view(w, (group, c // group, (m // group) * taps)))
         if not x.is_contiguous():
             x = self._dense(x)
             scratch.append(x)
@@ -118,26 +78,26 @@ class GpuWindows(Runtime, ABC):
                 scratch.append(target)
             beta = 0.0
             if bias is not None:
-                column = _view(bias, (n, m, positions), (0, bias.strides[0], 0))
-                self.copy(column, _dense_view(target, (n, m, positions)))
+                column = view_of(bias, (n, m, positions), (0, bias.strides[0], 0))
+                self.copy(column, dense_view(target, (n, m, positions)))
                 beta = 1.0
             if group == 1:
                 self._gemm(
                     weights,
-                    _dense_view(x, (n, c, positions)),
-                    _dense_view(target, (n, m, positions)),
+                    dense_view(x, (n, c, positions)),
+                    dense_view(target, (n, m, positions)),
                     1.0,
                     beta,
                 )
             else:
                 for i in range(n):
-                    image = _view(
+                    image = view_of(
                         x,
                         (group, c // group, positions),
                         contiguous_strides((group, c // group, positions)),
                         i * c * positions,
                     )
-                    result = _view(
+                    result = view_of(
                         target,
                         (group, m // group, positions),
                         contiguous_strides((group, m // group, positions)),
@@ -154,17 +114,19 @@ class GpuWindows(Runtime, ABC):
                 + [0 if bias is None else bias.strides[0]],
                 dtype=np.int64,
             )
-            cols = _dense_view(workspace, (group, (m // group) * taps, positions))
+            cols = dense_view(workspace, (group, (m // group) * taps, positions))
             elements = m * math.prod(out_spatial)
             for i in range(n):
-                image = _view(
+                image = view_of(
                     x,
                     (group, c // group, positions),
                     contiguous_strides((group, c // group, positions)),
                     i * c * positions,
                 )
                 self._gemm(weights, image, cols, 1.0, 0.0)
-                result = _view(out, out.shape[1:], out.strides[1:], i * out.strides[0])
+                result = view_of(
+                    out, out.shape[1:], out.strides[1:], i * out.strides[0]
+                )
                 if self.debug:  # the kernel reads the columns and the bias
                     inputs = [workspace, *([bias] if bias is not None else [])]
                     check_call("xhip_col2im_f32", inputs, result, inplace_ok=False)
@@ -193,7 +155,7 @@ class GpuWindows(Runtime, ABC):
         pads: Sequence[int],
         p: int,
     ) -> None:
-        self._require_f32("hip.miopen.lp_pool", x, out)
+        self._require_f32(x, out)
         if out.size == 0:
             return
         rank = len(x.shape) - 2

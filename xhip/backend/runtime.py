@@ -22,6 +22,7 @@ from typing import Any, ClassVar, NoReturn
 import numpy as np
 
 from xhip.backend.memory import AllocationOverlap, Allocations, MemoryLimitError
+from xhip.dialects import hip
 
 
 class DeviceUnavailable(RuntimeError):
@@ -29,7 +30,25 @@ class DeviceUnavailable(RuntimeError):
 
 
 class NotImplementedOnDevice(NotImplementedError):
-    """A runtime has no implementation of an op (yet): one clear line."""
+    """A runtime has no implementation of an op, or not for these operands: one
+    clear line, `<op> is not implemented on <device>[: <detail>]`.
+
+    A runtime raises it with the detail only (`Runtime.refuse`); the
+    interpreter, which knows the op, names it (`naming`).
+    """
+
+    def __init__(self, device: str, detail: str = "", op: str = ""):
+        super().__init__(
+            f"{op or 'this call'} is not implemented on {device}"
+            + (f": {detail}" if detail else "")
+        )
+        self.device = device
+        self.detail = detail
+        self.op = op
+
+    def naming(self, op: str) -> NotImplementedOnDevice:
+        """The same refusal, naming the op that was refused."""
+        return NotImplementedOnDevice(self.device, self.detail, op)
 
 
 class MemoryPlanError(RuntimeError):
@@ -306,18 +325,6 @@ def check_call(
             )
 
 
-def refused_by_default(method: Any) -> Any:
-    """Marks a `Runtime` method whose default refuses: a runtime that does not
-    override it lacks the op (the declaration test reads the mark)."""
-    method.refused_by_default = True
-    return method
-
-
-def implements(runtime: type[Runtime], method: str) -> bool:
-    """Whether `runtime` has its own implementation of `method`."""
-    return not getattr(getattr(runtime, method), "refused_by_default", False)
-
-
 class Runtime(ABC):
     """What the interpreter needs from a device: memory, transfers, compute.
 
@@ -402,57 +409,24 @@ class Runtime(ABC):
     def synchronize(self) -> None:  # noqa: B027 (optional hook)
         """Wait for queued device work (no-op for synchronous runtimes)."""
 
-    # Compute. Each method's default refuses, naming the op and the device, so
-    # an op can land on one runtime before the others.
+    # Compute. A runtime implements only the ops it runs: the contract of each
+    # is its hip op's declaration (`RUNTIME_CALL`, its operand roles and
+    # `runtime_attributes()`), and the interpreter calls the method by keyword.
+    # A runtime without the method refuses the op, naming it
+    # (`interpreter.runtime_call`).
 
-    def not_implemented(self, op: str, detail: str = "") -> NoReturn:
-        raise NotImplementedOnDevice(
-            f"{op} is not implemented on {self.name}"
-            + (f": {detail}" if detail else "")
-        )
+    def refuse(self, detail: str) -> NoReturn:
+        """Refuse this call's operands (a type without a kernel) in one line; the
+        interpreter puts the op's name in front."""
+        raise NotImplementedOnDevice(self.name, detail)
 
-    @refused_by_default
-    def matmul(self, a: DeviceArray, b: DeviceArray, out: DeviceArray) -> None:
-        """numpy `matmul`, batched, with broadcasting of the batch dims."""
-        self.not_implemented("hip.hipblaslt.matmul")
+    @abstractmethod
+    def copy(self, src: DeviceArray, out: DeviceArray) -> None:
+        """Strided copy between same-shaped views."""
 
-    @refused_by_default
-    def gemm(
-        self,
-        a: DeviceArray,
-        b: DeviceArray,
-        c: DeviceArray | None,
-        out: DeviceArray,
-        trans_a: bool = False,
-        trans_b: bool = False,
-        alpha: float = 1.0,
-        beta: float = 1.0,
-    ) -> None:
-        """ONNX Gemm: alpha * op(A) @ op(B) + beta * C (C broadcast to (M, N))."""
-        self.not_implemented("hip.hipblaslt.gemm")
-
-    @refused_by_default
+    @abstractmethod
     def permute(self, src: DeviceArray, out: DeviceArray, perm: Sequence[int]) -> None:
         """out[i0, i1, ...] = src transposed by `perm` (out dim i is src dim perm[i])."""
-        self.not_implemented("hip.permute")
-
-    @refused_by_default
-    def slice(self, *operands: Any, steps: Sequence[int]) -> None:
-        """`hip.slice`: `operands` are the start in each dim (ints), then `src`
-        and `out`; `out[i] = src[start + i * step]` in each dim. Each start is
-        in `[0, size)` of its dim wherever `out` is not empty."""
-        self.not_implemented("hip.slice")
-
-    @refused_by_default
-    def tile(self, src: DeviceArray, out: DeviceArray) -> None:
-        """ONNX Tile: `out[i] = src[i mod src.shape]` in each dim (each dim of
-        `out` a multiple of `src`'s)."""
-        self.not_implemented("hip.tile")
-
-    @refused_by_default
-    def expand(self, src: DeviceArray, out: DeviceArray) -> None:
-        """ONNX Expand: `src` broadcast to `out`'s shape as numpy does."""
-        self.not_implemented("hip.expand")
 
     def transpose(
         self, src: DeviceArray, out: DeviceArray, dim0: int, dim1: int
@@ -460,404 +434,6 @@ class Runtime(ABC):
         perm = list(range(len(src.shape)))
         perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
         self.permute(src, out, perm)
-
-    @refused_by_default
-    def binary(
-        self,
-        kind: str,
-        a: DeviceArray,
-        b: DeviceArray,
-        out: DeviceArray,
-        params: Sequence[float] = (),
-    ) -> None:
-        """The binary elementwise hip op of this `kind()` (its `FORMULA`), with
-        numpy broadcasting; `params` are the values of the formula's `Param`s."""
-        self.not_implemented(f"hip.miopen.{kind}")
-
-    @refused_by_default
-    def unary(
-        self,
-        kind: str,
-        src: DeviceArray,
-        out: DeviceArray,
-        params: Sequence[float] = (),
-    ) -> None:
-        """The unary elementwise hip op of this `kind()` (its `FORMULA`),
-        between same-shaped views."""
-        self.not_implemented(f"hip.miopen.{kind}")
-
-    @refused_by_default
-    def ternary(
-        self,
-        kind: str,
-        a: DeviceArray,
-        b: DeviceArray,
-        c: DeviceArray,
-        out: DeviceArray,
-        params: Sequence[float] = (),
-    ) -> None:
-        """The ternary elementwise hip op of this `kind()` (`where`), the three
-        broadcast as numpy does."""
-        self.not_implemented(f"hip.miopen.{kind}")
-
-    @refused_by_default
-    def softmax(
-        self,
-        src: DeviceArray,
-        out: DeviceArray,
-        axis: int = -1,
-        scale: DeviceArray | None = None,
-    ) -> None:
-        """Softmax along `axis` of `src`, times the one-element `scale` first."""
-        self.not_implemented("hip.miopen.softmax")
-
-    @refused_by_default
-    def reduce(
-        self, src: DeviceArray, out: DeviceArray, kind: str, axes: Sequence[int]
-    ) -> None:
-        """The reduction `kind` (a `hip.ReduceOp.kind()`: sum, mean, max, min,
-        prod, l1, l2, log_sum_exp, sum_square) of `src` over `axes` (sorted;
-        none: a copy). `out` has `src`'s rank (reduced dims of size 1) or
-        drops the reduced dims. An empty reduction gives the kind's identity:
-        0, 1 for prod, -inf for max and log_sum_exp, +inf for min, NaN for mean."""
-        self.not_implemented(f"hip reduce_{kind}")
-
-    @refused_by_default
-    def arg_reduce(
-        self,
-        src: DeviceArray,
-        out: DeviceArray,
-        kind: str,
-        axis: int,
-        select_last: bool = False,
-    ) -> None:
-        """`hip.argmax`/`hip.argmin` (`kind` max or min) along `axis` into the
-        int64 `out` (with or without the reduced dim); ties go to the first
-        index, or the last with `select_last`; NaN is the extreme."""
-        self.not_implemented(f"hip.arg{kind}")
-
-    @refused_by_default
-    def topk(
-        self,
-        src: DeviceArray,
-        values: DeviceArray,
-        indices: DeviceArray,
-        axis: int,
-        largest: bool = True,
-    ) -> None:
-        """`hip.topk`: the `k = values.shape[axis]` largest (or smallest)
-        elements of `src` along `axis`, sorted, into `values`, and their
-        positions along `axis` into the int64 `indices`; ties go to the lower
-        index, NaN counts as larger than any number."""
-        self.not_implemented("hip.topk")
-
-    @refused_by_default
-    def layer_norm(
-        self,
-        x: DeviceArray,
-        scale: DeviceArray,
-        bias: DeviceArray | None,
-        out: DeviceArray,
-        mean: DeviceArray | None,
-        inv_std: DeviceArray | None,
-        axis: int,
-        epsilon: float,
-    ) -> None:
-        """ONNX LayerNormalization over the dims from `axis` on; `scale` and
-        `bias` broadcast to those dims; `mean`/`inv_std` (the normalized dims
-        of size 1) written when given."""
-        self.not_implemented("hip.miopen.layer_norm")
-
-    @refused_by_default
-    def rms_norm(
-        self,
-        x: DeviceArray,
-        scale: DeviceArray,
-        out: DeviceArray,
-        axis: int,
-        epsilon: float,
-    ) -> None:
-        """ONNX RMSNormalization over the dims from `axis` on."""
-        self.not_implemented("hip.rms_norm")
-
-    @refused_by_default
-    def log_softmax(self, src: DeviceArray, out: DeviceArray, axis: int) -> None:
-        """Log of the softmax along `axis`, computed shifted by the max."""
-        self.not_implemented("hip.miopen.log_softmax")
-
-    @refused_by_default
-    def hardmax(self, src: DeviceArray, out: DeviceArray, axis: int) -> None:
-        """1 at the first largest element along `axis`, 0 elsewhere."""
-        self.not_implemented("hip.hardmax")
-
-    @refused_by_default
-    def from_elements(self, *args: Any) -> None:
-        """`from_elements(*values, out)`: the host ints `values` written into
-        `out` (int or bool, at most 1-D, `len(values)` elements)."""
-        self.not_implemented("hip.from_elements")
-
-    @refused_by_default
-    def range(self, start: DeviceArray, delta: DeviceArray, out: DeviceArray) -> None:
-        """ONNX Range: `out[i] = start + i * delta` in `out`'s type; `start` and
-        `delta` are 0-D."""
-        self.not_implemented("hip.range")
-
-    def readback(self, src: DeviceArray) -> tuple[int, ...]:
-        """The elements of a small int tensor on the host, after every queued
-        write to it (`hip.readback`): a device-to-host copy after a sync."""
-        self.synchronize()
-        return tuple(int(v) for v in self.download(src).reshape(-1).tolist())
-
-    @refused_by_default
-    def fill(self, out: DeviceArray, value: float) -> None:
-        """Every element of `out` set to `value` (converted to its dtype)."""
-        self.not_implemented("hip.fill")
-
-    @refused_by_default
-    def scatter_nd(
-        self,
-        data: DeviceArray,
-        indices: DeviceArray,
-        updates: DeviceArray,
-        out: DeviceArray,
-        reduction: str,
-    ) -> None:
-        """ONNX ScatterND: `out` = `data`, then each update slice combined
-        (`reduction` none, add, mul, max, min) into `out[tuple(indices[i])]`,
-        in order; int64 indices, negative ones counted from the end."""
-        self.not_implemented("hip.scatter_nd")
-
-    @refused_by_default
-    def scatter_elements(
-        self,
-        data: DeviceArray,
-        indices: DeviceArray,
-        updates: DeviceArray,
-        out: DeviceArray,
-        reduction: str,
-        axis: int,
-    ) -> None:
-        """ONNX ScatterElements along `axis` (in `[0, rank)`): `out` = `data`,
-        then `updates[p]` combined into `out` at `p` with its `axis`
-        coordinate replaced by `indices[p]` (int32 or int64, negative ones
-        counted from the end), in order."""
-        self.not_implemented("hip.scatter_elements")
-
-    @refused_by_default
-    def trilu(self, k: int, src: DeviceArray, out: DeviceArray, upper: bool) -> None:
-        """ONNX Trilu on the last two dims: `src` where `col - row >= k`
-        (`upper`) or `<= k`, else 0."""
-        self.not_implemented("hip.trilu")
-
-    @refused_by_default
-    def cumsum(
-        self,
-        src: DeviceArray,
-        out: DeviceArray,
-        axis: int,
-        exclusive: bool,
-        reverse: bool,
-    ) -> None:
-        """ONNX CumSum along `axis`, in `src`'s element type, summed in order."""
-        self.not_implemented("hip.cumsum")
-
-    @refused_by_default
-    def one_hot(
-        self, indices: DeviceArray, values: DeviceArray, out: DeviceArray, axis: int
-    ) -> None:
-        """ONNX OneHot: `out` (depth = `out.shape[axis]`) is `values[1]` where
-        the coordinate at `axis` equals the index (negative ones plus depth,
-        float ones truncated), else `values[0]`."""
-        self.not_implemented("hip.one_hot")
-
-    @refused_by_default
-    def attention_softmax(
-        self,
-        past: int,
-        scores: DeviceArray,
-        mask: DeviceArray | None,
-        nonpad: DeviceArray | None,
-        out: DeviceArray,
-        scale: float,
-        softcap: float,
-        causal: bool,
-        left_window: int,
-        right_window: int,
-        stage: str,
-        wide: bool = False,
-    ) -> None:
-        """`hip.attention_softmax` of scores (B, H, S, T) into `out` (may be
-        `scores` itself): `scale`, softcap, the bias (mask broadcast to (B, H,
-        S, T'), keys from T' on masked; causal and window about i + offset,
-        offset `past` or nonpad[b] - S; keys from nonpad[b] on masked), softmax
-        over T with rows of all -inf bias zero; `stage` (`hip.ATTENTION_STAGES`)
-        stops after that step. In `scores`' type; float16 in float32 if `wide`."""
-        self.not_implemented("hip.attention_softmax")
-
-    @refused_by_default
-    def rotary_embedding(
-        self,
-        x: DeviceArray,
-        cos: DeviceArray,
-        sin: DeviceArray,
-        position_ids: DeviceArray | None,
-        out: DeviceArray,
-        interleaved: bool,
-        rotary_dim: int,
-        num_heads: int,
-    ) -> None:
-        """ONNX RotaryEmbedding: x (B, H, S, D), or (B, S, H * D) with
-        `num_heads`; cos/sin (B, S, R / 2), or (P, R / 2) rows picked by the
-        int64 position_ids (B, S); R = `rotary_dim`."""
-        self.not_implemented("hip.rotary_embedding")
-
-    @refused_by_default
-    def conv(
-        self,
-        x: DeviceArray,
-        w: DeviceArray,
-        bias: DeviceArray | None,
-        out: DeviceArray,
-        workspace: DeviceArray,
-        strides: Sequence[int],
-        dilations: Sequence[int],
-        pads: Sequence[int],
-        group: int,
-    ) -> None:
-        """ONNX Conv of x (N, C, s...) by w (M, C/group, k...), plus `bias` (M)
-        if given, into out (N, M, o...). `pads` are the begins then the ends.
-        `workspace` (1-D, from the memory plan) holds the im2col matrix of one
-        image, `C * prod(k) * prod(o)` elements, or is empty where that matrix
-        is the image itself; the runtime allocates nothing else for it."""
-        self.not_implemented("hip.miopen.conv")
-
-    @refused_by_default
-    def pool(
-        self,
-        x: DeviceArray,
-        out: DeviceArray,
-        indices: DeviceArray | None,
-        kind: str,
-        kernel: Sequence[int] | None,
-        strides: Sequence[int],
-        dilations: Sequence[int],
-        pads: Sequence[int],
-        count_include_pad: bool = False,
-        column_major: bool = False,
-    ) -> None:
-        """Max (`kind` "max") or average pooling of x (N, C, s...) into out (N,
-        C, o...): window `o * stride - pad_begin + tap * dilation` along each
-        spatial dim, `kernel` None meaning all of x's spatial dims. Max skips
-        the padding; average divides by the window's elements inside x, or with
-        `count_include_pad` inside the padded x. `indices` (int64, max only):
-        each maximum's flat index into x (first one on ties), its spatial dims
-        column-major under `column_major`."""
-        self.not_implemented(f"hip.miopen.{kind}_pool")
-
-    @refused_by_default
-    def lp_pool(
-        self,
-        x: DeviceArray,
-        out: DeviceArray,
-        kernel: Sequence[int],
-        strides: Sequence[int],
-        dilations: Sequence[int],
-        pads: Sequence[int],
-        p: int,
-    ) -> None:
-        """ONNX LpPool of x (N, C, s...) into out (N, C, o...): `(sum |x|^p)^(1/p)`
-        over each window's elements inside x (windows as in `pool`)."""
-        self.not_implemented("hip.miopen.lp_pool")
-
-    @refused_by_default
-    def conv_transpose(
-        self,
-        x: DeviceArray,
-        w: DeviceArray,
-        bias: DeviceArray | None,
-        out: DeviceArray,
-        workspace: DeviceArray,
-        strides: Sequence[int],
-        dilations: Sequence[int],
-        pads: Sequence[int],
-        group: int,
-    ) -> None:
-        """ONNX ConvTranspose of x (N, C, s...) by w (C, M/group, k...), plus
-        `bias` (M) if given, into out (N, M, o...): input `i` adds `x[i] * w[t]`
-        at output `i * stride - pad_begin + t * dilation`, out's size deciding
-        the end (output padding). `workspace` (1-D, from the memory plan) holds
-        one image's column matrix, `M * prod(k) * prod(s)` elements, or is
-        empty where the GEMM writes out itself."""
-        self.not_implemented("hip.miopen.conv_transpose")
-
-    @refused_by_default
-    def resize(
-        self,
-        x: DeviceArray,
-        out: DeviceArray,
-        mode: str,
-        coordinate_mode: str,
-        nearest_mode: str,
-        cubic_coeff_a: float,
-        exclude_outside: bool,
-        antialias: bool,
-        extrapolation_value: float,
-        scales: Sequence[float] | None,
-        roi: Sequence[float] | None,
-    ) -> None:
-        """ONNX Resize of x into out (same rank): `scales` per dim (None: out /
-        in), `roi` (begins, then ends) for tf_crop_and_resize; the taps and
-        weights of each dim are `resize_taps` (cpu_resize.py)."""
-        self.not_implemented("hip.resize")
-
-    @refused_by_default
-    def pad(
-        self,
-        x: DeviceArray,
-        value: DeviceArray | None,
-        out: DeviceArray,
-        pads: Sequence[int],
-        mode: str,
-    ) -> None:
-        """ONNX Pad of x into out: `pads` all begins then all ends, one pair per
-        dim (negative: crop, which comes first); `mode` (`hip.PAD_MODES`)
-        constant (the one-element `value`, 0 if None), reflect, edge or wrap,
-        each of the latter extending the cropped input periodically."""
-        self.not_implemented("hip.pad")
-
-    @refused_by_default
-    def group_norm(
-        self,
-        x: DeviceArray,
-        scale: DeviceArray,
-        bias: DeviceArray,
-        out: DeviceArray,
-        num_groups: int | None,
-        epsilon: float,
-        per_group: bool = False,
-    ) -> None:
-        """ONNX GroupNormalization (InstanceNormalization when `num_groups` is
-        None: one group per channel) of x (N, C, ...): each group of C /
-        num_groups channels of each image normalized, then times `scale` plus
-        `bias`, (C) or, under `per_group`, (num_groups)."""
-        self.not_implemented("hip.miopen.group_norm")
-
-    @refused_by_default
-    def lrn(
-        self,
-        src: DeviceArray,
-        out: DeviceArray,
-        size: int,
-        alpha: float,
-        beta: float,
-        bias: float,
-    ) -> None:
-        """ONNX LRN across the channels (dim 1) of src (N, C, ...)."""
-        self.not_implemented("hip.miopen.lrn")
-
-    @abstractmethod
-    def copy(self, src: DeviceArray, out: DeviceArray) -> None:
-        """Strided copy between same-shaped views."""
 
     def concat(
         self, inputs: Sequence[DeviceArray], out: DeviceArray, axis: int
@@ -871,48 +447,16 @@ class Runtime(ABC):
             offsets[axis] = start
             part = out.subview(offsets, src.shape, [1] * rank, src.shape)
             if self.debug:
-                check_inside(part, out, f"hip.concat input at {start} of axis {axis}")
+                what = f"{hip.ConcatOp.name} input at {start} of axis {axis}"
+                check_inside(part, out, what)
             self.copy(src, part)
             start += src.shape[axis]
 
-    @refused_by_default
-    def gather(
-        self, data: DeviceArray, indices: DeviceArray, out: DeviceArray, axis: int
-    ) -> None:
-        """ONNX Gather along `axis` (in `[0, rank)`): `out` (shape `data[:axis]
-        + indices + data[axis+1:]`) takes, per index (int32 or int64, in `[-n,
-        n)` with n = data's size along `axis`, a negative one counted from the
-        end), its slice of `data`. Out of range: the CPU raises IndexError, the
-        GPU kernels clamp into `[0, n)` (ONNX Runtime fails)."""
-        self.not_implemented("hip.gather")
-
-    @refused_by_default
-    def gather_elements(
-        self, data: DeviceArray, indices: DeviceArray, out: DeviceArray, axis: int
-    ) -> None:
-        """ONNX GatherElements: `out[i] = data[i with i[axis] = indices[i]]`;
-        `indices` and `out` of one shape, of data's rank; indices as `gather`'s."""
-        self.not_implemented("hip.gather_elements")
-
-    @refused_by_default
-    def gather_nd(
-        self,
-        data: DeviceArray,
-        indices: DeviceArray,
-        out: DeviceArray,
-        batch_dims: int = 0,
-    ) -> None:
-        """ONNX GatherND: each index tuple (indices' last dim, k) picks the slice
-        `data[b..., i0, .., ik-1]` after the `batch_dims` leading dims b the two
-        share; `out` is `indices[:-1] + data[batch_dims + k:]`; each index as
-        `gather`'s, against its own dim."""
-        self.not_implemented("hip.gather_nd")
-
-    @refused_by_default
-    def cast(self, src: DeviceArray, out: DeviceArray) -> None:
-        """Copy converting to `out`'s element type, as ONNX Cast (C's casts:
-        float to integer truncates toward zero)."""
-        self.not_implemented("hip.cast")
+    def readback(self, src: DeviceArray) -> tuple[int, ...]:
+        """The elements of a small int tensor on the host, after every queued
+        write to it (`hip.readback`): a device-to-host copy after a sync."""
+        self.synchronize()
+        return tuple(int(v) for v in self.download(src).reshape(-1).tolist())
 
     def close(self) -> None:  # noqa: B027 (optional hook)
         """Release library handles and worker threads."""

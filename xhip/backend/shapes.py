@@ -21,6 +21,8 @@ from xdsl.dialects import arith, bufferization, func, memref, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, MemRefType, TensorType
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
+from xhip.transforms.index_arith import INDEX_BINARY
+
 
 class UnknownDim(Exception):
     """The IR computes a size in a way `result_dims` does not follow."""
@@ -60,38 +62,24 @@ class InputDim(DimExpr):
         return self.label
 
 
-def _ceildiv(a: int, b: int) -> int:
-    return -(-a // b)
-
-
-def _truncdiv(a: int, b: int) -> int:
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b >= 0) else -q
-
-
-def _truncrem(a: int, b: int) -> int:
-    return a - b * _truncdiv(a, b)
-
-
-BINARY: dict[
-    type[arith.SignlessIntegerBinaryOperation], tuple[str, Callable[[int, int], int]]
-] = {
-    arith.AddiOp: ("+", operator.add),
-    arith.SubiOp: ("-", operator.sub),
-    arith.MuliOp: ("*", operator.mul),
-    arith.DivUIOp: ("/", operator.floordiv),
-    arith.DivSIOp: ("/", _truncdiv),
-    arith.FloorDivSIOp: ("/", operator.floordiv),
-    arith.CeilDivUIOp: ("ceildiv", _ceildiv),
-    arith.CeilDivSIOp: ("ceildiv", _ceildiv),
-    arith.RemUIOp: ("%", operator.mod),
-    arith.RemSIOp: ("%", _truncrem),
-    arith.MaxUIOp: ("max", max),
-    arith.MaxSIOp: ("max", max),
-    arith.MinUIOp: ("min", min),
-    arith.MinSIOp: ("min", min),
+SYMBOLS: dict[type[Operation], str] = {
+    arith.AddiOp: "+",
+    arith.SubiOp: "-",
+    arith.MuliOp: "*",
+    arith.DivUIOp: "/",
+    arith.DivSIOp: "/",
+    arith.FloorDivSIOp: "/",
+    arith.CeilDivUIOp: "ceildiv",
+    arith.CeilDivSIOp: "ceildiv",
+    arith.RemUIOp: "%",
+    arith.RemSIOp: "%",
+    arith.MaxUIOp: "max",
+    arith.MaxSIOp: "max",
+    arith.MinUIOp: "min",
+    arith.MinSIOp: "min",
 }
-"""The `arith` ops size computations use: (how they print, what they compute)."""
+"""How the `arith` ops size computations use print; what they compute is
+`index_arith.INDEX_BINARY`, the one semantics of index arithmetic."""
 
 
 @dataclass(frozen=True)
@@ -204,12 +192,14 @@ class _Reader:
             return self.dim(op.source, dim.value)
         if isinstance(op, arith.IndexCastOp):
             return self.index(op.input)
-        for kind, (symbol, fn) in BINARY.items():
-            if isinstance(op, kind):
-                lhs, rhs = self.index(op.lhs), self.index(op.rhs)
-                if isinstance(lhs, Const) and isinstance(rhs, Const):
-                    return Const(fn(lhs.value, rhs.value))
-                return Binary(symbol, fn, lhs, rhs)
+        symbol = SYMBOLS.get(type(op))
+        if symbol is not None:
+            assert isinstance(op, arith.SignlessIntegerBinaryOperation)
+            fn = INDEX_BINARY[type(op)]
+            lhs, rhs = self.index(op.lhs), self.index(op.rhs)
+            if isinstance(lhs, Const) and isinstance(rhs, Const):
+                return Const(fn(lhs.value, rhs.value))
+            return Binary(symbol, fn, lhs, rhs)
         raise UnknownDim(f"an index computed by '{op.name}'")
 
 

@@ -8,7 +8,7 @@ an operand is not a number, so a fully static shape emits nothing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, builtin, func, memref, tensor
 from xdsl.dialects.builtin import (
@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
+from xdsl.utils.comparisons import to_signed, to_unsigned
 from xdsl.utils.hints import isa
 
 from xhip.dialects import onnx
@@ -76,9 +77,81 @@ class ConstantFolder:
         return block
 
 
+# The semantics of `arith` on `index` values: 64-bit two's complement that
+# wraps, the unsigned ops reading their operands as unsigned. The one table
+# that folding here, the backend's interpreter and its output-size formulas
+# (`backend/shapes.py`) compute with.
+
+INDEX_BITS = 64
+_LIMIT = 1 << (INDEX_BITS - 1)
+
+
+def wrap(x: int) -> int:
+    """`x` as a 64-bit index value (two's complement wrap-around)."""
+    if -_LIMIT <= x < _LIMIT:
+        return x
+    return to_signed(x & ((1 << INDEX_BITS) - 1), INDEX_BITS)
+
+
+def _unsigned(f: Callable[[int, int], int]) -> Callable[[int, int], int]:
+    def run(a: int, b: int) -> int:
+        return wrap(f(to_unsigned(a, INDEX_BITS), to_unsigned(b, INDEX_BITS)))
+
+    return run
+
+
+def _signed(f: Callable[[int, int], int]) -> Callable[[int, int], int]:
+    return lambda a, b: wrap(f(a, b))
+
+
 def _trunc_div(a: int, b: int) -> int:
     q = abs(a) // abs(b)
     return q if (a >= 0) == (b >= 0) else -q
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+INDEX_BINARY: dict[type[Operation], Callable[[int, int], int]] = {
+    arith.AddiOp: _signed(lambda a, b: a + b),
+    arith.SubiOp: _signed(lambda a, b: a - b),
+    arith.MuliOp: _signed(lambda a, b: a * b),
+    arith.DivUIOp: _unsigned(lambda a, b: a // b),
+    arith.DivSIOp: _signed(_trunc_div),
+    arith.RemUIOp: _unsigned(lambda a, b: a % b),
+    arith.RemSIOp: _signed(lambda a, b: a - _trunc_div(a, b) * b),
+    arith.CeilDivUIOp: _unsigned(_ceil_div),
+    arith.CeilDivSIOp: _signed(_ceil_div),
+    arith.FloorDivSIOp: _signed(lambda a, b: a // b),
+    arith.MaxUIOp: _unsigned(max),
+    arith.MinUIOp: _unsigned(min),
+    arith.MaxSIOp: _signed(max),
+    arith.MinSIOp: _signed(min),
+    arith.AndIOp: _signed(lambda a, b: a & b),
+    arith.OrIOp: _signed(lambda a, b: a | b),
+    arith.XOrIOp: _signed(lambda a, b: a ^ b),
+}
+"""What each binary `arith` op computes on index values."""
+
+
+def _below_unsigned(a: int, b: int) -> bool:
+    return to_unsigned(a, INDEX_BITS) < to_unsigned(b, INDEX_BITS)
+
+
+INDEX_COMPARE: dict[str, Callable[[int, int], bool]] = {
+    "eq": lambda a, b: a == b,
+    "ne": lambda a, b: a != b,
+    "slt": lambda a, b: a < b,
+    "sle": lambda a, b: a <= b,
+    "sgt": lambda a, b: a > b,
+    "sge": lambda a, b: a >= b,
+    "ult": _below_unsigned,
+    "ule": lambda a, b: not _below_unsigned(b, a),
+    "ugt": lambda a, b: _below_unsigned(b, a),
+    "uge": lambda a, b: not _below_unsigned(a, b),
+}
+"""`arith.cmpi` by predicate name, in the order of its predicate numbers."""
 
 
 class IndexArith:
@@ -146,21 +219,21 @@ class IndexArith:
     def trunc_div(self, a: Index, b: Index) -> Index:
         """C's `/` (ONNX integer Div): rounds toward zero."""
         if isinstance(a, int) and isinstance(b, int):
-            return _trunc_div(a, b)
+            return INDEX_BINARY[arith.DivSIOp](a, b)
         if b == 1:
             return a
         return self._emit(arith.DivSIOp(self.value(a), self.value(b)))
 
     def floor_div(self, a: Index, b: Index) -> Index:
         if isinstance(a, int) and isinstance(b, int):
-            return a // b
+            return INDEX_BINARY[arith.FloorDivSIOp](a, b)
         if b == 1:
             return a
         return self._emit(arith.FloorDivSIOp(self.value(a), self.value(b)))
 
     def ceil_div(self, a: Index, b: Index) -> Index:
         if isinstance(a, int) and isinstance(b, int):
-            return -(-a // b)
+            return INDEX_BINARY[arith.CeilDivSIOp](a, b)
         if b == 1:
             return a
         return self._emit(arith.CeilDivSIOp(self.value(a), self.value(b)))
@@ -174,7 +247,7 @@ class IndexArith:
     def trunc_mod(self, a: Index, b: Index) -> Index:
         """C's `%` (ONNX Mod, fmod=1): the sign of the dividend."""
         if isinstance(a, int) and isinstance(b, int):
-            return a - _trunc_div(a, b) * b
+            return INDEX_BINARY[arith.RemSIOp](a, b)
         return self._emit(arith.RemSIOp(self.value(a), self.value(b)))
 
     def max(self, a: Index, b: Index) -> Index:
@@ -199,15 +272,7 @@ class IndexArith:
     def compare(self, predicate: str, a: Index, b: Index) -> Index:
         """`a <predicate> b` as 0 or 1 (`eq`, `ne`, `slt`, `sle`, `sgt`, `sge`)."""
         if isinstance(a, int) and isinstance(b, int):
-            ops = {
-                "eq": a == b,
-                "ne": a != b,
-                "slt": a < b,
-                "sle": a <= b,
-                "sgt": a > b,
-                "sge": a >= b,
-            }
-            return int(ops[predicate])
+            return int(INDEX_COMPARE[predicate](a, b))
         if a is b and predicate in ("eq", "sle", "sge"):
             return 1
         known = _sign_decides(predicate, a, b)

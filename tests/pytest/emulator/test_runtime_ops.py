@@ -333,7 +333,7 @@ def test_gemm_refuses_mixed_types(gpu: KernelRuntime) -> None:
     h, f = gpu.upload(np.ones((2, 2), np.float16)), gpu.upload(np.ones((2, 2), F32))
     with pytest.raises(
         NotImplementedOnDevice,
-        match="^hip.hipblaslt.gemm is not implemented on .*: float32 operands",
+        match="is not implemented on .*: float32 operands",
     ):
         gpu.gemm(h, h, f, gpu.empty((2, 2), np.dtype(np.float16)))
 
@@ -408,15 +408,17 @@ def test_copy_cast_permute_transpose_concat(
     )
 
 
-def test_float32_only_ops_go_through_not_implemented(gpu: KernelRuntime) -> None:
+def test_float32_only_ops_are_refused(gpu: KernelRuntime) -> None:
     """GEMM and softmax run floats only; an elementwise op on a type its
     formula does not compute in has no kernel."""
     i64 = gpu.upload(np.zeros(3, np.int64))
-    with pytest.raises(NotImplementedOnDevice, match="^hip.hipblaslt.matmul is not"):
+    with pytest.raises(
+        NotImplementedOnDevice, match="is not implemented on .*: int64 operands"
+    ):
         gpu.matmul(i64, i64, gpu.upload(np.zeros((), np.int64)))
     with pytest.raises(
         NotImplementedOnDevice,
-        match=f"^hip.miopen.exp is not implemented on {gpu.name}: int64 operands$",
+        match=f"is not implemented on {gpu.name}: int64 operands$",
     ):
         gpu.unary("exp", i64, i64)
 

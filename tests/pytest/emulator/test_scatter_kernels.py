@@ -27,7 +27,7 @@ from onnx.reference.ops.op_scatternd import (
 )
 
 from tests.pytest.emulator.conftest import MakeGpu
-from xhip.backend import gpu_scatter
+from xhip.backend import gpu_host
 from xhip.backend.cpu import CpuRuntime
 from xhip.backend.cuda import CudaRuntime
 from xhip.backend.gpu import KernelRuntime
@@ -51,7 +51,8 @@ DTYPES = ("float32", "float16", "int64", "bool")
 def gpu1(emulated: EmulatedKernels) -> Iterator[KernelRuntime]:
     """One GPU runtime in debug mode (these kernels use no warp operations;
     the tests that run on every `make_gpu` runtime cover the rest)."""
-    runtime = CudaRuntime(debug=True, device=EmulatedDevice(32, kernels=emulated))
+    device = EmulatedDevice(32, kernels=emulated, runtime="cuda")
+    runtime = CudaRuntime(debug=True, device=device)
     yield runtime
     runtime.close()
 
@@ -125,8 +126,8 @@ def _both(
 
     got = run(gpu)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(gpu_scatter, "BLOCK", 32)
-        patch.setattr(gpu_scatter, "MAX_GRID", 1)
+        patch.setattr(gpu_host, "BLOCK", 32)
+        patch.setattr(gpu_host, "MAX_GRID", 1)
         np.testing.assert_array_equal(run(gpu), got, err_msg="one block")
     return got, run(cpu)
 

@@ -31,7 +31,7 @@ def test_range_kernel(gpu: KernelRuntime, dtype: np.dtype, n: int) -> None:
 @pytest.mark.parametrize("dtype", [np.int64, np.int32, np.bool_], ids=str)
 def test_from_elements_writes_the_host_values(gpu: KernelRuntime, dtype: type) -> None:
     out = gpu.empty((4,), np.dtype(dtype))
-    gpu.from_elements(5, 0, 2, 9, out)
+    gpu.from_elements((5, 0, 2, 9), out)
     np.testing.assert_array_equal(
         gpu.download(out), np.array([5, 0, 2, 9]).astype(dtype)
     )

@@ -339,12 +339,12 @@ def test_lp_pool_runtime(make_gpu: MakeGpu, p: int) -> None:
 def test_float64_is_refused_in_one_line(make_gpu: MakeGpu) -> None:
     gpu = make_gpu()
     x = gpu.upload(np.ones((1, 1, 3, 3)))
-    with pytest.raises(NotImplementedOnDevice, match="hip.miopen.lp_pool"):
+    with pytest.raises(NotImplementedOnDevice, match="float64 operands"):
         gpu.lp_pool(
             x, gpu.empty((1, 1, 2, 2), x.dtype), (2, 2), (1, 1), (1, 1), (0,) * 4, 2
         )
     w = gpu.upload(np.ones((1, 1, 2, 2)))
-    with pytest.raises(NotImplementedOnDevice, match="hip.miopen.conv_transpose"):
+    with pytest.raises(NotImplementedOnDevice, match="float64 operands"):
         gpu.conv_transpose(
             x,
             w,

@@ -1,0 +1,211 @@
+"""The compiled fast path: a straight-line `func.func` run as a list of steps.
+
+`Plan` compiles the function once into a flat list of steps over a register
+file, folding constants. Per call it costs a few hundred nanoseconds per op
+instead of the xDSL interpreter's scoped-dict walk (`interpreter.py`); both run
+the functions the builders make (`build_env.py`), so they share one semantics.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import Any
+
+from xdsl.dialects import arith, func, memref
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.printer import Printer
+from xdsl.traits import SymbolTable
+
+from xhip.backend.build_env import BuildEnv, OpFn, UnsupportedOpError
+from xhip.backend.build_hip import build
+from xhip.backend.runtime import DeviceArray, MemoryPlanError, overlaps
+from xhip.dialects import hip
+from xhip.dialects import memref as xmemref
+from xhip.transforms.index_arith import INDEX_BINARY
+
+_ALIAS_OPS = (
+    xmemref.CastOp,
+    memref.CastOp,
+    memref.SubviewOp,
+    memref.CollapseShapeOp,
+    memref.ExpandShapeOp,
+    memref.ReinterpretCastOp,
+)
+"""Ops whose result is another name for (part of) their source's memory."""
+
+
+def _written_operands(op: Operation) -> tuple[int, ...]:
+    """Which operands an op writes: every `outs` of a hip op (a conv's
+    workspace, a layer norm's mean), a copy's target; none for other ops."""
+    if isinstance(op, hip.HipDPSOp):
+        n = len(op.operands)
+        return tuple(range(n - len(op.outputs), n))
+    if isinstance(op, memref.CopyOp):
+        return (1,)
+    return ()
+
+
+def printed_names(function: func.FuncOp) -> dict[SSAValue, str]:
+    """Each value's name as the printed IR shows it (`%12`, `%arg3`): the
+    names a debug-mode error gives are the ones the user can find."""
+    printer = Printer(stream=io.StringIO())
+    printer.print_op(function)
+    names = printer._ssa_values  # pyright: ignore[reportPrivateUsage]
+    return {value: f"%{name}" for value, name in names.items()}
+
+
+class ClobberCheck:
+    """Debug mode: no op may write bytes that a live, different value still holds.
+
+    Each value written by an op stays live until the last step reading it or
+    any alias of it (`memref.cast`, `subview`, ...). Writing overlapping bytes
+    of another live value is the mark of a wrong memory plan, so it raises
+    `MemoryPlanError` naming both values, instead of silently giving a wrong
+    answer. Rewriting the same value (or an alias) is fine: that is DPS reuse.
+    """
+
+    def __init__(
+        self,
+        ops: Sequence[Operation],
+        slots: dict[SSAValue, int],
+        names: dict[SSAValue, str] | None = None,
+    ):
+        root: dict[int, int] = {}
+        self.names: dict[int, str] = {}
+        """How the message calls each value: its name in the printed IR."""
+        for value, slot in slots.items():
+            root[slot] = slot
+            self.names[slot] = (names or {}).get(value) or f"%{value.name_hint or slot}"
+        self.ops = list(ops)
+        for op in ops:
+            if isinstance(op, _ALIAS_OPS):
+                root[slots[op.results[0]]] = root[slots[op.operands[0]]]
+        self.last_use: dict[int, int] = {}
+        for step, op in enumerate(ops):
+            for v in op.operands:
+                r = root[slots[v]]
+                self.last_use[r] = max(self.last_use.get(r, -1), step)
+        self.root = root
+        self.live: list[tuple[DeviceArray, int, int, str]] = []
+        """(value, its root, the last step using it, the op that wrote it) for
+        values written so far."""
+
+    def wrap(
+        self, fn: OpFn, step: int, op: Operation, slots: dict[SSAValue, int]
+    ) -> OpFn:
+        positions = _written_operands(op)
+        if not positions:
+            return fn
+        roots = [self.root[slots[op.operands[p]]] for p in positions]
+        untils = [self.last_use.get(root, step) for root in roots]
+
+        def checked(*args: Any) -> Any:
+            for position, root in zip(positions, roots):
+                written: DeviceArray = args[position]
+                for value, other, last, writer in self.live:
+                    if other != root and last > step and overlaps(value, written):
+                        lo, hi = written.byte_extent()
+                        other_lo, other_hi = value.byte_extent()
+                        raise MemoryPlanError(
+                            f"'{op.name}' writes {self.names[root]} over bytes of "
+                            f"{self.names[other]}, which is read again later: "
+                            f"{self.names[root]} is bytes [{lo}, {hi}) and "
+                            f"{self.names[other]} (written by '{writer}', read by "
+                            f"'{self.ops[last].name}') bytes [{other_lo}, "
+                            f"{other_hi}) of one {written.buffer.nbytes}-byte buffer"
+                        )
+            result = fn(*args)
+            for position, root, until in zip(positions, roots, untils):
+                self.live.append((args[position], root, until, op.name))
+            return result
+
+        return checked
+
+
+def _item(k: int) -> OpFn:
+    return lambda values: values[k]
+
+
+class Plan:
+    """A straight-line `func.func` compiled once into steps over registers.
+
+    Steps whose operands are all known at build time (constants, index
+    arithmetic on them, globals) are folded into the initial registers. In
+    debug mode, writes are checked by a `ClobberCheck`.
+    """
+
+    _FOLDABLE = (*INDEX_BINARY, arith.ConstantOp, arith.IndexCastOp, memref.GetGlobalOp)
+
+    def __init__(self, function: func.FuncOp, env: BuildEnv):
+        if len(function.body.blocks) != 1:
+            raise UnsupportedOpError(
+                f"the fast path runs single-block functions; @{function.sym_name.data} "
+                f"has {len(function.body.blocks)} blocks"
+            )
+        block = function.body.block
+        slots: dict[SSAValue, int] = {arg: i for i, arg in enumerate(block.args)}
+        hidden = 0
+        known: dict[int, Any] = {}
+        steps: list[tuple[OpFn, tuple[int, ...], int]] = []
+        step_ops: list[Operation] = []
+        self.results: tuple[int, ...] = ()
+        for op in block.ops:
+            if isinstance(op, func.ReturnOp):
+                self.results = tuple(slots[v] for v in op.operands)
+                step_ops.append(op)
+                break
+            if op.regions:
+                raise UnsupportedOpError(f"the fast path cannot run '{op.name}'")
+            fn = build(op, env)
+            ins = tuple(slots[v] for v in op.operands)
+            out = -1
+            if op.results:
+                out = len(slots) + hidden
+                if len(op.results) == 1:
+                    slots[op.results[0]] = out
+                else:
+                    hidden += 1  # the tuple; one step per result unpacks it
+            if isinstance(op, self._FOLDABLE) and all(i in known for i in ins):
+                known[out] = fn(*(known[i] for i in ins))
+            else:
+                steps.append((fn, ins, out))
+                step_ops.append(op)
+            if len(op.results) > 1:
+                for k, result in enumerate(op.results):
+                    slot = slots[result] = len(slots) + hidden
+                    steps.append((_item(k), (out,), slot))
+                    step_ops.append(op)
+        self.clobber: ClobberCheck | None = None
+        if env.runtime.debug:
+            self.clobber = check = ClobberCheck(
+                step_ops, slots, printed_names(function)
+            )
+            steps = [
+                (check.wrap(fn, i, op, slots), ins, out)
+                for i, ((fn, ins, out), op) in enumerate(zip(steps, step_ops))
+            ]
+        self.num_args = len(block.args)
+        self.registers: list[Any] = [None] * (len(slots) + hidden)
+        for slot, value in known.items():
+            self.registers[slot] = value
+        self.steps = steps
+
+    def __call__(self, *args: Any) -> tuple[Any, ...]:
+        if self.clobber is not None:
+            self.clobber.live.clear()
+        regs = self.registers.copy()
+        regs[: self.num_args] = args
+        for fn, ins, out in self.steps:
+            value = fn(*[regs[i] for i in ins])
+            if out >= 0:
+                regs[out] = value
+        return tuple(regs[i] for i in self.results)
+
+
+def find_function(module: ModuleOp, name: str) -> func.FuncOp:
+    function = SymbolTable.lookup_symbol(module, name)
+    if not isinstance(function, func.FuncOp):
+        raise UnsupportedOpError(f"the module has no func.func @{name}")
+    return function
