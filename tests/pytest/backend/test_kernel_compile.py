@@ -1,11 +1,14 @@
 """The kernel source compiled by the real device compilers, which need no GPU:
 NVRTC (the `nvidia-cuda-nvrtc-cu12` wheel of the dev extra, the same library
 CuPy compiles with at run time) for the H200's sm_90 and the A100's sm_80, and
-Debian's hipcc for AMD targets. Each must accept it with no warning at all."""
+Debian's hipcc for AMD targets, with the options the runtimes compile with
+(float32 subnormals flushed on NVIDIA, kept on AMD, as the emulator runs them).
+Each must accept it with no warning at all."""
 
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import re
 import shutil
@@ -17,11 +20,13 @@ import pytest
 
 from xhip.backend.gpu import kernel_source
 from xhip.testing.emulator import kernel_names
+from xhip.testing.emulator.device import COMPILE_OPTIONS, flushes_denormals
 
 pytestmark = pytest.mark.kernel_compile
 
-CUDA_OPTIONS = ("-std=c++14",)
-"""What `CudaRuntime` passes to NVRTC (xhip/backend/cuda.py)."""
+CUDA_OPTIONS = COMPILE_OPTIONS["cuda"]
+"""What NVRTC gets under `CudaRuntime`: cuda.NVRTC_OPTIONS and what CuPy's
+RawModule appends (-ftz=true)."""
 
 
 def _nvrtc() -> ctypes.CDLL:
@@ -41,6 +46,7 @@ def _nvrtc() -> ctypes.CDLL:
     return ctypes.CDLL(str(libraries[0]))
 
 
+@functools.cache
 def nvrtc_compile(
     arch: str, options: tuple[str, ...] = CUDA_OPTIONS
 ) -> tuple[int, str, str]:
@@ -80,6 +86,27 @@ def test_nvrtc_compiles_the_kernels_without_a_warning(arch: str) -> None:
     assert entries == set(kernel_names(kernel_source()))
 
 
+def test_nvrtc_flushes_float32_subnormals_as_the_emulator_does() -> None:
+    """The runtime's options make NVRTC flush float32 operations (`.ftz.f32`,
+    and the float64-to-float32 conversion's result) and no float64 one, which
+    is what the emulator does for CudaRuntime (`flushes_denormals`)."""
+    status, log, ptx = nvrtc_compile("sm_90")
+    assert status == 0, log
+    assert flushes_denormals(CUDA_OPTIONS)
+    assert re.search(r"\bmul\.ftz\.f32\b", ptx), "no flushing float32 multiply"
+    assert "cvt.rn.ftz.f32.f64" in ptx  # xhip_cast from float64: result
+    assert "cvt.ftz.f64.f32" in ptx  # and to float64: input
+    # rcp.approx.ftz.f64, the seed of libdevice's float64 division, has .ftz
+    # with or without the option (PTX has no other rcp.approx.f64).
+    flushing_f64 = [
+        line
+        for line in ptx.splitlines()
+        if ".ftz" in line and ".f64" in line and ".f32" not in line
+        if "rcp.approx.ftz.f64" not in line
+    ]
+    assert not flushing_f64, flushing_f64[:3]
+
+
 def test_nvrtc_reports_errors() -> None:
     """The harness sees a failure: a bad option is refused with status and log."""
     status, log, _ = nvrtc_compile("sm_90", ("--no-such-option",))
@@ -106,7 +133,7 @@ def test_hipcc_compiles_the_kernels_without_a_warning(
             hipcc,
             f"--offload-arch={arch}",
             "--cuda-device-only",
-            "-std=c++14",
+            *COMPILE_OPTIONS["hip"],
             "-Wall",
             "-Wextra",
             "-c",

@@ -3,18 +3,21 @@
 `EmulatedKernels(kernel_source())` compiles the kernel source with the host
 g++ against `emulator.h` (threads as fibers, real barriers, per-block shared
 memory, warp shuffles at warp size 32 or 64) and launches its kernels on host
-memory. `EmulatedDevice` is a CPU stand-in of the GPU runtimes' device API
+memory, stopping at a misaligned or out-of-bounds access (`MemoryFault`) and
+flushing float32 subnormals where the runtime's compiler does. `EmulatedDevice` is a CPU stand-in of the GPU runtimes' device API
 (`xhip.backend.device`) on top of it, so `CudaRuntime` and `HipRuntime` run
 their host code here. See docs/runtime.md, "Kernels without a GPU".
 """
 
 from xhip.testing.emulator.build import (
     CUDA_DEFAULT_SHARED,
+    DeviceMemory,
     EmulatedKernels,
     EmulatorError,
     EmulatorUnavailable,
     Guarded,
     Kernel,
+    MemoryFault,
     build,
     kernel_names,
     kernels,
@@ -33,11 +36,13 @@ __all__ = [
     "EmulatedDevice",
     "GemmRecord",
     "CUDA_DEFAULT_SHARED",
+    "DeviceMemory",
     "EmulatedKernels",
     "EmulatorError",
     "EmulatorUnavailable",
     "Guarded",
     "Kernel",
+    "MemoryFault",
     "build",
     "kernel_names",
     "kernels",

@@ -5,9 +5,15 @@ defines the CUDA/HIP built-ins. `__shared__` declarations are rewritten (one
 line each, so compiler messages keep the source's line numbers) into the
 header's per-block shared memory, and one C entry point per `__global__`
 kernel is appended: `xhip_emu_launch_<name>(grid x,y,z, block x,y,z, dynamic
-shared bytes, warp size, order, seed, shared limit, void** args)`, args as in
-`cuLaunchKernel` (an array of pointers to each argument's value), and
-`xhip_emu_signature_<name>()`, the parameter kinds the compiler sees.
+shared bytes, warp size, order, seed, shared limit, flush mode, void** args)`,
+args as in `cuLaunchKernel` (an array of pointers to each argument's value),
+`xhip_emu_signature_<name>()`, the parameter kinds the compiler sees, and
+`xhip_emu_alignments_<name>()`, the alignment each pointer parameter needs.
+
+The unit is instrumented: -fsanitize=alignment reports a misaligned load or
+store, -fsanitize=kernel-address calls a hook on every access that checks it
+against the device-memory tables of the launch (`DeviceMemory`). Both
+handlers are the header's own, so no sanitizer runtime is loaded.
 """
 
 from __future__ import annotations
@@ -37,19 +43,30 @@ FLAGS = (
     "-std=c++17",
     "-O2",
     "-fPIC",
-    "-shared",
     "-Wall",
     "-Wextra",
     "-U_FORTIFY_SOURCE",
+    "-fsanitize=alignment",
+    "-fsanitize=kernel-address",
+    "--param=asan-instrumentation-with-call-threshold=0",
+    "--param=asan-stack=0",
+    "--param=asan-globals=0",
 )
 """g++ flags: -Wall -Wextra, so a warning in the header or a kernel shows in
 `build_log`; no _FORTIFY_SOURCE, whose longjmp check refuses a jump to another
-fiber's stack."""
+fiber's stack; the sanitizers whose handlers emulator.h defines, with every
+access an outlined hook call (threshold 0) and no stack or global redzones.
+Linked in a second step without them, so no sanitizer runtime is linked."""
 
 CUDA_DEFAULT_SHARED = 48 * 1024
 """Shared memory a CUDA block gets without an opt-in (AMD: 64 KiB)."""
 
+Denormals = Literal["keep", "flush", "flush-results"]
+"""Float subnormals in a launch: kept (IEEE), flushed as inputs and results
+(x86's MXCSR DAZ and FTZ), or flushed as results only (FTZ)."""
+
 _ORDERS: dict[str, int] = {"forward": 0, "reverse": 1, "shuffle": 2}
+_DENORMALS: dict[str, int] = {"keep": 0, "flush": 3, "flush-results": 1}
 _ACCEPTS: dict[str, set[str]] = {
     "ptr": {"ptr"},
     "i32": {"i32", "u32"},
@@ -73,6 +90,29 @@ class EmulatorError(RuntimeError):
 
 class EmulatorUnavailable(RuntimeError):
     """No host C++ compiler to build the emulator with."""
+
+
+class MemoryFault(EmulatorError):
+    """A kernel's load or store was misaligned or out of bounds (a GPU faults)."""
+
+    def __init__(self, message: str, address: int):
+        super().__init__(message)
+        self.address = address
+
+
+@dataclass(frozen=True)
+class DeviceMemory:
+    """Device memory as one launch sees it, for the bounds checks.
+
+    `watched` is every live allocation with its guard bytes ([lo, hi) pairs,
+    sorted); `extents[i]` the allocation ([lo, hi)) pointer argument i points
+    into, None for the other arguments. An access inside `watched` but
+    outside every extent stops the kernel; other addresses (stacks, shared
+    memory, host arrays) are not checked.
+    """
+
+    watched: np.ndarray
+    extents: Sequence[tuple[int, int] | None]
 
 
 @dataclass(frozen=True)
@@ -185,15 +225,22 @@ def translation_unit(source: str, name: str = "kernels.cu") -> str:
             f'extern "C" int xhip_emu_launch_{k.name}(unsigned gx, unsigned gy, '
             "unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned long long "
             "shared, int warp_size, int order, unsigned seed, unsigned long long "
-            "max_shared, void** args) {\n"
+            "max_shared, int flush, void** args) {\n"
             f"  return ::xhip_emu::launch_kernel({k.name}, gx, gy, gz, bx, by, bz, "
-            "shared, warp_size, order, seed, max_shared, args);\n}\n"
+            "shared, warp_size, order, seed, max_shared, flush, args);\n}\n"
             f'extern "C" const char* xhip_emu_signature_{k.name}(void) {{\n'
-            f"  return ::xhip_emu::signature({k.name});\n}}"
+            f"  return ::xhip_emu::signature({k.name});\n}}\n"
+            f'extern "C" const char* xhip_emu_alignments_{k.name}(void) {{\n'
+            f"  return ::xhip_emu::alignments({k.name});\n}}"
         )
-    parts.append(
-        'extern "C" const char* xhip_emu_error(void) { return ::xhip_emu::g.error.c_str(); }'
-    )
+    parts += [
+        'extern "C" const char* xhip_emu_error(void) { return ::xhip_emu::g.error.c_str(); }',
+        'extern "C" unsigned long long xhip_emu_fault(void) { return ::xhip_emu::g.fault; }',
+        'extern "C" void xhip_emu_set_memory(const unsigned long long* watched, '
+        "unsigned long long watched_count, const unsigned long long* allowed, "
+        "unsigned long long allowed_count) {\n"
+        "  ::xhip_emu::set_memory(watched, watched_count, allowed, allowed_count);\n}",
+    ]
     return "\n".join(parts) + "\n"
 
 
@@ -244,18 +291,20 @@ def build(source: str, name: str = "kernels.cu") -> tuple[Path, str]:
             return library, log.read_text()
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=folder) as tmp:
-            cpp = Path(tmp) / "unit.cpp"
+            cpp, obj = Path(tmp) / "unit.cpp", Path(tmp) / "unit.o"
             cpp.write_text(unit)
             out = Path(tmp) / "unit.so"
-            result = subprocess.run(
-                [cxx, *FLAGS, "-I", str(header_dir()), str(cpp), "-o", str(out)],
-                capture_output=True,
-                text=True,
-                check=False,
-            )
-            output = result.stdout + result.stderr
-            if result.returncode != 0:
-                raise EmulatorError(f"{cxx} failed on {name}:\n{output}")
+            output = ""
+            for command in (
+                [cxx, *FLAGS, "-I", str(header_dir()), "-c", str(cpp), "-o", str(obj)],
+                [cxx, "-shared", str(obj), "-o", str(out)],
+            ):
+                result = subprocess.run(
+                    command, capture_output=True, text=True, check=False
+                )
+                output += result.stdout + result.stderr
+                if result.returncode != 0:
+                    raise EmulatorError(f"{cxx} failed on {name}:\n{output}")
             Path(tmp, "unit.log").write_text(output)
             os.replace(Path(tmp, "unit.log"), log)
             os.replace(out, library)
@@ -294,13 +343,19 @@ class EmulatedKernels:
         self.library_path, self.build_log = build(source, name)
         self._library = ctypes.CDLL(str(self.library_path))
         self._library.xhip_emu_error.restype = ctypes.c_char_p
+        self._library.xhip_emu_fault.restype = ctypes.c_ulonglong
+        self._set_memory = self._library.xhip_emu_set_memory
+        self._set_memory.restype = None
+        self._set_memory.argtypes = [ctypes.c_void_p, ctypes.c_ulonglong] * 2
         self._lock = threading.Lock()
         self.signatures: dict[str, tuple[str, ...]] = {}
+        self.alignments: dict[str, tuple[int, ...]] = {}
+        """The alignment each pointer parameter's type needs (0: not a pointer)."""
         for kernel in self.kernels:
-            signature = getattr(self._library, f"xhip_emu_signature_{kernel}")
-            signature.restype = ctypes.c_char_p
-            text = signature().decode()
-            self.signatures[kernel] = tuple(text.split(",")) if text else ()
+            self.signatures[kernel] = self._fields(f"xhip_emu_signature_{kernel}")
+            self.alignments[kernel] = tuple(
+                map(int, self._fields(f"xhip_emu_alignments_{kernel}"))
+            )
             entry = getattr(self._library, f"xhip_emu_launch_{kernel}")
             entry.restype = ctypes.c_int
             entry.argtypes = [ctypes.c_uint] * 6 + [
@@ -309,8 +364,16 @@ class EmulatedKernels:
                 ctypes.c_int,
                 ctypes.c_uint,
                 ctypes.c_ulonglong,
+                ctypes.c_int,
                 ctypes.POINTER(ctypes.c_void_p),
             ]
+
+    def _fields(self, function: str) -> tuple[str, ...]:
+        """The comma-separated fields a `const char* f(void)` entry returns."""
+        entry = getattr(self._library, function)
+        entry.restype = ctypes.c_char_p
+        text = entry().decode()
+        return tuple(text.split(",")) if text else ()
 
     @property
     def names(self) -> list[str]:
@@ -329,6 +392,14 @@ class EmulatedKernels:
             if kind not in _ACCEPTS or param not in _ACCEPTS[kind]:
                 raise TypeError(
                     f"{kernel} argument {i} ({label}): a {param}, got {kind}"
+                )
+            align = self.alignments[kernel][i]
+            if kind == "ptr" and align and int(value) % align:
+                raise MemoryFault(
+                    f"{kernel} argument {i} ({label}): {int(value):#x} is not "
+                    f"{align}-byte aligned, as its pointer type needs (a GPU "
+                    "faults on the access)",
+                    int(value),
                 )
             if kind in ("i32", "i64"):
                 bits = 32 if kind == "i32" else 64
@@ -351,11 +422,15 @@ class EmulatedKernels:
         *,
         order: Order = "forward",
         seed: int = 0,
+        denormals: Denormals = "keep",
+        memory: DeviceMemory | None = None,
     ) -> None:
         """Run `kernel` over the whole grid, every block with all its threads.
 
         `order` is the order a block's threads run between barriers: results
         that change with it reveal a race (a missing `__syncthreads`).
+        `denormals` is how float subnormals behave; `memory`, when given,
+        turns on the bounds checks of device-memory accesses.
         """
         if kernel not in self.kernels:
             raise KeyError(f"no kernel {kernel!r} in the source")
@@ -364,7 +439,15 @@ class EmulatedKernels:
             *(ctypes.addressof(v) for v in values)
         )
         entry = getattr(self._library, f"xhip_emu_launch_{kernel}")
+        watched = allowed = np.zeros((0, 2), np.uint64)
+        if memory is not None:
+            watched = np.ascontiguousarray(memory.watched, np.uint64)
+            extents = sorted({e for e in memory.extents if e is not None})
+            allowed = np.array(extents, np.uint64).reshape(-1, 2)
         with self._lock:
+            self._set_memory(
+                watched.ctypes.data, len(watched), allowed.ctypes.data, len(allowed)
+            )
             status = entry(
                 *_dims(grid, "grid"),
                 *_dims(block, "block"),
@@ -373,11 +456,56 @@ class EmulatedKernels:
                 _ORDERS[order],
                 seed & 0xFFFFFFFF,
                 self.max_shared,
+                _DENORMALS[denormals],
                 pointers,
             )
             if status != 0:
                 message = (self._library.xhip_emu_error() or b"").decode()
+                fault = int(self._library.xhip_emu_fault())
+                if fault:
+                    blame = self._blame(kernel, args, fault, memory)
+                    raise MemoryFault(f"{kernel}: {message}; {blame}", fault)
                 raise EmulatorError(f"{kernel}: {message}")
+
+    def _blame(
+        self,
+        kernel: str,
+        args: Sequence[KernelArg],
+        address: int,
+        memory: DeviceMemory | None,
+    ) -> str:
+        """The pointer argument a faulting access at `address` most likely went
+        through: the one whose allocation holds it or lies nearest, else (no
+        allocations known) the nearest pointer at or below it."""
+        params = self.kernels[kernel].params
+        best: tuple[int, int] | None = None  # (distance, argument)
+        for i, (kind, value) in enumerate(args):
+            if kind != "ptr" or not value:
+                continue
+            extent = memory.extents[i] if memory is not None else None
+            if extent is not None:
+                distance = max(extent[0] - address, address - extent[1] + 1, 0)
+            elif int(value) <= address:
+                distance = address - int(value)
+            else:
+                continue
+            if best is None or distance < best[0]:
+                best = (distance, i)
+        if best is None:
+            return "no pointer argument points near it"
+        i = best[1]
+        label = params[i] if i < len(params) else str(i)
+        value = int(args[i][1])
+        text = f"through argument {i} ({label}) = {value:#x}"
+        extent = memory.extents[i] if memory is not None else None
+        if extent is not None:
+            lo, hi = extent
+            text += f", whose allocation is [{lo:#x}, {hi:#x}) ({hi - lo} bytes)"
+            if address >= hi:
+                text += f": {address - hi} bytes past its end"
+            elif address < lo:
+                text += f": {lo - address} bytes before its start"
+        return text
 
 
 class Guarded:

@@ -11,7 +11,11 @@ leading dimension or batch stride gives wrong numbers here too.
 It refuses what the libraries refuse (cuBLAS's CUBLAS_STATUS_INVALID_VALUE
 conditions) and, being a test tool, also what they would run with undefined
 results: addresses outside a live allocation, a double free, output batches
-that overlap each other or an input.
+that overlap each other or an input. A kernel stops with a `MemoryFault`
+naming the kernel and the argument at a misaligned access or one outside the
+allocations its pointer arguments point into (each allocation has guard
+bytes on both sides, so a near miss lands in them), and float subnormals
+behave as the runtime's compile options make them (`denormals`).
 """
 
 from __future__ import annotations
@@ -19,14 +23,89 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from xhip.backend.cuda import NVRTC_OPTIONS
 from xhip.backend.device import GEMM_COMPUTE, GemmType, KernelArg, Op
-from xhip.testing.emulator.build import EmulatedKernels, Order
+from xhip.backend.elementwise import TYPE_CODES
+from xhip.testing.emulator.build import (
+    Denormals,
+    DeviceMemory,
+    EmulatedKernels,
+    Order,
+)
+
+Runtime = Literal["cuda", "hip"]
+
+CUPY_NVRTC_OPTIONS = ("-ftz=true",)
+"""What CuPy's RawModule appends to the caller's NVRTC options, always
+(cupy/cuda/compiler.py, `_compile_with_cache_cuda`): float32 subnormals
+flushed to zero."""
+
+HIPRTC_OPTIONS = ("-std=c++14",)
+"""What `HipDevice.load_kernels` (xhip/backend/hip.py) gives hiprtc besides
+--offload-arch; hiprtc adds no denormal flag of its own."""
+
+COMPILE_OPTIONS: dict[Runtime, tuple[str, ...]] = {
+    "cuda": (*NVRTC_OPTIONS, *CUPY_NVRTC_OPTIONS),
+    "hip": HIPRTC_OPTIONS,
+}
+"""The options each runtime's kernels are compiled with (test_kernel_compile.py
+compiles with these too)."""
+
+
+_CLANG_FTZ = ("fgpu-flush-denormals-to-zero", "fcuda-flush-denormals-to-zero")
+
+
+def flushes_denormals(options: Sequence[str]) -> bool:
+    """Whether kernels compiled with `options` flush float32 subnormals: NVRTC's
+    -ftz=true (the last -ftz wins; --use_fast_math implies it; the default is
+    false), clang's -fgpu-flush-denormals-to-zero (hiprtc, hipcc: off by
+    default on gfx9 and later, whose float32 denormals are full speed)."""
+    flush = False
+    for option in options:
+        name, _, value = option.lstrip("-").partition("=")
+        if name == "ftz":
+            flush = value == "true"
+        elif name in ("use_fast_math", *_CLANG_FTZ):
+            flush = True
+        elif name in tuple(f"fno-{n[1:]}" for n in _CLANG_FTZ):
+            flush = False
+    return flush
+
+
+FLOAT64 = TYPE_CODES[np.dtype(np.float64)]
+
+
+def denormals(
+    kernel: str, params: Sequence[str], args: Sequence[KernelArg]
+) -> Denormals:
+    """How a launch of `kernel` treats subnormals under -ftz=true.
+
+    NVRTC flushes the inputs and results of float32 operations, never
+    float64's; the CPU's flags cover both types, so they are set per kernel.
+    float64 kernels (`*_f64`, and the type-erased ones whose `type` is
+    float64) keep subnormals; `xhip_cast` from float64 flushes results only
+    (its one float operation, the conversion to float32, flushes its result;
+    its double comparison, to bool, must not); the others compute in float or
+    in integers and flush both. Their double operations (double parameters,
+    widened floats) meet no double subnormal while those parameters are
+    normal numbers, so this is exact for xhip's kernels.
+    """
+    values = {name: value for name, (_, value) in zip(params, args)}
+    if kernel.endswith("_f64") or values.get("type") == FLOAT64:
+        return "keep"
+    if values.get("from") == FLOAT64:
+        return "flush-results"
+    return "flush"
+
 
 ALIGNMENT = 256
+GUARD = 256
+"""Guard bytes on each side of an allocation: a kernel's access there faults."""
 INT_MAX = (1 << 31) - 1
 MAX_BLOCK = 1024
 """Threads per block on NVIDIA and AMD GPUs alike."""
@@ -65,6 +144,8 @@ class EmulatedDevice:
 
     Fresh and freed memory is `fill` bytes, all ones by default (a float NaN,
     as debug mode poisons it), so a read of memory nobody wrote shows.
+    `runtime` is the runtime whose compile options the kernels get (float32
+    subnormals flushed for "cuda", kept for "hip" and None).
     """
 
     name = "CPU stand-in"
@@ -75,15 +156,22 @@ class EmulatedDevice:
         kernels: EmulatedKernels | None = None,
         order: Order = "forward",
         fill: int = 0xFF,
+        runtime: Runtime | None = None,
     ):
         self.warp_size = warp_size
         self.fill = fill
         self.order: Order = order
         self.kernels = kernels
         """Prebuilt kernels to use when `load_kernels` gets their source."""
+        self.flush_denormals = runtime is not None and flushes_denormals(
+            COMPILE_OPTIONS[runtime]
+        )
         self._loaded: set[str] = set()
         self._starts: list[int] = []
         self._memory: dict[int, np.ndarray] = {}
+        self._watched: np.ndarray | None = None
+        """Every live allocation with its guard bytes ([lo, hi) rows, sorted);
+        None when malloc or free changed them."""
         self.launches: list[str] = []
         self.gemms: list[GemmRecord] = []
         self.memsets: list[tuple[int, int, int]] = []
@@ -100,13 +188,14 @@ class EmulatedDevice:
     def malloc(self, nbytes: int) -> int:
         if nbytes <= 0:
             raise DeviceError(f"malloc of {nbytes} bytes")
-        raw = np.empty(nbytes + ALIGNMENT, np.uint8)
-        start = -raw.ctypes.data % ALIGNMENT
+        raw = np.empty(nbytes + 2 * GUARD + ALIGNMENT, np.uint8)
+        start = GUARD + -(raw.ctypes.data + GUARD) % ALIGNMENT
         memory = raw[start : start + nbytes]
         memory.fill(self.fill)
         address = memory.ctypes.data
         self._memory[address] = memory
         bisect.insort(self._starts, address)
+        self._watched = None
         return address
 
     def free(self, address: int) -> None:
@@ -117,6 +206,7 @@ class EmulatedDevice:
             )
         memory.fill(self.fill)
         del self._starts[bisect.bisect_left(self._starts, address)]
+        self._watched = None
 
     def _bytes(self, address: int, nbytes: int, what: str) -> np.ndarray:
         """The bytes [address, address + nbytes) of one live allocation."""
@@ -130,6 +220,26 @@ class EmulatedDevice:
             f"{what}: bytes [{address:#x}, {address + nbytes:#x}) are not inside "
             "one live device allocation"
         )
+
+    def _device_memory(self, args: Sequence[KernelArg], kernel: str) -> DeviceMemory:
+        """The bounds-check tables of a launch: every allocation with its guards,
+        and the allocation each pointer argument points into."""
+        extents: list[tuple[int, int] | None] = []
+        for i, (kind, value) in enumerate(args):
+            if kind == "ptr" and value != 0:
+                self._bytes(value, 1, f"{kernel} argument {i}")  # live, or raise
+                start = self._starts[bisect.bisect_right(self._starts, value) - 1]
+                extents.append((start, start + self._memory[start].nbytes))
+            else:
+                extents.append(None)
+        if self._watched is None:
+            rows: list[tuple[int, int]] = []
+            for memory in self._memory.values():
+                raw = memory.base
+                assert isinstance(raw, np.ndarray)
+                rows.append((raw.ctypes.data, raw.ctypes.data + raw.nbytes))
+            self._watched = np.array(sorted(rows), np.uint64).reshape(-1, 2)
+        return DeviceMemory(self._watched, extents)
 
     def copy_to_device(self, address: int, host: np.ndarray) -> None:
         if not host.flags.c_contiguous:
@@ -175,10 +285,9 @@ class EmulatedDevice:
             raise DeviceError(f"launch of {kernel!r}, which no loaded module has")
         if not 1 <= grid <= INT_MAX or not 1 <= block <= MAX_BLOCK:
             raise DeviceError(f"{kernel}: invalid launch of {grid} x {block} threads")
-        for i, (kind, value) in enumerate(args):
-            if kind == "ptr" and value != 0:
-                self._bytes(value, 1, f"{kernel} argument {i}")
+        memory = self._device_memory(args, kernel)
         self.launches.append(kernel)
+        params = self.kernels.kernels[kernel].params
         self.kernels.launch(
             kernel,
             grid,
@@ -187,6 +296,10 @@ class EmulatedDevice:
             args,
             warp_size=self.warp_size,
             order=self.order,
+            denormals=denormals(kernel, params, args)
+            if self.flush_denormals
+            else "keep",
+            memory=memory,
         )
 
     # BLAS.
@@ -238,9 +351,9 @@ class EmulatedDevice:
     ) -> None:
         """cuBLAS's strided-batched GEMM: C_i = alpha op(A_i) op(B_i) + beta C_i.
 
-        float32 (cublasSgemmStridedBatched) is computed in float64 and rounded,
-        a bound cuBLAS's float32 accumulation stays within; float64
-        (cublasDgemmStridedBatched) in float64; float16
+        Accumulated as the library does (`GEMM_COMPUTE`): float32
+        (cublasSgemmStridedBatched) by numpy's float32 matmul (BLAS sgemm),
+        float64 (cublasDgemmStridedBatched) in float64, float16
         (cublasGemmStridedBatchedEx, CUBLAS_COMPUTE_32F) as documented: the
         half inputs converted to float32, multiplied and accumulated in
         float32, alpha and beta (floats) applied in float32 to the sum and to
@@ -285,7 +398,7 @@ class EmulatedDevice:
                 raise DeviceError(f"C overlaps {name}: the result would be undefined")
         op_a = xa if transa == "N" else xa.transpose(0, 2, 1)
         op_b = xb if transb == "N" else xb.transpose(0, 2, 1)
-        compute = np.dtype(np.float64 if dtype == "float32" else GEMM_COMPUTE[dtype])
+        compute = np.dtype(GEMM_COMPUTE[dtype])
         result = compute.type(alpha) * np.matmul(
             op_a.astype(compute), op_b.astype(compute)
         )

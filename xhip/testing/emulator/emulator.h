@@ -11,6 +11,14 @@
 // deadlock instead of hanging. Blocks run one after another. Uninitialised
 // shared memory and undefined shuffle results read as all-ones bytes (a NaN
 // in floats, -1 in integers), so kernels that use them fail their tests.
+//
+// Strict where a GPU is: build.py compiles with -fsanitize=alignment, whose
+// handler below stops the kernel at a load or store not aligned to its type
+// (a GPU faults), and with -fsanitize=kernel-address, whose per-access hooks
+// stop it at an access into device memory outside every allocation a pointer
+// argument points into (the tables come from EmulatedDevice, per launch). A
+// launch may run with flush-to-zero (MXCSR FTZ and DAZ, or AArch64's FPCR.FZ)
+// as NVRTC's -ftz=true does, restored when it returns.
 
 #pragma once
 
@@ -22,6 +30,9 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
 
 #include <algorithm>
 #include <deque>
@@ -94,6 +105,24 @@ struct Warp {
   std::deque<Sync> syncs;        // one per mask in use; a deque keeps references valid
 };
 
+// A byte range [lo, hi) of host addresses.
+struct Range {
+  uintptr_t lo, hi;
+};
+
+// What a launch may touch of device memory: `watched` (sorted) is every live
+// device allocation with its guard bytes, `allowed` the allocations that the
+// pointer arguments point into; the span [lo, hi) of `watched` rejects the
+// other addresses (stacks, shared memory, the emulator's state) at once.
+// Plain pointers, not vectors: the access hooks must call nothing instrumented.
+struct Memory {
+  const Range* watched = nullptr;
+  size_t watched_count = 0;
+  const Range* allowed = nullptr;
+  size_t allowed_count = 0;
+  uintptr_t lo = 0, hi = 0;
+};
+
 struct State {
   ::uint3 block_idx{0, 0, 0};
   ::dim3 block_dim, grid_dim;
@@ -116,6 +145,10 @@ struct State {
   std::vector<void*> static_slots;
   size_t max_shared = 48 * 1024;
   const std::function<void()>* body = nullptr;
+  Memory memory;                       // what the hooks check: `tables` during a launch
+  Memory tables;                       // set_memory's, over `watched` and `allowed`
+  std::vector<Range> watched, allowed;
+  uintptr_t fault = 0;  // the address of the access that stopped the kernel, if one did
 };
 
 inline State g;
@@ -157,6 +190,100 @@ inline void resume(Fiber& f) {
 }
 
 inline void trap() { fail("__trap() called"); }
+
+// Memory checks. The kernel-address hooks and the alignment handler (end of
+// this file) run on every access of the instrumented code, so they are not
+// instrumented themselves and call nothing that is, until they report.
+
+#define XHIP_EMU_UNCHECKED \
+  __attribute__((no_sanitize_address, no_sanitize("alignment"), visibility("hidden")))
+
+// Stops the kernel at a bad access; the Python side names the argument.
+inline void memory_fault(uintptr_t address, const char* message) {
+  if (!g.failed) g.fault = address;
+  if (g.current) fail(message);
+  if (!g.failed) {  // not in a kernel thread: the launch fails when it returns
+    g.failed = true;
+    g.error = message;
+  }
+}
+
+XHIP_EMU_UNCHECKED inline void check_access(uintptr_t a, size_t n, bool store) {
+  const Memory& m = g.memory;
+  if (a >= m.hi || a + n <= m.lo) return;
+  for (size_t i = 0; i < m.allowed_count; ++i)
+    if (a >= m.allowed[i].lo && a + n <= m.allowed[i].hi) return;
+  size_t lo = 0, hi = m.watched_count;  // lo: the first range that starts after a
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (m.watched[mid].lo <= a)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if ((lo > 0 && m.watched[lo - 1].hi > a) ||
+      (lo < m.watched_count && m.watched[lo].lo < a + n)) {
+    char text[96];
+    snprintf(text, sizeof text, "out-of-bounds %s of %zu bytes at 0x%llx",
+             store ? "store" : "load", n, (unsigned long long)a);
+    memory_fault(a, text);
+  }
+}
+
+// Turns the bounds checks on for one launch: the hooks check nothing outside
+// launches, so set_memory can rebuild the tables they read.
+class CheckMemory {
+ public:
+  XHIP_EMU_UNCHECKED CheckMemory() { g.memory = g.tables; }
+  XHIP_EMU_UNCHECKED ~CheckMemory() { g.memory = Memory(); }
+  CheckMemory(const CheckMemory&) = delete;
+  CheckMemory& operator=(const CheckMemory&) = delete;
+};
+
+// Flush-to-zero for one launch, as NVRTC's -ftz=true: mode bit 1 flushes
+// float results that would be subnormal to zero (x86 MXCSR.FTZ), bit 2 reads
+// subnormal inputs as zero (MXCSR.DAZ). The CPU flags cover double too, so
+// the Python side picks the bits per kernel (device.py, `denormals`).
+// AArch64 has one flag for both (FPCR.FZ), set for any nonzero mode.
+class FlushToZero {
+ public:
+  explicit FlushToZero(int mode) : mode_(mode) {
+    if (!mode_) return;
+#if defined(__x86_64__) || defined(__i386__)
+    saved_ = _mm_getcsr();
+    _mm_setcsr(saved_ | (mode_ & 1 ? 0x8000u : 0u) | (mode_ & 2 ? 0x0040u : 0u));
+#elif defined(__aarch64__)
+    __asm__ volatile("mrs %0, fpcr" : "=r"(saved_));
+    unsigned long long fz = saved_ | (1ull << 24);
+    __asm__ volatile("msr fpcr, %0" : : "r"(fz));
+#endif
+  }
+  ~FlushToZero() {
+    if (!mode_) return;
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_setcsr(saved_);
+#elif defined(__aarch64__)
+    __asm__ volatile("msr fpcr, %0" : : "r"(saved_));
+#endif
+  }
+  FlushToZero(const FlushToZero&) = delete;
+  FlushToZero& operator=(const FlushToZero&) = delete;
+  static bool supported() {
+#if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__)
+    return true;
+#else
+    return false;
+#endif
+  }
+
+ private:
+  int mode_;
+#if defined(__aarch64__)
+  unsigned long long saved_ = 0;
+#else
+  unsigned saved_ = 0;
+#endif
+};
 
 // Arrive at `s` and wait until `expected` threads have; returns the round.
 inline unsigned long long wait(Sync& s, unsigned expected, int kind) {
@@ -405,10 +532,11 @@ inline bool run_block(int order, unsigned seed) {
 
 inline int launch(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                   unsigned bz, unsigned long long shared, int warp_size, int order,
-                  unsigned seed, unsigned long long max_shared,
+                  unsigned seed, unsigned long long max_shared, int flush,
                   const std::function<void()>& body) {
   g.failed = false;
   g.error.clear();
+  g.fault = 0;
   g.current = nullptr;
   g.block_idx = {0, 0, 0};
   unsigned long long threads = (unsigned long long)bx * by * bz;
@@ -425,6 +553,10 @@ inline int launch(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned b
              gx, gy, gz, bx, by, bz);
     return set_error(text), 1;
   }
+  if (flush && !FlushToZero::supported())
+    return set_error("flush-to-zero is emulated on x86 and AArch64 only"), 1;
+  FlushToZero ftz(flush);  // before the fibers' getcontext, which saves MXCSR/FPCR
+  CheckMemory check;
   if (shared > max_shared) {
     snprintf(text, sizeof text, "dynamic shared memory of %llu bytes exceeds the %llu-byte limit",
              shared, max_shared);
@@ -442,7 +574,10 @@ inline int launch(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned b
     for (unsigned y = 0; y < gy; ++y)
       for (unsigned x = 0; x < gx; ++x) {
         g.block_idx = {x, y, z};
-        if (!run_block(order, seed)) return 1;
+        if (!run_block(order, seed)) {
+          g.current = nullptr;  // its fibers are never resumed
+          return 1;
+        }
       }
   g.body = nullptr;
   return 0;
@@ -457,11 +592,33 @@ template <class... A>
 inline int launch_kernel(void (*kernel)(A...), unsigned gx, unsigned gy, unsigned gz,
                          unsigned bx, unsigned by, unsigned bz, unsigned long long shared,
                          int warp_size, int order, unsigned seed,
-                         unsigned long long max_shared, void** args) {
+                         unsigned long long max_shared, int flush, void** args) {
   std::function<void()> body = [kernel, args] {
     call(kernel, args, std::index_sequence_for<A...>());
   };
-  return launch(gx, gy, gz, bx, by, bz, shared, warp_size, order, seed, max_shared, body);
+  return launch(gx, gy, gz, bx, by, bz, shared, warp_size, order, seed, max_shared,
+                flush, body);
+}
+
+// Sets the device-memory tables of the next launches (pairs lo, hi; `watched`
+// sorted by lo); zero counts turn the bounds checks off. Outside a launch, so
+// no hook reads the tables while they change.
+inline void set_memory(const unsigned long long* watched, size_t watched_count,
+                       const unsigned long long* allowed, size_t allowed_count) {
+  g.watched.resize(watched_count);
+  for (size_t i = 0; i < watched_count; ++i)
+    g.watched[i] = {(uintptr_t)watched[2 * i], (uintptr_t)watched[2 * i + 1]};
+  g.allowed.resize(allowed_count);
+  for (size_t i = 0; i < allowed_count; ++i)
+    g.allowed[i] = {(uintptr_t)allowed[2 * i], (uintptr_t)allowed[2 * i + 1]};
+  Memory& m = g.tables;
+  m = Memory();
+  m.watched = g.watched.data();
+  m.watched_count = watched_count;
+  m.allowed = g.allowed.data();
+  m.allowed_count = allowed_count;
+  if (watched_count) m.lo = g.watched.front().lo, m.hi = g.watched.back().hi;
+  for (const Range& r : g.watched) m.hi = std::max(m.hi, r.hi);
 }
 
 template <class T>
@@ -473,6 +630,30 @@ inline const char* kind() {
     if (sizeof(T) == 8) return std::is_signed<T>::value ? "i64" : "u64";
   }
   return "other";
+}
+
+template <class T>
+inline size_t pointee_alignment() {
+  if constexpr (std::is_pointer<T>::value) {
+    typedef std::remove_cv_t<std::remove_pointer_t<T>> P;
+    if constexpr (std::is_void<P>::value)
+      return 1;
+    else
+      return alignof(P);
+  }
+  return 0;
+}
+
+// "4,0,8,..": the alignment each pointer parameter's type needs (0: not a pointer).
+template <class... A>
+inline const char* alignments(void (*)(A...)) {
+  static const std::string text = [] {
+    std::string out;
+    for (size_t a : {pointee_alignment<A>()..., (size_t)-1})
+      if (a != (size_t)-1) out += std::string(out.empty() ? "" : ",") + std::to_string(a);
+    return out;
+  }();
+  return text.c_str();
 }
 
 // "ptr,i32,..": the parameter kinds of a kernel, checked by the Python side.
@@ -719,3 +900,56 @@ inline float min(float a, float b) { return fminf(a, b); }
 inline float max(float a, float b) { return fmaxf(a, b); }
 inline double min(double a, double b) { return fmin(a, b); }
 inline double max(double a, double b) { return fmax(a, b); }
+
+// The access hooks of -fsanitize=kernel-address (outlined: build.py sets the
+// call threshold to 0) and the handlers its instrumentation expects.
+
+#define XHIP_EMU_HOOK(n)                                                                  \
+  extern "C" XHIP_EMU_UNCHECKED void __asan_load##n##_noabort(uintptr_t a) {              \
+    ::xhip_emu::check_access(a, n, false);                                                \
+  }                                                                                       \
+  extern "C" XHIP_EMU_UNCHECKED void __asan_store##n##_noabort(uintptr_t a) {             \
+    ::xhip_emu::check_access(a, n, true);                                                 \
+  }
+XHIP_EMU_HOOK(1)
+XHIP_EMU_HOOK(2)
+XHIP_EMU_HOOK(4)
+XHIP_EMU_HOOK(8)
+XHIP_EMU_HOOK(16)
+#undef XHIP_EMU_HOOK
+extern "C" XHIP_EMU_UNCHECKED void __asan_loadN_noabort(uintptr_t a, size_t n) {
+  ::xhip_emu::check_access(a, n, false);
+}
+extern "C" XHIP_EMU_UNCHECKED void __asan_storeN_noabort(uintptr_t a, size_t n) {
+  ::xhip_emu::check_access(a, n, true);
+}
+extern "C" XHIP_EMU_UNCHECKED void __asan_handle_no_return() {}
+extern "C" XHIP_EMU_UNCHECKED void __asan_before_dynamic_init(const char*) {}
+extern "C" XHIP_EMU_UNCHECKED void __asan_after_dynamic_init() {}
+
+// -fsanitize=alignment's report (UBSan's data layout): a load or store
+// through a pointer not aligned to its type, which faults on a GPU.
+struct XhipEmuSourceLocation {
+  const char* file;
+  unsigned line, column;
+};
+struct XhipEmuTypeDescriptor {
+  unsigned short kind, info;
+  char name[1];
+};
+struct XhipEmuTypeMismatch {
+  XhipEmuSourceLocation location;
+  const XhipEmuTypeDescriptor* type;
+  unsigned char log_alignment;
+  unsigned char check_kind;
+};
+extern "C" XHIP_EMU_UNCHECKED void __ubsan_handle_type_mismatch_v1(XhipEmuTypeMismatch* data,
+                                                                   uintptr_t pointer) {
+  static const char* const kinds[] = {"load of", "store to"};
+  char text[320];
+  snprintf(text, sizeof text, "misaligned %s %s at 0x%llx (needs %u-byte alignment), %s:%u",
+           data->check_kind < 2 ? kinds[data->check_kind] : "use of", data->type->name,
+           (unsigned long long)pointer, 1u << data->log_alignment, data->location.file,
+           data->location.line);
+  ::xhip_emu::memory_fault(pointer, text);
+}
