@@ -8,7 +8,9 @@ The pieces are derived from each op's declaration (`FORMULA` or
 from __future__ import annotations
 
 import ast
+import dataclasses
 import inspect
+import typing
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -65,7 +67,7 @@ def test_the_backend_builds_it(op: type[hip.HipDPSOp]) -> None:
 
 class _Mocks(dict[str, Any]):
     """Properties that are all there: a mock for each one `runtime_attributes`
-    reads, so the keywords it returns are those of any op of the class."""
+    reads, so the attributes it returns are those of any op of the class."""
 
     def __missing__(self, name: str) -> Any:
         self[name] = value = MagicMock(name=name)
@@ -102,9 +104,10 @@ def _stand_in(cls: type[hip.HipDPSOp]) -> hip.HipDPSOp:
 
 def _call_keywords(cls: type[hip.HipDPSOp]) -> dict[str, Any]:
     """The keywords the interpreter calls `cls`'s runtime method with: every
-    role (an absent optional one is None) and `runtime_attributes()`."""
+    role (an absent optional one is None) and, if any, `attrs`."""
     op = _stand_in(cls)
-    return {**op.bound_roles(), **op.runtime_attributes()}
+    attrs = op.runtime_attributes()
+    return {**op.bound_roles(), **({} if attrs is None else {"attrs": attrs})}
 
 
 RUNTIMES = [CpuRuntime, CudaRuntime, HipRuntime]
@@ -137,6 +140,40 @@ def test_the_runtime_method_takes_the_call(
         )
 
 
+def _annotation(fn: Any, name: str) -> Any:
+    return typing.get_type_hints(fn).get(name)
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_runtime_attributes_are_one_declared_dataclass(
+    op: type[hip.HipDPSOp],
+) -> None:
+    """`runtime_attributes()` returns the frozen, slotted dataclass its return
+    annotation names, every field filled by the op (none has a default), and
+    each runtime's method takes that class as `attrs`: one declaration of
+    the attributes, checked statically wherever they are read."""
+    attrs = _stand_in(op).runtime_attributes()
+    declared = _annotation(op.runtime_attributes, "return")
+    methods = [
+        m for r in RUNTIMES if (m := getattr(r, op.runtime_call(), None)) is not None
+    ]
+    if attrs is None:
+        for method in methods:
+            assert "attrs" not in inspect.signature(method).parameters, op.name
+        return
+    cls = type(attrs)
+    assert cls is declared, f"{op.name} returns {cls}, declares {declared}"
+    assert dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    assert "__slots__" in vars(cls), f"{cls.__name__} is not slotted"
+    fields = dataclasses.fields(cls)
+    for field in fields:
+        assert field.default is dataclasses.MISSING, (
+            f"{cls.__name__}.{field.name} has a default: the op must fill it"
+        )
+    for method in methods:
+        assert _annotation(method, "attrs") is cls, method.__qualname__
+
+
 def test_cuda_and_hip_share_their_implementations() -> None:
     for op in hip.COMPUTE_OPS:
         method = op.runtime_call()
@@ -149,7 +186,7 @@ class _Refusing(CpuRuntime):
 
     topk = None
 
-    def fill(self, out: DeviceArray, value: float) -> None:
+    def fill(self, out: DeviceArray, attrs: hip.FillAttributes) -> None:
         self.refuse("float32 values")
 
 

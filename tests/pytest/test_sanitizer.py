@@ -438,7 +438,7 @@ def test_concat_slices_are_checked_against_their_output() -> None:
         a = runtime.upload(np.ones((2, 3), np.float32), copy=True)
         out = runtime.empty((2, 4), np.dtype(np.float32))
         with pytest.raises(MemoryPlanError, match=r"hip\.concat input at 3 of axis 1"):
-            runtime.concat([a, a], out, axis=1)
+            runtime.concat([a, a], out, hip.AxisAttributes(1))
     finally:
         runtime.close()
 
@@ -453,13 +453,15 @@ def test_gpu_gemm_scratch_and_bias_are_checked(kernels: EmulatedKernels) -> None
         b = gpu.upload(np.ones((8, 4), np.float32), copy=True)
         c = gpu.upload(np.arange(4, dtype=np.float32), copy=True)
         out = gpu.empty((4, 4), f32)
-        gpu.gemm(a, b, c, out)  # bias copied in, then BLAS adds the product
+        gpu.gemm(
+            a, b, c, out, hip.GemmAttributes(False, False, 1.0, 1.0)
+        )  # bias copied in, then BLAS adds the product
         want = np.broadcast_to(8 + np.arange(4, dtype=np.float32), (4, 4))
         np.testing.assert_allclose(gpu.download(out), want)
         small = gpu.empty((4, 4), f32)
         small.buffer.nbytes = 32  # as if the plan gave it 32 bytes
         with pytest.raises(MemoryPlanError, match="outside its buffer"):
-            gpu.gemm(a, b, c, small)
+            gpu.gemm(a, b, c, small, hip.GemmAttributes(False, False, 1.0, 1.0))
     finally:
         gpu.close()
 

@@ -2,10 +2,11 @@
 
 A compute op's contract with the runtimes is its declaration: `RUNTIME_CALL`
 (the `Runtime` method), its operand roles (`INDEX`, `INS`, `OUTS`: the
-method's parameter names, `bind_roles`) and `runtime_attributes()` (its
-keywords). `runtime_call` binds the operands to their roles once per op and
-calls the method by keyword. A runtime without the method, or refusing these
-operands (`Runtime.refuse`), raises `NotImplementedOnDevice` naming the op.
+method's parameter names, `bind_roles`) and `runtime_attributes()` (a frozen
+dataclass, the method's `attrs`, or None: no `attrs`). `runtime_call` binds
+the operands to their roles once per op and calls the method by keyword. A
+runtime without the method, or refusing these operands (`Runtime.refuse`),
+raises `NotImplementedOnDevice` naming the op.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from xhip.backend.runtime import (
     DeviceArray,
     MemoryPlanError,
     NotImplementedOnDevice,
-    broadcast_shapes,
     check_call,
     overlaps,
 )
@@ -68,52 +68,6 @@ def _build_readback(op: hip.ReadbackOp, env: BuildEnv) -> OpFn:
     return lambda ctx, src: runtime.readback(src)
 
 
-# The shape of `outs[0]`, for debug mode, where the op's `result_shape` does
-# not say it: from the op, a function of (*index operands, *ins shapes).
-ShapeFn = Callable[..., tuple[int, ...] | None]
-
-
-def _gemm_shape(op: hip.GemmOp) -> ShapeFn:
-    trans_a, trans_b = op.trans_a is not None, op.trans_b is not None
-
-    def shape(a: tuple[int, ...], b: tuple[int, ...], *c: tuple[int, ...]):
-        m = a[1] if trans_a else a[0]
-        n = b[0] if trans_b else b[1]
-        if c:
-            broadcast_shapes(c[0], (m, n))
-        return (m, n)
-
-    return shape
-
-
-def _concat_shape(op: hip.ConcatOp) -> ShapeFn:
-    axis = op.axis.value.data
-
-    def shape(*inputs: tuple[int, ...]) -> tuple[int, ...]:
-        dims = list(inputs[0])
-        dims[axis] = sum(x[axis] for x in inputs)
-        return tuple(dims)
-
-    return shape
-
-
-def _transpose_shape(op: hip.TransposeOp) -> ShapeFn:
-    def shape(dim0: int, dim1: int, src: tuple[int, ...]) -> tuple[int, ...]:
-        dims = list(src)
-        dims[dim0], dims[dim1] = dims[dim1], dims[dim0]
-        return tuple(dims)
-
-    return shape
-
-
-_SHAPES: dict[type[Operation], Callable[[Any], ShapeFn]] = {
-    hip.GemmOp: _gemm_shape,
-    hip.ConcatOp: _concat_shape,
-    hip.TransposeOp: _transpose_shape,
-    hip.AttentionSoftmaxOp: lambda op: lambda past, scores, *rest: scores,
-}
-
-
 def _refused(op: hip.HipDPSOp, env: BuildEnv) -> OpFn:
     """A runtime without the op's method: each call refuses, naming the op."""
     refusal = NotImplementedOnDevice(env.runtime.name, op=op.name)
@@ -127,9 +81,7 @@ def _refused(op: hip.HipDPSOp, env: BuildEnv) -> OpFn:
 def _debug_checks(op: hip.HipDPSOp, n_index: int, n_in: int) -> Callable[..., None]:
     """Debug mode: every out against the ins (`check_call`), the outs against
     each other, and the first out's shape against the op's."""
-    name, inplace_ok = op.name, op.IN_PLACE
-    make_shape = _SHAPES.get(type(op))
-    expected = make_shape(op) if make_shape else op.result_shape
+    name, inplace_ok, expected = op.name, op.IN_PLACE, op.result_shape
 
     def check(args: Sequence[Any]) -> None:
         index, ins = args[:n_index], args[n_index : n_index + n_in]
@@ -150,7 +102,7 @@ def _debug_checks(op: hip.HipDPSOp, n_index: int, n_in: int) -> Callable[..., No
 
 def runtime_call(op: hip.HipDPSOp, env: BuildEnv) -> OpFn:
     """Any compute op: `getattr(runtime, RUNTIME_CALL)(**roles,
-    **runtime_attributes())`, its operands bound to their roles once, here."""
+    attrs=runtime_attributes())`, its operands bound to their roles once, here."""
     if op.is_tensor_mode:
         raise UnsupportedOpError(
             f"'{op.name}' is in tensor mode: bufferize before running the IR"
@@ -170,7 +122,9 @@ def runtime_call(op: hip.HipDPSOp, env: BuildEnv) -> OpFn:
     fixed: dict[str, object] = {
         role: None for role, p in positions.items() if p is None
     }
-    fixed.update(op.runtime_attributes())
+    attrs = op.runtime_attributes()
+    if attrs is not None:
+        fixed["attrs"] = attrs
     check = _debug_checks(op, n_index, n_in) if env.runtime.debug else None
     name = op.name
 

@@ -26,8 +26,14 @@ from xhip.backend.cpu_scatter import CpuScatters
 from xhip.backend.cpu_topk import CpuTopK
 from xhip.backend.cpu_window import CpuWindows
 from xhip.backend.elementwise import numpy_function
-from xhip.backend.runtime import DeviceArray
+from xhip.backend.runtime import DA, OptDA
 from xhip.dialects import hip
+from xhip.dialects.hip import (
+    AxisAttributes,
+    ElementwiseAttributes,
+    GemmAttributes,
+    PermuteAttributes,
+)
 
 _ELEMENTWISE = {op.kind(): op for op in hip.ELEMENTWISE_OPS}
 
@@ -110,7 +116,7 @@ class CpuRuntime(
     family of ops is a part (`cpu_*.py`), all standing on `CpuHost`
     (cpu_host.py)."""
 
-    def matmul(self, a: DeviceArray, b: DeviceArray, out: DeviceArray) -> None:
+    def matmul(self, a: DA, b: DA, out: DA) -> None:
         """numpy `matmul`, batched, with broadcasting of the batch dims."""
         x, w, o = self.array(a), self.array(b), self.array(out)
         if w.ndim == 2 and x.ndim > 2:
@@ -121,23 +127,14 @@ class CpuRuntime(
                 x, o = x2, o2
         self._matmul(x, w, o)
 
-    def gemm(
-        self,
-        a: DeviceArray,
-        b: DeviceArray,
-        c: DeviceArray | None,
-        out: DeviceArray,
-        trans_a: bool = False,
-        trans_b: bool = False,
-        alpha: float = 1.0,
-        beta: float = 1.0,
-    ) -> None:
+    def gemm(self, a: DA, b: DA, c: OptDA, out: DA, attrs: GemmAttributes) -> None:
         """ONNX Gemm: alpha * op(A) @ op(B) + beta * C (C broadcast to (M, N))."""
+        alpha, beta = attrs.alpha, attrs.beta
         x, w, o = self.array(a), self.array(b), self.array(out)
         bias = None if c is None or beta == 0.0 else self.array(c)
         if bias is not None and np.may_share_memory(bias, o):
             bias = bias.copy()
-        self._matmul(x.T if trans_a else x, w.T if trans_b else w, o)
+        self._matmul(x.T if attrs.trans_a else x, w.T if attrs.trans_b else w, o)
         if alpha != 1.0:
             np.multiply(o, np.float32(alpha).astype(o.dtype), out=o)
         if bias is not None:
@@ -145,54 +142,36 @@ class CpuRuntime(
                 bias = bias * np.asarray(beta, dtype=o.dtype)
             np.add(o, bias, out=o)
 
-    def permute(self, src: DeviceArray, out: DeviceArray, perm: Sequence[int]) -> None:
+    def permute(self, src: DA, out: DA, attrs: PermuteAttributes) -> None:
         """out[i0, i1, ...] = src transposed by `perm` (out dim i is src dim perm[i])."""
-        self._elementwise(_copyto, self.array(out), self.array(src).transpose(perm))
+        moved = self.array(src).transpose(attrs.perm)
+        self._elementwise(_copyto, self.array(out), moved)
 
-    def _formula(self, kind: str, params: Sequence[float]) -> Callable[..., Any]:
-        op = _ELEMENTWISE[kind]
+    def _formula(self, attrs: ElementwiseAttributes) -> Callable[..., Any]:
+        op = _ELEMENTWISE[attrs.kind]
         fn = numpy_function(op.FORMULA, op.arity())
-        return partial(fn, params=tuple(params)) if params else fn
+        return partial(fn, params=attrs.params) if attrs.params else fn
 
-    def binary(
-        self,
-        kind: str,
-        a: DeviceArray,
-        b: DeviceArray,
-        out: DeviceArray,
-        params: Sequence[float] = (),
-    ) -> None:
-        """The binary elementwise hip op of this `kind()` (its `FORMULA`), with
+    def binary(self, a: DA, b: DA, out: DA, attrs: ElementwiseAttributes) -> None:
+        """The binary elementwise hip op of this `kind` (its `FORMULA`), with
         numpy broadcasting; `params` are the values of the formula's `Param`s."""
-        fn = self._formula(kind, params)
+        fn = self._formula(attrs)
         self._elementwise(fn, self.array(out), self.array(a), self.array(b))
 
-    def unary(
-        self,
-        kind: str,
-        src: DeviceArray,
-        out: DeviceArray,
-        params: Sequence[float] = (),
-    ) -> None:
-        """The unary elementwise hip op of this `kind()` (its `FORMULA`),
+    def unary(self, src: DA, out: DA, attrs: ElementwiseAttributes) -> None:
+        """The unary elementwise hip op of this `kind` (its `FORMULA`),
         between same-shaped views."""
-        self._elementwise(self._formula(kind, params), self.array(out), self.array(src))
+        self._elementwise(self._formula(attrs), self.array(out), self.array(src))
 
     def ternary(
-        self,
-        kind: str,
-        a: DeviceArray,
-        b: DeviceArray,
-        c: DeviceArray,
-        out: DeviceArray,
-        params: Sequence[float] = (),
+        self, a: DA, b: DA, c: DA, out: DA, attrs: ElementwiseAttributes
     ) -> None:
-        """The ternary elementwise hip op of this `kind()` (`where`), the three
+        """The ternary elementwise hip op of this `kind` (`where`), the three
         broadcast as numpy does."""
         inputs = (self.array(a), self.array(b), self.array(c))
-        self._elementwise(self._formula(kind, params), self.array(out), *inputs)
+        self._elementwise(self._formula(attrs), self.array(out), *inputs)
 
-    def from_elements(self, values: Sequence[int], out: DeviceArray) -> None:
+    def from_elements(self, values: Sequence[int], out: DA) -> None:
         """The host ints `values` written into `out` (int or bool, at most 1-D,
         `len(values)` elements)."""
         target = self.array(out)
@@ -200,7 +179,7 @@ class CpuRuntime(
             np.array(values, dtype=np.int64).astype(target.dtype).reshape(target.shape)
         )
 
-    def range(self, start: DeviceArray, delta: DeviceArray, out: DeviceArray) -> None:
+    def range(self, start: DA, delta: DA, out: DA) -> None:
         """ONNX Range: `out[i] = start + i * delta` in `out`'s type; `start` and
         `delta` are 0-D."""
         target = self.array(out)
@@ -208,21 +187,15 @@ class CpuRuntime(
         steps = np.arange(target.shape[0], dtype=target.dtype)
         np.add(s, steps * d, out=target, casting="unsafe")
 
-    def copy(self, src: DeviceArray, out: DeviceArray) -> None:
+    def copy(self, src: DA, out: DA) -> None:
         self._elementwise(_copyto, self.array(out), self.array(src))
 
-    def cast(self, src: DeviceArray, out: DeviceArray) -> None:
+    def cast(self, src: DA, out: DA) -> None:
         """Copy converting to `out`'s element type, as ONNX Cast (C's casts:
         float to integer truncates toward zero)."""
         self._elementwise(_cast, self.array(out), self.array(src))
 
-    def softmax(
-        self,
-        src: DeviceArray,
-        out: DeviceArray,
-        axis: int = -1,
-        scale: DeviceArray | None = None,
-    ) -> None:
+    def softmax(self, src: DA, scale: OptDA, out: DA, attrs: AxisAttributes) -> None:
         """Softmax of `src` (times the scalar `scale`, if given) along `axis`.
 
         The scaled form (`hip-fuse-scaled-softmax`) runs `mul` + `softmax` in
@@ -237,7 +210,7 @@ class CpuRuntime(
         if x.ndim == 0:
             o[...] = 1.0
             return
-        axis %= x.ndim
+        axis = attrs.axis % x.ndim
         if x.dtype == np.float16:
             # In float32, rounded once, as ONNX Runtime and the GPU kernels do
             # (the scale's product keeps the Mul's own float16 rounding).

@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 
 from xhip.backend.cpu_host import CpuHost
-from xhip.backend.runtime import DeviceArray
+from xhip.backend.runtime import DA, OptDA
+from xhip.dialects.hip import AttentionAttributes, RotaryAttributes
 
 
 def _work(dtype: np.dtype[Any]) -> np.dtype[Any]:
@@ -86,17 +87,11 @@ class CpuAttention(CpuHost):
     def attention_softmax(
         self,
         past: int,
-        scores: DeviceArray,
-        mask: DeviceArray | None,
-        nonpad: DeviceArray | None,
-        out: DeviceArray,
-        scale: float,
-        softcap: float,
-        causal: bool,
-        left_window: int,
-        right_window: int,
-        stage: str,
-        wide: bool = False,
+        scores: DA,
+        mask: OptDA,
+        nonpad: OptDA,
+        out: DA,
+        attrs: AttentionAttributes,
     ) -> None:
         """`hip.attention_softmax` of scores (B, H, S, T) into `out` (may be
         `scores` itself): `scale`, softcap, the bias (mask broadcast to (B, H,
@@ -105,9 +100,10 @@ class CpuAttention(CpuHost):
         over T with rows of all -inf bias zero; `stage` (`hip.ATTENTION_STAGES`)
         stops after that step. In `scores`' type; float16 in float32 if `wide`."""
         src, dst = self.array(scores), self.array(out)
-        work = _work(src.dtype) if wide else src.dtype
+        stage, softcap = attrs.stage, attrs.softcap
+        work = _work(src.dtype) if attrs.wide else src.dtype
         with np.errstate(invalid="ignore", over="ignore"):
-            x = src.astype(work) * work.type(scale)
+            x = src.astype(work) * work.type(attrs.scale)
             if softcap > 0 and stage != "scaled":
                 cap = work.type(softcap)
                 x = np.tanh(x / cap) * cap
@@ -120,9 +116,9 @@ class CpuAttention(CpuHost):
                 past,
                 None if mask is None else self.array(mask),
                 None if nonpad is None else self.array(nonpad),
-                causal,
-                left_window,
-                right_window,
+                attrs.causal,
+                attrs.left_window,
+                attrs.right_window,
             )
             if bias is not None:
                 x = x + bias
@@ -142,14 +138,12 @@ class CpuAttention(CpuHost):
 
     def rotary_embedding(
         self,
-        x: DeviceArray,
-        cos: DeviceArray,
-        sin: DeviceArray,
-        position_ids: DeviceArray | None,
-        out: DeviceArray,
-        interleaved: bool,
-        rotary_dim: int,
-        num_heads: int,
+        x: DA,
+        cos: DA,
+        sin: DA,
+        position_ids: OptDA,
+        out: DA,
+        attrs: RotaryAttributes,
     ) -> None:
         """ONNX RotaryEmbedding: x (B, H, S, D), or (B, S, H * D) with
         `num_heads`; cos/sin (B, S, R / 2), or (P, R / 2) rows picked by the
@@ -163,10 +157,12 @@ class CpuAttention(CpuHost):
         if src.ndim == 4:
             src4, dst4 = src.transpose(0, 2, 1, 3), dst.transpose(0, 2, 1, 3)
         else:
-            src4, dst4 = _split_heads(src, num_heads), _split_heads(dst, num_heads)
+            heads = attrs.num_heads
+            src4, dst4 = _split_heads(src, heads), _split_heads(dst, heads)
         work = _work(src.dtype)
         c = c.astype(work)[:, :, None, :]
         s = s.astype(work)[:, :, None, :]
+        rotary_dim, interleaved = attrs.rotary_dim, attrs.interleaved
         part = src4[..., :rotary_dim].astype(work)
         if interleaved:
             x1, x2 = part[..., 0::2], part[..., 1::2]

@@ -20,7 +20,7 @@ per pixel:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
@@ -28,7 +28,8 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from xhip.backend.cpu_host import CpuHost
-from xhip.backend.runtime import DeviceArray
+from xhip.backend.runtime import DA, OptDA
+from xhip.dialects.hip import ConvAttributes, PoolAttributes, WindowAttributes
 
 PARALLEL_MIN_ELEMENTS = 1 << 16
 """A workspace smaller than this is filled on one thread (as `cpu.py`'s)."""
@@ -38,17 +39,15 @@ def _tap_slices(
     tap: Sequence[int],
     in_shape: Sequence[int],
     out_shape: Sequence[int],
-    strides: Sequence[int],
-    dilations: Sequence[int],
-    pads: Sequence[int],
+    window: WindowAttributes,
 ) -> tuple[tuple[slice, ...], tuple[slice, ...]] | None:
     """For one kernel tap: the output positions whose input lies inside the
     image, and those input elements (each as slices per spatial dim)."""
     dst: list[slice] = []
     src: list[slice] = []
     for d, t in enumerate(tap):
-        s = strides[d]
-        offset = t * dilations[d] - pads[d]  # input = o * s + offset
+        s = window.strides[d]
+        offset = t * window.dilations[d] - window.pads[d]  # input = o * s + offset
         lo = max(0, -(offset // s))
         hi = min(out_shape[d], (in_shape[d] - 1 - offset) // s + 1)
         if hi <= lo:
@@ -59,93 +58,18 @@ def _tap_slices(
 
 
 def im2col(
-    image: np.ndarray,
-    col: np.ndarray,
-    kernel: Sequence[int],
-    strides: Sequence[int],
-    dilations: Sequence[int],
-    pads: Sequence[int],
+    image: np.ndarray, col: np.ndarray, kernel: Sequence[int], window: WindowAttributes
 ) -> None:
     """`col` (C, prod(kernel), o...) = the window elements of `image` (C, s...),
     0 where a window reaches into the padding; one strided copy per tap."""
-    if any(pads):
+    if any(window.pads):
         col.fill(0)
     in_shape, out_shape = image.shape[1:], col.shape[2:]
     for k, tap in enumerate(np.ndindex(*kernel)):
-        slices = _tap_slices(tap, in_shape, out_shape, strides, dilations, pads)
+        slices = _tap_slices(tap, in_shape, out_shape, window)
         if slices is not None:
             dst, src = slices
             col[(slice(None), k, *dst)] = image[(slice(None), *src)]
-
-
-MatMul = Callable[[np.ndarray, np.ndarray, np.ndarray], None]
-"""`matmul(a, b, out)`: numpy's, or the runtime's, cut over its threads."""
-
-
-Parallel = Callable[[Sequence[Callable[[], object]]], None]
-"""Runs the tasks (the runtime's thread pool, or one after another)."""
-
-
-def _numpy_matmul(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
-    np.matmul(a, b, out=out)
-
-
-def _serial(tasks: Sequence[Callable[[], object]]) -> None:
-    for task in tasks:
-        task()
-
-
-def conv(
-    x: np.ndarray,
-    w: np.ndarray,
-    bias: np.ndarray | None,
-    out: np.ndarray,
-    workspace: np.ndarray,
-    strides: Sequence[int],
-    dilations: Sequence[int],
-    pads: Sequence[int],
-    group: int,
-    matmul: MatMul = _numpy_matmul,
-    parallel: Parallel = _serial,
-    threads: int = 1,
-) -> None:
-    n, c = x.shape[:2]
-    m, kernel, out_spatial = w.shape[0], w.shape[2:], out.shape[2:]
-    positions = math.prod(out_spatial)
-    weights = w.reshape(group, m // group, -1)
-    if n == 0 or out.size == 0:
-        return
-    target = out if out.flags.c_contiguous else np.empty_like(out)
-    if workspace.size == 0:  # the im2col matrix is the image itself
-        images = x.reshape(n, group, c // group, positions)
-        matmul(weights, images, target.reshape(n, group, m // group, positions))
-    else:
-        col = workspace.reshape(c, math.prod(kernel), *out_spatial)
-        cols = workspace.reshape(group, -1, positions)
-        # im2col is memory-bound copying: the channels cut over the threads.
-        pieces = threads if workspace.size >= PARALLEL_MIN_ELEMENTS else 1
-        cuts = [c * t // pieces for t in range(pieces + 1)]
-        for i in range(n):
-            parallel(
-                [
-                    partial(
-                        im2col,
-                        x[i, lo:hi],
-                        col[lo:hi],
-                        kernel,
-                        strides,
-                        dilations,
-                        pads,
-                    )
-                    for lo, hi in zip(cuts, cuts[1:])
-                    if hi > lo
-                ]
-            )
-            matmul(weights, cols, target[i].reshape(group, m // group, positions))
-    if bias is not None:
-        target += bias.reshape(m, *(1 for _ in out_spatial))
-    if target is not out:
-        np.copyto(out, target)
 
 
 def _window_counts(
@@ -164,23 +88,16 @@ def _window_counts(
 
 
 def pool(
-    x: np.ndarray,
-    out: np.ndarray,
-    indices: np.ndarray | None,
-    kind: str,
-    kernel: Sequence[int] | None,
-    strides: Sequence[int],
-    dilations: Sequence[int],
-    pads: Sequence[int],
-    count_include_pad: bool = False,
-    column_major: bool = False,
+    x: np.ndarray, out: np.ndarray, indices: np.ndarray | None, attrs: PoolAttributes
 ) -> None:
     rank = x.ndim - 2
     spatial = tuple(range(2, 2 + rank))
+    kernel, strides, dilations = attrs.kernel, attrs.strides, attrs.dilations
+    pads = attrs.pads
     if out.size == 0:
         return
     if kernel is None and indices is None:  # a global pool
-        if kind == "max":
+        if attrs.kind == "max":
             np.max(x, axis=spatial, keepdims=True, out=out)
         else:
             np.mean(x, axis=spatial, keepdims=True, out=out)
@@ -188,7 +105,7 @@ def pool(
     kernel = tuple(x.shape[2:]) if kernel is None else tuple(kernel)
     in_shape, out_shape = x.shape[2:], out.shape[2:]
     if indices is None:
-        _pool_by_taps(x, out, kind, kernel, strides, dilations, pads, count_include_pad)
+        _pool_by_taps(x, out, kernel, attrs)
         return
     # MaxPool's Indices: the window view, padded with the lowest value.
     spans = [(k - 1) * d + 1 for k, d in zip(kernel, dilations)]
@@ -209,26 +126,18 @@ def pool(
     )
     windows = windows[steps]
     np.max(windows, axis=tuple(range(2 + rank, 2 + 2 * rank)), out=out)
-    _argmax_indices(
-        windows, indices, kernel, strides, dilations, pads, x.shape, column_major
-    )
+    _argmax_indices(windows, indices, kernel, attrs, x.shape)
 
 
 def _pool_by_taps(
-    x: np.ndarray,
-    out: np.ndarray,
-    kind: str,
-    kernel: Sequence[int],
-    strides: Sequence[int],
-    dilations: Sequence[int],
-    pads: Sequence[int],
-    count_include_pad: bool,
+    x: np.ndarray, out: np.ndarray, kernel: Sequence[int], attrs: PoolAttributes
 ) -> None:
     """Max or average pool as one `maximum`/`add` per kernel tap over the
     output positions whose input lies inside the image (`_tap_slices`): no
     padded copy, and whole strided planes per call, where a reduction over
     a window view walks each window's few elements."""
-    rank = len(kernel)
+    rank, kind = len(kernel), attrs.kind
+    strides, dilations, pads = attrs.strides, attrs.dilations, attrs.pads
     in_shape, out_shape = x.shape[2:], out.shape[2:]
     lead = (slice(None), slice(None))
     if kind == "max":
@@ -239,7 +148,7 @@ def _pool_by_taps(
         acc = np.zeros(out.shape, np.float64 if x.dtype == np.float64 else np.float32)
         combine = np.add
     for tap in np.ndindex(*kernel):
-        slices = _tap_slices(tap, in_shape, out_shape, strides, dilations, pads)
+        slices = _tap_slices(tap, in_shape, out_shape, attrs)
         if slices is not None:
             dst, src = slices
             view = acc[(*lead, *dst)]
@@ -250,7 +159,7 @@ def _pool_by_taps(
     for d in range(rank):
         lo, hi = (
             (-pads[d], in_shape[d] + pads[rank + d])
-            if count_include_pad
+            if attrs.count_include_pad
             else (0, in_shape[d])
         )
         per_dim = _window_counts(
@@ -265,14 +174,12 @@ def _argmax_indices(
     windows: np.ndarray,
     indices: np.ndarray,
     kernel: Sequence[int],
-    strides: Sequence[int],
-    dilations: Sequence[int],
-    pads: Sequence[int],
+    attrs: PoolAttributes,
     x_shape: Sequence[int],
-    column_major: bool,
 ) -> None:
     """Each window's first maximum as a flat index into x (N, C, s...)."""
     rank = len(kernel)
+    strides, dilations, pads = attrs.strides, attrs.dilations, attrs.pads
     lead = windows.shape[: 2 + rank]
     flat = windows.reshape(*lead, -1)
     tap = np.argmax(flat, axis=-1)
@@ -288,7 +195,9 @@ def _argmax_indices(
         start = (np.arange(lead[2 + d]) * strides[d] - pads[d]).reshape(shape)
         coord = start + tap_coords[d] * dilations[d]
         weight = (
-            math.prod(in_shape[:d]) if column_major else math.prod(in_shape[d + 1 :])
+            math.prod(in_shape[:d])
+            if attrs.column_major
+            else math.prod(in_shape[d + 1 :])
         )
         index = index + coord * weight
     np.copyto(indices, index, casting="unsafe")
@@ -298,50 +207,47 @@ class CpuConvolutions(CpuHost):
     """Mixed into `CpuRuntime`: the `Runtime` methods of convolution and pooling."""
 
     def conv(
-        self,
-        x: DeviceArray,
-        w: DeviceArray,
-        bias: DeviceArray | None,
-        out: DeviceArray,
-        workspace: DeviceArray,
-        strides: Sequence[int],
-        dilations: Sequence[int],
-        pads: Sequence[int],
-        group: int,
+        self, x: DA, w: DA, bias: OptDA, out: DA, workspace: DA, attrs: ConvAttributes
     ) -> None:
         """ONNX Conv of x (N, C, s...) by w (M, C/group, k...), plus `bias` (M)
         if given, into out (N, M, o...). `pads` are the begins then the ends.
         `workspace` (1-D, from the memory plan) holds the im2col matrix of one
         image, `C * prod(k) * prod(o)` elements, or is empty where that matrix
         is the image itself; the runtime allocates nothing else for it."""
-        conv(
-            self.array(x),
-            self.array(w),
-            None if bias is None else self.array(bias),
-            self.array(out),
-            self.array(workspace),
-            strides,
-            dilations,
-            pads,
-            group,
-            self._matmul,
-            self._parallel,
-            self.threads,
-        )
+        xs, ws, o, work = (self.array(v) for v in (x, w, out, workspace))
+        n, c, group = *xs.shape[:2], attrs.group
+        m, kernel, out_spatial = ws.shape[0], ws.shape[2:], o.shape[2:]
+        positions = math.prod(out_spatial)
+        weights = ws.reshape(group, m // group, -1)
+        if n == 0 or o.size == 0:
+            return
+        target = o if o.flags.c_contiguous else np.empty_like(o)
+        if work.size == 0:  # the im2col matrix is the image itself
+            images = xs.reshape(n, group, c // group, positions)
+            out_rows = target.reshape(n, group, m // group, positions)
+            self._matmul(weights, images, out_rows)
+        else:
+            col = work.reshape(c, math.prod(kernel), *out_spatial)
+            cols = work.reshape(group, -1, positions)
+            # im2col is memory-bound copying: the channels cut over the threads.
+            pieces = self.threads if work.size >= PARALLEL_MIN_ELEMENTS else 1
+            cuts = [c * t // pieces for t in range(pieces + 1)]
+            for i in range(n):
+                self._parallel(
+                    [
+                        partial(im2col, xs[i, lo:hi], col[lo:hi], kernel, attrs)
+                        for lo, hi in zip(cuts, cuts[1:])
+                        if hi > lo
+                    ]
+                )
+                out_rows = target[i].reshape(group, m // group, positions)
+                self._matmul(weights, cols, out_rows)
+        if bias is not None:
+            target += self.array(bias).reshape(m, *(1 for _ in out_spatial))
+        if target is not o:
+            np.copyto(o, target)
 
-    def pool(
-        self,
-        x: DeviceArray,
-        out: DeviceArray,
-        kind: str,
-        kernel: Sequence[int] | None,
-        strides: Sequence[int],
-        dilations: Sequence[int],
-        pads: Sequence[int],
-        indices: DeviceArray | None = None,
-        count_include_pad: bool = False,
-        column_major: bool = False,
-    ) -> None:
+    def pool(self, x: DA, out: DA, indices: OptDA, attrs: PoolAttributes) -> None:
         """Max (`kind` "max") or average pooling of x (N, C, s...) into out (N,
         C, o...): window `o * stride - pad_begin + tap * dilation` along each
         spatial dim, `kernel` None meaning all of x's spatial dims. Max skips
@@ -349,15 +255,5 @@ class CpuConvolutions(CpuHost):
         `count_include_pad` inside the padded x. `indices` (int64, max only):
         each maximum's flat index into x (first one on ties), its spatial dims
         column-major under `column_major`."""
-        pool(
-            self.array(x),
-            self.array(out),
-            None if indices is None else self.array(indices),
-            kind,
-            kernel,
-            strides,
-            dilations,
-            pads,
-            count_include_pad,
-            column_major,
-        )
+        target = None if indices is None else self.array(indices)
+        pool(self.array(x), self.array(out), target, attrs)

@@ -21,7 +21,8 @@ import numpy as np
 
 from xhip.backend import checks
 from xhip.backend.cpu_host import CpuHost
-from xhip.backend.runtime import DeviceArray
+from xhip.backend.runtime import DA, OptDA
+from xhip.dialects.hip import GroupNormAttributes, LrnAttributes, PadAttributes
 
 
 def _work_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
@@ -60,17 +61,13 @@ class CpuImage(CpuHost):
     """Mixed into `CpuRuntime`: Pad, group normalization and LRN."""
 
     def pad(
-        self,
-        x: DeviceArray,
-        value: DeviceArray | None,
-        out: DeviceArray,
-        pads: Sequence[int],
-        mode: str,
+        self, pads: Sequence[int], x: DA, value: OptDA, out: DA, attrs: PadAttributes
     ) -> None:
         """ONNX Pad of x into out: `pads` all begins then all ends, one pair per
         dim (negative: crop, which comes first); `mode` (`hip.PAD_MODES`)
         constant (the one-element `value`, 0 if None), reflect, edge or wrap,
         each of the latter extending the cropped input periodically."""
+        mode = attrs.mode
         xs, o = self.array(x), self.array(out)
         checks.pad(x, out, pads, mode)
         if o.size == 0:
@@ -97,14 +94,7 @@ class CpuImage(CpuHost):
         np.copyto(o, xs[np.ix_(*index)])
 
     def group_norm(
-        self,
-        x: DeviceArray,
-        scale: DeviceArray,
-        bias: DeviceArray,
-        out: DeviceArray,
-        num_groups: int | None,
-        epsilon: float,
-        per_group: bool = False,
+        self, x: DA, scale: DA, bias: DA, out: DA, attrs: GroupNormAttributes
     ) -> None:
         """ONNX GroupNormalization (InstanceNormalization when `num_groups` is
         None: one group per channel) of x (N, C, ...): each group of C /
@@ -114,16 +104,16 @@ class CpuImage(CpuHost):
         if xs.size == 0:
             return
         n, c = xs.shape[:2]
-        groups = c if num_groups is None else num_groups
+        groups = c if attrs.num_groups is None else attrs.num_groups
         work = _work_dtype(xs.dtype)
         w = xs.astype(work).reshape(n, groups, -1)
         mean = np.mean(w, axis=2, keepdims=True)
         np.subtract(w, mean, out=w)
         var = np.mean(np.square(w), axis=2, keepdims=True)
-        np.multiply(w, 1.0 / np.sqrt(var + np.asarray(epsilon, work)), out=w)
+        np.multiply(w, 1.0 / np.sqrt(var + np.asarray(attrs.epsilon, work)), out=w)
         s = self.array(scale).astype(work)
         b = self.array(bias).astype(work)
-        if per_group:
+        if attrs.per_group:
             s, b = np.repeat(s, c // groups), np.repeat(b, c // groups)
         y = w.reshape(xs.shape)
         spatial = (1,) * (xs.ndim - 2)
@@ -131,16 +121,9 @@ class CpuImage(CpuHost):
         np.add(y, b.reshape(c, *spatial), out=y)
         np.copyto(self.array(out), y, casting="unsafe")
 
-    def lrn(
-        self,
-        src: DeviceArray,
-        out: DeviceArray,
-        size: int,
-        alpha: float,
-        beta: float,
-        bias: float,
-    ) -> None:
+    def lrn(self, src: DA, out: DA, attrs: LrnAttributes) -> None:
         """ONNX LRN across the channels (dim 1) of src (N, C, ...)."""
+        size = attrs.size
         xs = self.array(src)
         if xs.size == 0:
             return
@@ -156,7 +139,7 @@ class CpuImage(CpuHost):
         lo = np.maximum(channel - before, 0)
         sums = (running[:, hi] - running[:, lo]).astype(work)
         denominator = np.power(
-            np.asarray(bias, work) + np.asarray(alpha / size, work) * sums,
-            np.asarray(beta, work),
+            np.asarray(attrs.bias, work) + np.asarray(attrs.alpha / size, work) * sums,
+            np.asarray(attrs.beta, work),
         )
         np.copyto(self.array(out), w / denominator, casting="unsafe")

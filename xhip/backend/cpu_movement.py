@@ -16,7 +16,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from xhip.backend.cpu_host import CpuHost
-from xhip.backend.runtime import DeviceArray
+from xhip.backend.runtime import DA
+from xhip.dialects.hip import SliceAttributes
 
 
 def _copy(src: np.ndarray, out: np.ndarray) -> None:
@@ -58,20 +59,16 @@ class CpuMovement(CpuHost):
         self._elementwise(_copy, out, src)
 
     def slice(
-        self,
-        starts: Sequence[int],
-        src: DeviceArray,
-        out: DeviceArray,
-        steps: Sequence[int],
+        self, starts: Sequence[int], src: DA, out: DA, attrs: SliceAttributes
     ) -> None:
         """`hip.slice`: `out[i] = src[start + i * step]` in each dim. Each start
         is in `[0, size)` of its dim wherever `out` is not empty."""
         o = self.array(out)
         if o.size == 0:
             return
-        self._copy_into(slice_view(self.array(src), starts, steps, o.shape), o)
+        self._copy_into(slice_view(self.array(src), starts, attrs.steps, o.shape), o)
 
-    def tile(self, src: DeviceArray, out: DeviceArray) -> None:
+    def tile(self, src: DA, out: DA) -> None:
         """ONNX Tile: `out[i] = src[i mod src.shape]` in each dim (each dim of
         `out` a multiple of `src`'s)."""
         o = self.array(out)
@@ -80,6 +77,6 @@ class CpuMovement(CpuHost):
         source, split = tile_views(self.array(src), o)
         self._copy_into(source, split)
 
-    def expand(self, src: DeviceArray, out: DeviceArray) -> None:
+    def expand(self, src: DA, out: DA) -> None:
         """ONNX Expand: `src` broadcast to `out`'s shape as numpy does."""
         self._copy_into(self.array(src), self.array(out))

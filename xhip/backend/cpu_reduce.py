@@ -8,13 +8,19 @@ normalizations, and as the GPU libraries accumulate), then rounds once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from xhip.backend.cpu_host import CpuHost
-from xhip.backend.runtime import DeviceArray
+from xhip.backend.runtime import DA, OptDA
+from xhip.dialects.hip import (
+    ArgReduceAttributes,
+    AxisAttributes,
+    FillAttributes,
+    NormAttributes,
+    ReduceAttributes,
+)
 
 
 def _work_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
@@ -96,38 +102,26 @@ def arg_extreme(x: np.ndarray, axis: int, kind: str, select_last: bool) -> np.nd
 class CpuReductions(CpuHost):
     """Mixed into `CpuRuntime`: the `Runtime` methods of the reduction family."""
 
-    def reduce(
-        self,
-        src: DeviceArray,
-        out: DeviceArray,
-        kind: str,
-        axes: Sequence[int],
-    ) -> None:
+    def reduce(self, src: DA, out: DA, attrs: ReduceAttributes) -> None:
         """The reduction `kind` (a `hip.ReduceOp.kind()`: sum, mean, max, min,
         prod, l1, l2, log_sum_exp, sum_square) of `src` over `axes` (sorted;
         none: a copy). `out` has `src`'s rank (reduced dims of size 1) or
         drops the reduced dims. An empty reduction gives the kind's identity:
         0, 1 for prod, -inf for max and log_sum_exp, +inf for min, NaN for mean."""
+        axes = attrs.axes
         x, o = self.array(src), self.array(out)
-        axes = tuple(axes)
         if o.ndim != x.ndim:
             o = np.expand_dims(o, axes)
         if o.size == 0:
             return
         with np.errstate(over="ignore", invalid="ignore"):
-            np.copyto(o, reduce_array(x, kind, axes), casting="unsafe")
+            np.copyto(o, reduce_array(x, attrs.kind, axes), casting="unsafe")
 
-    def arg_reduce(
-        self,
-        src: DeviceArray,
-        out: DeviceArray,
-        kind: str,
-        axis: int,
-        select_last: bool = False,
-    ) -> None:
+    def arg_reduce(self, src: DA, out: DA, attrs: ArgReduceAttributes) -> None:
         """`hip.argmax`/`hip.argmin` (`kind` max or min) along `axis` into the
         int64 `out` (with or without the reduced dim); ties go to the first
         index, or the last with `select_last`; NaN is the extreme."""
+        axis = attrs.axis
         x, o = self.array(src), self.array(out)
         if o.ndim != x.ndim:
             o = np.expand_dims(o, axis)
@@ -137,19 +131,15 @@ class CpuReductions(CpuHost):
         if n == 0:
             o[...] = 0
             return
-        o[...] = arg_extreme(x, axis, kind, select_last)
+        o[...] = arg_extreme(x, axis, attrs.kind, attrs.select_last)
 
     def _normalize(
-        self,
-        x: np.ndarray,
-        axis: int,
-        epsilon: float,
-        centre: bool,
+        self, x: np.ndarray, attrs: NormAttributes, centre: bool
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(normalized x, mean, 1 / std) in float32 at least, stats dims kept."""
         work = np.promote_types(_work_dtype(x.dtype), np.float32)
         w = x.astype(work, copy=False)
-        axes = tuple(range(axis, x.ndim))
+        axes = tuple(range(attrs.axis, x.ndim))
         if centre:
             mean = np.mean(w, axis=axes, keepdims=True)
             d = w - mean
@@ -157,20 +147,19 @@ class CpuReductions(CpuHost):
             mean = np.zeros((), work)
             d = w.copy()
         var = np.mean(np.square(d), axis=axes, keepdims=True)
-        inv = 1.0 / np.sqrt(var + np.asarray(epsilon, work))
+        inv = 1.0 / np.sqrt(var + np.asarray(attrs.epsilon, work))
         np.multiply(d, inv, out=d)
         return d, mean, inv
 
     def layer_norm(
         self,
-        x: DeviceArray,
-        scale: DeviceArray,
-        bias: DeviceArray | None,
-        out: DeviceArray,
-        mean: DeviceArray | None,
-        inv_std: DeviceArray | None,
-        axis: int,
-        epsilon: float,
+        x: DA,
+        scale: DA,
+        bias: OptDA,
+        out: DA,
+        mean: OptDA,
+        inv_std: OptDA,
+        attrs: NormAttributes,
     ) -> None:
         """ONNX LayerNormalization over the dims from `axis` on; `scale` and
         `bias` broadcast to those dims; `mean`/`inv_std` (the normalized dims
@@ -178,7 +167,7 @@ class CpuReductions(CpuHost):
         xs = self.array(x)
         if xs.size == 0:
             return
-        y, m, inv = self._normalize(xs, axis, epsilon, centre=True)
+        y, m, inv = self._normalize(xs, attrs, centre=True)
         np.multiply(y, self.array(scale), out=y)
         if bias is not None:
             np.add(y, self.array(bias), out=y)
@@ -188,24 +177,18 @@ class CpuReductions(CpuHost):
         if inv_std is not None:
             np.copyto(self.array(inv_std), inv, casting="unsafe")
 
-    def rms_norm(
-        self,
-        x: DeviceArray,
-        scale: DeviceArray,
-        out: DeviceArray,
-        axis: int,
-        epsilon: float,
-    ) -> None:
+    def rms_norm(self, x: DA, scale: DA, out: DA, attrs: NormAttributes) -> None:
         """ONNX RMSNormalization over the dims from `axis` on."""
         xs = self.array(x)
         if xs.size == 0:
             return
-        y, _, _ = self._normalize(xs, axis, epsilon, centre=False)
+        y, _, _ = self._normalize(xs, attrs, centre=False)
         np.multiply(y, self.array(scale), out=y)
         np.copyto(self.array(out), y, casting="unsafe")
 
-    def log_softmax(self, src: DeviceArray, out: DeviceArray, axis: int) -> None:
+    def log_softmax(self, src: DA, out: DA, attrs: AxisAttributes) -> None:
         """Log of the softmax along `axis`, computed shifted by the max."""
+        axis = attrs.axis
         x, o = self.array(src), self.array(out)
         if x.size == 0:
             return
@@ -215,8 +198,9 @@ class CpuReductions(CpuHost):
             d -= np.log(np.sum(np.exp(d), axis=axis, keepdims=True))
         np.copyto(o, d, casting="unsafe")
 
-    def hardmax(self, src: DeviceArray, out: DeviceArray, axis: int) -> None:
+    def hardmax(self, src: DA, out: DA, attrs: AxisAttributes) -> None:
         """1 at the first largest element along `axis`, 0 elsewhere."""
+        axis = attrs.axis
         x, o = self.array(src), self.array(out)
         if x.size == 0:
             return
@@ -226,6 +210,6 @@ class CpuReductions(CpuHost):
         o[...] = 0
         np.put_along_axis(o, index, np.ones((), o.dtype), axis)
 
-    def fill(self, out: DeviceArray, value: float) -> None:
+    def fill(self, out: DA, attrs: FillAttributes) -> None:
         """Every element of `out` set to `value` (converted to its dtype)."""
-        self.array(out)[...] = value
+        self.array(out)[...] = attrs.value

@@ -25,7 +25,8 @@ import numpy as np
 
 from xhip.backend import checks
 from xhip.backend.cpu_host import CpuHost
-from xhip.backend.runtime import DeviceArray
+from xhip.backend.runtime import DA
+from xhip.dialects.hip import ResizeAttributes
 
 
 @dataclass(frozen=True)
@@ -192,19 +193,11 @@ def is_identity(
 
 
 def dim_taps(
-    in_shape: Sequence[int],
-    out_shape: Sequence[int],
-    mode: str,
-    coordinate_mode: str,
-    nearest_mode: str,
-    cubic_coeff_a: float,
-    exclude_outside: bool,
-    antialias: bool,
-    scales: Sequence[float] | None,
-    roi: Sequence[float] | None,
+    in_shape: Sequence[int], out_shape: Sequence[int], attrs: ResizeAttributes
 ) -> list[Taps | None]:
     """Each dim's taps, None for a dim that stays."""
-    rank = len(in_shape)
+    rank, scales, roi = len(in_shape), attrs.scales, attrs.roi
+    coordinate_mode = attrs.coordinate_mode
     result: list[Taps | None] = []
     for d in range(rank):
         scale = None if scales is None else scales[d]
@@ -218,45 +211,22 @@ def dim_taps(
                 out_shape[d],
                 scale,
                 pair,
-                mode,
+                attrs.mode,
                 coordinate_mode,
-                nearest_mode,
-                cubic_coeff_a,
-                exclude_outside,
-                antialias,
+                attrs.nearest_mode,
+                attrs.cubic_coeff_a,
+                attrs.exclude_outside,
+                attrs.antialias,
             )
         )
     return result
 
 
-def resize(
-    x: np.ndarray,
-    out: np.ndarray,
-    mode: str,
-    coordinate_mode: str,
-    nearest_mode: str,
-    cubic_coeff_a: float,
-    exclude_outside: bool,
-    antialias: bool,
-    extrapolation_value: float,
-    scales: Sequence[float] | None,
-    roi: Sequence[float] | None,
-) -> None:
+def resize(x: np.ndarray, out: np.ndarray, attrs: ResizeAttributes) -> None:
     if out.size == 0:
         return
-    taps = dim_taps(
-        x.shape,
-        out.shape,
-        mode,
-        coordinate_mode,
-        nearest_mode,
-        cubic_coeff_a,
-        exclude_outside,
-        antialias,
-        scales,
-        roi,
-    )
-    result = x if mode == "nearest" else x.astype(np.float64)
+    taps = dim_taps(x.shape, out.shape, attrs)
+    result = x if attrs.mode == "nearest" else x.astype(np.float64)
     outside: np.ndarray | None = None
     for d, tap in enumerate(taps):
         if tap is None:
@@ -273,41 +243,16 @@ def resize(
             mask = tap.outside.reshape((1,) * d + (-1,) + (1,) * (x.ndim - d - 1))
             outside = mask if outside is None else outside | mask
     if outside is not None:
-        result = np.where(outside, extrapolation_value, result)
+        result = np.where(outside, attrs.extrapolation_value, result)
     np.copyto(out, np.broadcast_to(result, out.shape), casting="unsafe")
 
 
 class CpuResize(CpuHost):
     """Mixed into `CpuRuntime`: the `Runtime` method of Resize."""
 
-    def resize(
-        self,
-        x: DeviceArray,
-        out: DeviceArray,
-        mode: str,
-        coordinate_mode: str,
-        nearest_mode: str,
-        cubic_coeff_a: float,
-        exclude_outside: bool,
-        antialias: bool,
-        extrapolation_value: float,
-        scales: Sequence[float] | None,
-        roi: Sequence[float] | None,
-    ) -> None:
+    def resize(self, x: DA, out: DA, attrs: ResizeAttributes) -> None:
         """ONNX Resize of x into out (same rank): `scales` per dim (None: out /
         in), `roi` (begins, then ends) for tf_crop_and_resize; the taps and
         weights of each dim are `resize_taps` (cpu_resize.py)."""
         checks.resize(x, out)
-        resize(
-            self.array(x),
-            self.array(out),
-            mode,
-            coordinate_mode,
-            nearest_mode,
-            cubic_coeff_a,
-            exclude_outside,
-            antialias,
-            extrapolation_value,
-            scales,
-            roi,
-        )
+        resize(self.array(x), self.array(out), attrs)

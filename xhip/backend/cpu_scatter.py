@@ -22,8 +22,15 @@ from typing import Any
 import numpy as np
 
 from xhip.backend.cpu_host import CpuHost
-from xhip.backend.runtime import DeviceArray
+from xhip.backend.runtime import DA, DeviceArray
 from xhip.dialects import hip
+from xhip.dialects.hip import (
+    AxisAttributes,
+    CumSumAttributes,
+    ScatterAttributes,
+    ScatterAxisAttributes,
+    TriluAttributes,
+)
 
 _AT = {
     "add": np.add,
@@ -64,16 +71,12 @@ class CpuScatters(CpuHost):
         return o
 
     def scatter_nd(
-        self,
-        data: DeviceArray,
-        indices: DeviceArray,
-        updates: DeviceArray,
-        out: DeviceArray,
-        reduction: str,
+        self, data: DA, indices: DA, updates: DA, out: DA, attrs: ScatterAttributes
     ) -> None:
         """ONNX ScatterND: `out` = `data`, then each update slice combined
         (`reduction` none, add, mul, max, min) into `out[tuple(indices[i])]`,
         in order; int64 indices, negative ones counted from the end."""
+        reduction = attrs.reduction
         o = self._scatter_start(data, out)
         idx, u = self.array(indices), self.array(updates)
         k = idx.shape[-1]
@@ -91,18 +94,13 @@ class CpuScatters(CpuHost):
         _scatter(o, tuple(rows.T), slices, reduction)
 
     def scatter_elements(
-        self,
-        data: DeviceArray,
-        indices: DeviceArray,
-        updates: DeviceArray,
-        out: DeviceArray,
-        reduction: str,
-        axis: int,
+        self, data: DA, indices: DA, updates: DA, out: DA, attrs: ScatterAxisAttributes
     ) -> None:
         """ONNX ScatterElements along `axis` (in `[0, rank)`): `out` = `data`,
         then `updates[p]` combined into `out` at `p` with its `axis`
         coordinate replaced by `indices[p]` (int32 or int64, negative ones
         counted from the end), in order."""
+        reduction, axis = attrs.reduction, attrs.axis
         o = self._scatter_start(data, out)
         idx, u = self.array(indices), self.array(updates)
         if idx.size == 0:
@@ -111,31 +109,25 @@ class CpuScatters(CpuHost):
         where[axis] = _wrapped(idx, o.shape[axis], hip.ScatterElementsOp.name)
         _scatter(o, tuple(where), u, reduction)
 
-    def trilu(self, k: int, src: DeviceArray, out: DeviceArray, upper: bool) -> None:
+    def trilu(self, k: int, src: DA, out: DA, attrs: TriluAttributes) -> None:
         """ONNX Trilu on the last two dims: `src` where `col - row >= k`
         (`upper`) or `<= k`, else 0."""
         x, o = self.array(src), self.array(out)
         rows, cols = x.shape[-2:]
         diagonal = np.arange(cols)[None, :] - np.arange(rows)[:, None]
-        keep = diagonal >= k if upper else diagonal <= k
+        keep = diagonal >= k if attrs.upper else diagonal <= k
         np.copyto(o, np.where(keep, x, np.zeros((), x.dtype)))
 
-    def cumsum(
-        self,
-        src: DeviceArray,
-        out: DeviceArray,
-        axis: int,
-        exclusive: bool,
-        reverse: bool,
-    ) -> None:
+    def cumsum(self, src: DA, out: DA, attrs: CumSumAttributes) -> None:
         """ONNX CumSum along `axis`, in `src`'s element type, summed in order."""
+        axis = attrs.axis
         x, o = self.array(src), self.array(out)
         if o.size == 0:
             return
-        if reverse:
+        if attrs.reverse:
             x, o = np.flip(x, axis), np.flip(o, axis)
         with np.errstate(over="ignore", invalid="ignore"):
-            if not exclusive:
+            if not attrs.exclusive:
                 np.cumsum(x, axis=axis, dtype=o.dtype, out=o)
                 return
             n = x.shape[axis]
@@ -149,12 +141,11 @@ class CpuScatters(CpuHost):
                     x[tuple(before)], axis=axis, dtype=o.dtype, out=o[tuple(after)]
                 )
 
-    def one_hot(
-        self, indices: DeviceArray, values: DeviceArray, out: DeviceArray, axis: int
-    ) -> None:
+    def one_hot(self, indices: DA, values: DA, out: DA, attrs: AxisAttributes) -> None:
         """ONNX OneHot: `out` (depth = `out.shape[axis]`) is `values[1]` where
         the coordinate at `axis` equals the index (negative ones plus depth,
         float ones truncated), else `values[0]`."""
+        axis = attrs.axis
         idx, v, o = self.array(indices), self.array(values), self.array(out)
         if o.size == 0:
             return

@@ -13,7 +13,8 @@ import numpy as np
 
 from xhip.backend import checks
 from xhip.backend.cpu_host import CpuHost
-from xhip.backend.runtime import DeviceArray
+from xhip.backend.runtime import DA
+from xhip.dialects.hip import TopKAttributes
 
 
 def topk_order(x: np.ndarray, axis: int, largest: bool) -> np.ndarray:
@@ -30,23 +31,17 @@ def topk_order(x: np.ndarray, axis: int, largest: bool) -> np.ndarray:
 class CpuTopK(CpuHost):
     """Mixed into `CpuRuntime`: `Runtime.topk`."""
 
-    def topk(
-        self,
-        src: DeviceArray,
-        values: DeviceArray,
-        indices: DeviceArray,
-        axis: int,
-        largest: bool = True,
-    ) -> None:
+    def topk(self, src: DA, values: DA, indices: DA, attrs: TopKAttributes) -> None:
         """`hip.topk`: the `k = values.shape[axis]` largest (or smallest)
         elements of `src` along `axis`, sorted, into `values`, and their
         positions along `axis` into the int64 `indices`; ties go to the lower
         index, NaN counts as larger than any number."""
+        axis = attrs.axis
         x, v, i = self.array(src), self.array(values), self.array(indices)
         k = checks.topk(src, values, axis)
         if v.size == 0:
             return
-        order = topk_order(x, axis, largest)
+        order = topk_order(x, axis, attrs.largest)
         first = np.take(order, np.arange(k), axis=axis)
         np.copyto(i, first, casting="unsafe")
         np.copyto(v, np.take_along_axis(x, first, axis=axis))

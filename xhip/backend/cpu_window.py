@@ -23,76 +23,25 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from xhip.backend.cpu_conv import _tap_slices
 from xhip.backend.cpu_host import CpuHost
-from xhip.backend.runtime import DeviceArray
+from xhip.backend.runtime import DA, OptDA
+from xhip.dialects.hip import ConvAttributes, LpPoolAttributes, WindowAttributes
 
 
 def tap_slices(
     tap: Sequence[int],
     y_shape: Sequence[int],
     x_shape: Sequence[int],
-    strides: Sequence[int],
-    dilations: Sequence[int],
-    pads: Sequence[int],
+    window: WindowAttributes,
 ) -> tuple[tuple[slice, ...], tuple[slice, ...]] | None:
     """For one kernel tap: the input positions `i` whose output `i * s - pad +
     t * dil` lies inside y, and those output elements (slices per dim): the
     convolution's map (`cpu_conv._tap_slices`) with y as its input."""
-    return _tap_slices(tap, y_shape, x_shape, strides, dilations, pads)
+    return _tap_slices(tap, y_shape, x_shape, window)
 
 
-def conv_transpose(
-    x: np.ndarray,
-    w: np.ndarray,
-    bias: np.ndarray | None,
-    out: np.ndarray,
-    workspace: np.ndarray,
-    strides: Sequence[int],
-    dilations: Sequence[int],
-    pads: Sequence[int],
-    group: int,
-) -> None:
-    n, c = x.shape[:2]
-    m, kernel, in_spatial = out.shape[1], w.shape[2:], x.shape[2:]
-    positions, taps = math.prod(in_spatial), math.prod(kernel)
-    if out.size == 0:
-        return
-    # (G, M/G * K, C/G): each group's weights, transposed.
-    weights = w.reshape(group, c // group, (m // group) * taps).transpose(0, 2, 1)
-    target = out if out.flags.c_contiguous else np.empty_like(out)
-    if workspace.size == 0:  # y is the column matrix itself
-        images = x.reshape(n, group, c // group, positions)
-        np.matmul(weights, images, out=target.reshape(n, group, m // group, positions))
-    else:
-        target.fill(0)
-        col = workspace.reshape(group, (m // group) * taps, positions)
-        taps_view = workspace.reshape(m, taps, *in_spatial)
-        slices = [
-            tap_slices(tap, out.shape[2:], in_spatial, strides, dilations, pads)
-            for tap in np.ndindex(*kernel)
-        ]
-        for i in range(n):
-            np.matmul(weights, x[i].reshape(group, c // group, positions), out=col)
-            image = target[i]
-            for k, found in enumerate(slices):
-                if found is not None:
-                    src, dst = found
-                    image[(slice(None), *dst)] += taps_view[(slice(None), k, *src)]
-    if bias is not None:
-        target += bias.reshape(m, *(1 for _ in in_spatial))
-    if target is not out:
-        np.copyto(out, target)
-
-
-def lp_pool(
-    x: np.ndarray,
-    out: np.ndarray,
-    kernel: Sequence[int],
-    strides: Sequence[int],
-    dilations: Sequence[int],
-    pads: Sequence[int],
-    p: int,
-) -> None:
-    rank = x.ndim - 2
+def lp_pool(x: np.ndarray, out: np.ndarray, attrs: LpPoolAttributes) -> None:
+    rank, kernel, p = x.ndim - 2, attrs.kernel, attrs.p
+    strides, dilations, pads = attrs.strides, attrs.dilations, attrs.pads
     if out.size == 0:
         return
     spatial = tuple(range(2, 2 + rank))
@@ -126,16 +75,7 @@ class CpuWindows(CpuHost):
     """Mixed into `CpuRuntime`: ConvTranspose and LpPool."""
 
     def conv_transpose(
-        self,
-        x: DeviceArray,
-        w: DeviceArray,
-        bias: DeviceArray | None,
-        out: DeviceArray,
-        workspace: DeviceArray,
-        strides: Sequence[int],
-        dilations: Sequence[int],
-        pads: Sequence[int],
-        group: int,
+        self, x: DA, w: DA, bias: OptDA, out: DA, workspace: DA, attrs: ConvAttributes
     ) -> None:
         """ONNX ConvTranspose of x (N, C, s...) by w (C, M/group, k...), plus
         `bias` (M) if given, into out (N, M, o...): input `i` adds `x[i] * w[t]`
@@ -143,36 +83,41 @@ class CpuWindows(CpuHost):
         the end (output padding). `workspace` (1-D, from the memory plan) holds
         one image's column matrix, `M * prod(k) * prod(s)` elements, or is
         empty where the GEMM writes out itself."""
-        conv_transpose(
-            self.array(x),
-            self.array(w),
-            None if bias is None else self.array(bias),
-            self.array(out),
-            self.array(workspace),
-            strides,
-            dilations,
-            pads,
-            group,
-        )
+        xs, ws, o, work = (self.array(v) for v in (x, w, out, workspace))
+        n, c, group = *xs.shape[:2], attrs.group
+        m, kernel, in_spatial = o.shape[1], ws.shape[2:], xs.shape[2:]
+        positions, taps = math.prod(in_spatial), math.prod(kernel)
+        if o.size == 0:
+            return
+        # (G, M/G * K, C/G): each group's weights, transposed.
+        weights = ws.reshape(group, c // group, (m // group) * taps).transpose(0, 2, 1)
+        target = o if o.flags.c_contiguous else np.empty_like(o)
+        if work.size == 0:  # y is the column matrix itself
+            images = xs.reshape(n, group, c // group, positions)
+            out_rows = target.reshape(n, group, m // group, positions)
+            np.matmul(weights, images, out=out_rows)
+        else:
+            target.fill(0)
+            col = work.reshape(group, (m // group) * taps, positions)
+            taps_view = work.reshape(m, taps, *in_spatial)
+            slices = [
+                tap_slices(tap, o.shape[2:], in_spatial, attrs)
+                for tap in np.ndindex(*kernel)
+            ]
+            for i in range(n):
+                image_rows = xs[i].reshape(group, c // group, positions)
+                np.matmul(weights, image_rows, out=col)
+                image = target[i]
+                for k, found in enumerate(slices):
+                    if found is not None:
+                        src, dst = found
+                        image[(slice(None), *dst)] += taps_view[(slice(None), k, *src)]
+        if bias is not None:
+            target += self.array(bias).reshape(m, *(1 for _ in in_spatial))
+        if target is not o:
+            np.copyto(o, target)
 
-    def lp_pool(
-        self,
-        x: DeviceArray,
-        out: DeviceArray,
-        kernel: Sequence[int],
-        strides: Sequence[int],
-        dilations: Sequence[int],
-        pads: Sequence[int],
-        p: int,
-    ) -> None:
+    def lp_pool(self, x: DA, out: DA, attrs: LpPoolAttributes) -> None:
         """ONNX LpPool of x (N, C, s...) into out (N, C, o...): `(sum |x|^p)^(1/p)`
         over each window's elements inside x (windows as in `pool`)."""
-        lp_pool(
-            self.array(x),
-            self.array(out),
-            kernel,
-            strides,
-            dilations,
-            pads,
-            p,
-        )
+        lp_pool(self.array(x), self.array(out), attrs)

@@ -46,7 +46,13 @@ from xhip.backend.gpu_resize import GpuResize
 from xhip.backend.gpu_scatter import GpuScatters
 from xhip.backend.gpu_topk import GpuTopK
 from xhip.backend.gpu_window import GpuWindows
-from xhip.backend.runtime import DeviceArray, check_call, overlaps
+from xhip.backend.runtime import DA, DeviceArray, OptDA, check_call, overlaps
+from xhip.dialects.hip import (
+    AxisAttributes,
+    ElementwiseAttributes,
+    GemmAttributes,
+    PermuteAttributes,
+)
 
 __all__ = [
     "BLOCK",
@@ -95,14 +101,11 @@ class KernelRuntime(
     """
 
     def _formula(
-        self,
-        kind: str,
-        inputs: Sequence[DeviceArray],
-        out: DeviceArray,
-        params: Sequence[float],
+        self, inputs: Sequence[DA], out: DA, attrs: ElementwiseAttributes
     ) -> None:
         """The elementwise kernel of `kind` for the call's element type, its
         formula's `Param` values as a float64 array (null when none)."""
+        kind, params = attrs.kind, attrs.params
         op = OPS[kind]
         dtypes = [v.dtype for v in (*inputs, out)]
         dtype = value_type(op, dtypes)
@@ -124,42 +127,23 @@ class KernelRuntime(
             [("ptr", values)],
         )
 
-    def unary(
-        self,
-        kind: str,
-        src: DeviceArray,
-        out: DeviceArray,
-        params: Sequence[float] = (),
-    ) -> None:
-        self._formula(kind, [src], out, params)
+    def unary(self, src: DA, out: DA, attrs: ElementwiseAttributes) -> None:
+        self._formula([src], out, attrs)
 
-    def binary(
-        self,
-        kind: str,
-        a: DeviceArray,
-        b: DeviceArray,
-        out: DeviceArray,
-        params: Sequence[float] = (),
-    ) -> None:
-        self._formula(kind, [a, b], out, params)
+    def binary(self, a: DA, b: DA, out: DA, attrs: ElementwiseAttributes) -> None:
+        self._formula([a, b], out, attrs)
 
     def ternary(
-        self,
-        kind: str,
-        a: DeviceArray,
-        b: DeviceArray,
-        c: DeviceArray,
-        out: DeviceArray,
-        params: Sequence[float] = (),
+        self, a: DA, b: DA, c: DA, out: DA, attrs: ElementwiseAttributes
     ) -> None:
-        self._formula(kind, [a, b, c], out, params)
+        self._formula([a, b, c], out, attrs)
 
-    def from_elements(self, values: Sequence[int], out: DeviceArray) -> None:
+    def from_elements(self, values: Sequence[int], out: DA) -> None:
         host = np.array(values, dtype=np.int64).astype(out.dtype).reshape(out.shape)
         if host.nbytes:
             self.copy(self._constant_view(host), out)
 
-    def range(self, start: DeviceArray, delta: DeviceArray, out: DeviceArray) -> None:
+    def range(self, start: DA, delta: DA, out: DA) -> None:
         kernel = RANGE_KERNELS.get(out.dtype)
         if kernel is None:
             self.refuse(f"on {out.dtype}")
@@ -174,22 +158,16 @@ class KernelRuntime(
         ]
         self.device.launch(kernel, grid_for(n), BLOCK, 0, args)
 
-    def permute(self, src: DeviceArray, out: DeviceArray, perm: Sequence[int]) -> None:
+    def permute(self, src: DA, out: DA, attrs: PermuteAttributes) -> None:
         kernel = self._copy_kernel(src, out)
-        meta = strided_meta(out, input_strides=[src.strides[p] for p in perm])
+        meta = strided_meta(out, input_strides=[src.strides[p] for p in attrs.perm])
         self._launch_strided(kernel, [], out, meta, [src])
 
-    def softmax(
-        self,
-        src: DeviceArray,
-        out: DeviceArray,
-        axis: int = -1,
-        scale: DeviceArray | None = None,
-    ) -> None:
+    def softmax(self, src: DA, scale: OptDA, out: DA, attrs: AxisAttributes) -> None:
         given = [src, out, *([scale] if scale is not None else [])]
         self._suffix(FLOAT_TYPES, *given)
         rank = len(src.shape)
-        axis %= max(rank, 1)
+        axis = attrs.axis % max(rank, 1)
         if rank and axis == rank - 1 and src.is_contiguous() and out.is_contiguous():
             self._softmax_rows(src, out, scale)
             return
@@ -197,10 +175,10 @@ class KernelRuntime(
         perm = [d for d in range(rank) if d != axis] + [axis]
         shape = tuple(src.shape[p] for p in perm)
         scratch = self.empty(shape, src.dtype)
-        self.permute(src, scratch, perm)
+        self.permute(src, scratch, PermuteAttributes(tuple(perm)))
         self._softmax_rows(scratch, scratch, scale)
-        back = [perm.index(d) for d in range(rank)]
-        self.permute(scratch, out, back)
+        back = tuple(perm.index(d) for d in range(rank))
+        self.permute(scratch, out, PermuteAttributes(back))
         self.free(scratch.buffer)
 
     def _softmax_rows(
@@ -226,7 +204,7 @@ class KernelRuntime(
         shared = BLOCK * (8 if suffix == "f64" else 4)
         self.device.launch(kernel, grid, BLOCK, shared, args)
 
-    def matmul(self, a: DeviceArray, b: DeviceArray, out: DeviceArray) -> None:
+    def matmul(self, a: DA, b: DA, out: DA) -> None:
         """numpy `matmul`; 1-D operands get a unit dim, as numpy gives them."""
         self._require_gemm_type(a, b, out)
         if len(a.shape) == 1:
@@ -237,22 +215,13 @@ class KernelRuntime(
             out = insert_unit_dim(out, len(out.shape))
         self._gemm(a, b, out, 1.0, 0.0)
 
-    def gemm(
-        self,
-        a: DeviceArray,
-        b: DeviceArray,
-        c: DeviceArray | None,
-        out: DeviceArray,
-        trans_a: bool = False,
-        trans_b: bool = False,
-        alpha: float = 1.0,
-        beta: float = 1.0,
-    ) -> None:
+    def gemm(self, a: DA, b: DA, c: OptDA, out: DA, attrs: GemmAttributes) -> None:
         """ONNX Gemm: C broadcast into `out` first, then BLAS's beta adds it."""
         self._require_gemm_type(a, b, out, *([c] if c is not None else []))
-        if trans_a:
+        alpha, beta = attrs.alpha, attrs.beta
+        if attrs.trans_a:
             a = transposed(a)
-        if trans_b:
+        if attrs.trans_b:
             b = transposed(b)
         if c is None or beta == 0.0:
             self._gemm(a, b, out, alpha, 0.0)

@@ -26,7 +26,8 @@ import numpy as np
 from xhip.backend.device import KernelArg
 from xhip.backend.gpu_host import FLOAT_TYPES, MAX_GRID, GpuHost, block_for
 from xhip.backend.gpu_reduce import accumulator_bytes
-from xhip.backend.runtime import DeviceArray, check_call
+from xhip.backend.runtime import DA, DeviceArray, OptDA, check_call
+from xhip.dialects.hip import AttentionAttributes, RotaryAttributes
 
 STAGE_CODES = {"scaled": 0, "softcapped": 1, "biased": 2, "softmax": 3}
 """`stage` as `xhip_attention_softmax_<type>` takes it (hip.ATTENTION_STAGES)."""
@@ -48,17 +49,11 @@ class GpuAttention(GpuHost):
     def attention_softmax(
         self,
         past: int,
-        scores: DeviceArray,
-        mask: DeviceArray | None,
-        nonpad: DeviceArray | None,
-        out: DeviceArray,
-        scale: float,
-        softcap: float,
-        causal: bool,
-        left_window: int,
-        right_window: int,
-        stage: str,
-        wide: bool = False,
+        scores: DA,
+        mask: OptDA,
+        nonpad: OptDA,
+        out: DA,
+        attrs: AttentionAttributes,
     ) -> None:
         floats = [scores, out]
         if mask is not None and mask.dtype != np.bool_:
@@ -76,7 +71,7 @@ class GpuAttention(GpuHost):
         else:
             strides, kind, mask_t = [0, 0, 0, 0], 0, t
         meta = np.asarray([b, h, s, t, *strides, mask_t], np.int64)
-        params = np.asarray([scale, softcap], np.float64)
+        params = np.asarray([attrs.scale, attrs.softcap], np.float64)
         if self.debug:
             inputs = [v for v in (src, mask, nonpad) if v is not None]
             check_call(kernel, inputs, dst, inplace_ok=True)
@@ -90,11 +85,11 @@ class GpuAttention(GpuHost):
             ("ptr", self._device_meta(meta)),
             ("ptr", self._device_meta(params)),
             ("i64", past),
-            ("i32", int(causal)),
-            ("i64", left_window),
-            ("i64", right_window),
-            ("i32", STAGE_CODES[stage]),
-            ("i32", int(suffix == "f16" and not wide)),
+            ("i32", int(attrs.causal)),
+            ("i64", attrs.left_window),
+            ("i64", attrs.right_window),
+            ("i32", STAGE_CODES[attrs.stage]),
+            ("i32", int(suffix == "f16" and not attrs.wide)),
         ]
         grid = min(b * h * s, MAX_GRID)
         shared = 2 * accumulator_bytes(suffix) * block
@@ -107,14 +102,12 @@ class GpuAttention(GpuHost):
 
     def rotary_embedding(
         self,
-        x: DeviceArray,
-        cos: DeviceArray,
-        sin: DeviceArray,
-        position_ids: DeviceArray | None,
-        out: DeviceArray,
-        interleaved: bool,
-        rotary_dim: int,
-        num_heads: int,
+        x: DA,
+        cos: DA,
+        sin: DA,
+        position_ids: OptDA,
+        out: DA,
+        attrs: RotaryAttributes,
     ) -> None:
         suffix = self._suffix(FLOAT_TYPES, x, cos, sin, out)
         kernel = f"xhip_rotary_embedding_{suffix}"
@@ -128,7 +121,8 @@ class GpuAttention(GpuHost):
             ys = [out.strides[i] for i in order]
         else:
             b, s, hidden = x.shape
-            heads, d = num_heads, hidden // num_heads
+            heads = attrs.num_heads
+            d = hidden // heads
             xs = [x.strides[0], x.strides[1], d * x.strides[2], x.strides[2]]
             ys = [out.strides[0], out.strides[1], d * out.strides[2], out.strides[2]]
         caches: list[int] = []
@@ -153,7 +147,7 @@ class GpuAttention(GpuHost):
             ("ptr", self._address(out)),
             ("ptr", self._device_meta(meta)),
             ("i64", n),
-            ("i64", rotary_dim),
-            ("i32", int(interleaved)),
+            ("i64", attrs.rotary_dim),
+            ("i32", int(attrs.interleaved)),
         ]
         self._launch_1d(kernel, n, args)

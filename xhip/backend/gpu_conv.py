@@ -18,12 +18,12 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
 import numpy as np
 
 from xhip.backend.gpu_host import GpuHost, dense_view, view_of
-from xhip.backend.runtime import DeviceArray, contiguous_strides
+from xhip.backend.runtime import DA, DeviceArray, OptDA, contiguous_strides
+from xhip.dialects.hip import ConvAttributes, PoolAttributes
 
 POOL_MODES = {"max": 0, "average": 1, "average_with_pad": 2}
 """The `mode` codes of `xhip_pool_f32` (the XHIP_POOL_* of conv.h)."""
@@ -33,22 +33,14 @@ class GpuConvolutions(GpuHost):
     """Mixed into `KernelRuntime`: the `Runtime` methods of convolution and pooling."""
 
     def conv(
-        self,
-        x: DeviceArray,
-        w: DeviceArray,
-        bias: DeviceArray | None,
-        out: DeviceArray,
-        workspace: DeviceArray,
-        strides: Sequence[int],
-        dilations: Sequence[int],
-        pads: Sequence[int],
-        group: int,
+        self, x: DA, w: DA, bias: OptDA, out: DA, workspace: DA, attrs: ConvAttributes
     ) -> None:
         values = [x, w, out, *([bias] if bias is not None else [])]
         self._require_f32(*values)
         if out.size == 0:
             return
-        n, c = x.shape[:2]
+        n, c, group = *x.shape[:2], attrs.group
+        strides, dilations, pads = attrs.strides, attrs.dilations, attrs.pads
         m, kernel, out_spatial = w.shape[0], w.shape[2:], out.shape[2:]
         rank, taps, positions = len(kernel), math.prod(kernel), math.prod(out_spatial)
         scratch: list[DeviceArray] = []
@@ -112,34 +104,23 @@ class GpuConvolutions(GpuHost):
         for value in scratch:
             self.free(value.buffer)
 
-    def pool(
-        self,
-        x: DeviceArray,
-        out: DeviceArray,
-        kind: str,
-        kernel: Sequence[int] | None,
-        strides: Sequence[int],
-        dilations: Sequence[int],
-        pads: Sequence[int],
-        indices: DeviceArray | None = None,
-        count_include_pad: bool = False,
-        column_major: bool = False,
-    ) -> None:
+    def pool(self, x: DA, out: DA, indices: OptDA, attrs: PoolAttributes) -> None:
         self._require_f32(x, out)
         if out.size == 0:
             return
-        rank = len(x.shape) - 2
-        window = tuple(x.shape[2:]) if kernel is None else tuple(kernel)
+        rank, kernel = len(x.shape) - 2, attrs.kernel
+        window = tuple(x.shape[2:]) if kernel is None else kernel
         index_strides = (0,) * (2 + rank) if indices is None else indices.strides
         meta = np.asarray(
-            [*x.shape[:2], *x.shape[2:], *out.shape[2:], *window, *strides]
-            + [*dilations, *pads, *x.strides, *out.strides, *index_strides],
+            [*x.shape[:2], *x.shape[2:], *out.shape[2:], *window, *attrs.strides]
+            + [*attrs.dilations, *attrs.pads, *x.strides, *out.strides]
+            + [*index_strides],
             dtype=np.int64,
         )
         mode = (
             "max"
-            if kind == "max"
-            else ("average_with_pad" if count_include_pad else "average")
+            if attrs.kind == "max"
+            else ("average_with_pad" if attrs.count_include_pad else "average")
         )
         self._launch_1d(
             "xhip_pool_f32",
@@ -149,7 +130,7 @@ class GpuConvolutions(GpuHost):
                 ("ptr", self._address(out)),
                 ("ptr", 0 if indices is None else self._address(indices)),
                 ("i32", POOL_MODES[mode]),
-                ("i32", int(column_major)),
+                ("i32", int(attrs.column_major)),
                 ("i32", rank),
                 ("ptr", self._device_meta(meta)),
                 ("i64", out.size),

@@ -22,8 +22,9 @@ import numpy as np
 from xhip.backend import checks
 from xhip.backend.device import KernelArg
 from xhip.backend.gpu_host import GpuHost
-from xhip.backend.runtime import DeviceArray, check_call
+from xhip.backend.runtime import DA, DeviceArray, check_call
 from xhip.dialects import hip
+from xhip.dialects.hip import AxisAttributes, GatherNDAttributes
 
 GATHER_KERNELS = {size: f"xhip_gather_{size}" for size in (1, 2, 4, 8)}
 """The gather kernel for each element size in bytes."""
@@ -56,9 +57,8 @@ def gather_meta(
 class GpuGathers(GpuHost):
     """Mixed into `KernelRuntime`: the `Runtime` methods of the gather family."""
 
-    def gather(
-        self, data: DeviceArray, indices: DeviceArray, out: DeviceArray, axis: int
-    ) -> None:
+    def gather(self, data: DA, indices: DA, out: DA, attrs: AxisAttributes) -> None:
+        axis = attrs.axis
         q = len(indices.shape)
         ds = data.strides
         self._gather(
@@ -74,8 +74,9 @@ class GpuGathers(GpuHost):
         )
 
     def gather_elements(
-        self, data: DeviceArray, indices: DeviceArray, out: DeviceArray, axis: int
+        self, data: DA, indices: DA, out: DA, attrs: AxisAttributes
     ) -> None:
+        axis = attrs.axis
         ds = list(data.strides)
         ds[axis] = 0
         self._gather(
@@ -91,13 +92,9 @@ class GpuGathers(GpuHost):
         )
 
     def gather_nd(
-        self,
-        data: DeviceArray,
-        indices: DeviceArray,
-        out: DeviceArray,
-        batch_dims: int = 0,
+        self, data: DA, indices: DA, out: DA, attrs: GatherNDAttributes
     ) -> None:
-        b, q = batch_dims, len(indices.shape)
+        b, q = attrs.batch_dims, len(indices.shape)
         k = indices.shape[-1]
         ds = data.strides
         rest = len(data.shape) - b - k

@@ -22,7 +22,8 @@ import numpy as np
 from xhip.backend import checks
 from xhip.backend.device import KernelArg
 from xhip.backend.gpu_host import MAX_GRID, GpuHost, block_for
-from xhip.backend.runtime import DeviceArray
+from xhip.backend.runtime import DA, DeviceArray, OptDA
+from xhip.dialects.hip import GroupNormAttributes, LrnAttributes, PadAttributes
 
 PAD_CODES = {"constant": 0, "reflect": 1, "edge": 2, "wrap": 3}
 """The `mode` codes of `xhip_pad_*` (the XHIP_PAD_* of image.h)."""
@@ -51,13 +52,9 @@ class GpuImage(GpuHost):
     """Mixed into `KernelRuntime`: Pad, group normalization and LRN."""
 
     def pad(
-        self,
-        x: DeviceArray,
-        value: DeviceArray | None,
-        out: DeviceArray,
-        pads: Sequence[int],
-        mode: str,
+        self, pads: Sequence[int], x: DA, value: OptDA, out: DA, attrs: PadAttributes
     ) -> None:
+        mode = attrs.mode
         kernel = PAD_KERNELS.get(x.itemsize)
         if kernel is None or x.dtype != out.dtype:
             self.refuse(f"from {x.dtype} to {out.dtype}")
@@ -81,20 +78,13 @@ class GpuImage(GpuHost):
         return dense, True
 
     def group_norm(
-        self,
-        x: DeviceArray,
-        scale: DeviceArray,
-        bias: DeviceArray,
-        out: DeviceArray,
-        num_groups: int | None,
-        epsilon: float,
-        per_group: bool = False,
+        self, x: DA, scale: DA, bias: DA, out: DA, attrs: GroupNormAttributes
     ) -> None:
         self._require_f32(x, scale, bias, out)
         if x.size == 0:
             return
         n, c = x.shape[:2]
-        groups = c if num_groups is None else num_groups
+        groups = c if attrs.num_groups is None else attrs.num_groups
         spatial = math.prod(x.shape[2:])
         scratch: list[DeviceArray] = []
         dense: list[DeviceArray] = []
@@ -116,8 +106,8 @@ class GpuImage(GpuHost):
             ("i64", groups),
             ("i64", c // groups),
             ("i64", spatial),
-            ("i32", _bits(epsilon)),
-            ("i32", 1 if per_group else 0),
+            ("i32", _bits(attrs.epsilon)),
+            ("i32", 1 if attrs.per_group else 0),
         ]
         grid = min(rows, MAX_GRID)
         self.device.launch("xhip_group_norm_f32", grid, block, 16 * block, args)
@@ -127,15 +117,8 @@ class GpuImage(GpuHost):
         for value in scratch:
             self.free(value.buffer)
 
-    def lrn(
-        self,
-        src: DeviceArray,
-        out: DeviceArray,
-        size: int,
-        alpha: float,
-        beta: float,
-        bias: float,
-    ) -> None:
+    def lrn(self, src: DA, out: DA, attrs: LrnAttributes) -> None:
+        size = attrs.size
         self._require_f32(src, out)
         if src.size == 0:
             return
@@ -150,9 +133,9 @@ class GpuImage(GpuHost):
             ("i64", c),
             ("i64", spatial),
             ("i32", size),
-            ("i32", _bits(alpha / size)),
-            ("i32", _bits(beta)),
-            ("i32", _bits(bias)),
+            ("i32", _bits(attrs.alpha / size)),
+            ("i32", _bits(attrs.beta)),
+            ("i32", _bits(attrs.bias)),
         ]
         self._launch_1d("xhip_lrn_f32", src.size, args)
         if target is not out:

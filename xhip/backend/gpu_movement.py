@@ -18,7 +18,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from xhip.backend.gpu_host import GpuHost
-from xhip.backend.runtime import DeviceArray, check_view
+from xhip.backend.runtime import DA, DeviceArray, check_view
+from xhip.dialects.hip import SliceAttributes
 
 TILE_KERNELS = {size: f"xhip_tile_{size}" for size in (1, 2, 4, 8)}
 """The kernel of each element size in bytes."""
@@ -60,25 +61,21 @@ class GpuMovement(GpuHost):
         self._launch_strided(kernel, [], out, meta, [src])
 
     def slice(
-        self,
-        starts: Sequence[int],
-        src: DeviceArray,
-        out: DeviceArray,
-        steps: Sequence[int],
+        self, starts: Sequence[int], src: DA, out: DA, attrs: SliceAttributes
     ) -> None:
         if out.size == 0:
             return
-        view = sliced(src, starts, steps, out.shape)
+        view = sliced(src, starts, attrs.steps, out.shape)
         if self.debug:
             check_view(view, "the sliced input")
         self._tile_copy(view, out, out.shape, view.strides)
 
-    def tile(self, src: DeviceArray, out: DeviceArray) -> None:
+    def tile(self, src: DA, out: DA) -> None:
         if out.size == 0:
             return
         self._tile_copy(src, out, src.shape, src.strides)
 
-    def expand(self, src: DeviceArray, out: DeviceArray) -> None:
+    def expand(self, src: DA, out: DA) -> None:
         lead = len(out.shape) - len(src.shape)
         shape = [1] * lead + list(src.shape)
         strides = [0] * lead + list(src.strides)

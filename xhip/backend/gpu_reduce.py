@@ -37,7 +37,15 @@ from xhip.backend.gpu_host import (
     GpuHost,
     block_for,
 )
-from xhip.backend.runtime import DeviceArray
+from xhip.backend.runtime import DA, DeviceArray, OptDA
+from xhip.dialects.hip import (
+    ArgReduceAttributes,
+    AxisAttributes,
+    FillAttributes,
+    NormAttributes,
+    PermuteAttributes,
+    ReduceAttributes,
+)
 
 REDUCE_CODES = {
     "sum": 0,
@@ -86,13 +94,8 @@ def _keepdims(out: DeviceArray, rank: int, axes: Sequence[int]) -> DeviceArray:
 class GpuReductions(GpuHost):
     """Mixed into `KernelRuntime`: the `Runtime` methods of the reduction family."""
 
-    def reduce(
-        self,
-        src: DeviceArray,
-        out: DeviceArray,
-        kind: str,
-        axes: Sequence[int],
-    ) -> None:
+    def reduce(self, src: DA, out: DA, attrs: ReduceAttributes) -> None:
+        kind, axes = attrs.kind, attrs.axes
         suffix = self._suffix(REDUCE_TYPES, src, out)
         if suffix == "i1" and kind not in ("max", "min"):
             self.refuse("bool operands (max, min only)")
@@ -127,14 +130,8 @@ class GpuReductions(GpuHost):
         shared = accumulator_bytes(suffix) * block
         self.device.launch(f"xhip_reduce_{suffix}", grid, block, shared, args)
 
-    def arg_reduce(
-        self,
-        src: DeviceArray,
-        out: DeviceArray,
-        kind: str,
-        axis: int,
-        select_last: bool = False,
-    ) -> None:
+    def arg_reduce(self, src: DA, out: DA, attrs: ArgReduceAttributes) -> None:
+        axis = attrs.axis
         suffix = self._suffix(ARG_TYPES, src)
         if out.dtype != np.int64:
             self.refuse(f"{out.dtype} indices (int64 only)")
@@ -152,8 +149,8 @@ class GpuReductions(GpuHost):
         n = src.shape[axis]
         block = block_for(n)
         args: list[KernelArg] = [
-            ("i32", 1 if kind == "max" else 0),
-            ("i32", 1 if select_last else 0),
+            ("i32", 1 if attrs.kind == "max" else 0),
+            ("i32", 1 if attrs.select_last else 0),
             ("ptr", self._address(src)),
             ("ptr", self._address(full)),
             ("i32", len(kept)),
@@ -183,18 +180,11 @@ class GpuReductions(GpuHost):
         self.copy(view, dense)
         return dense, True
 
-    def _norm(
-        self,
-        x: DeviceArray,
-        scale: DeviceArray,
-        bias: DeviceArray | None,
-        out: DeviceArray,
-        mean: DeviceArray | None,
-        inv_std: DeviceArray | None,
-        axis: int,
-        epsilon: float,
-        rms: bool,
-    ) -> None:
+    def _norm(self, rms: bool, values: Sequence[OptDA], attrs: NormAttributes) -> None:
+        """LayerNorm, or RMSNorm (`rms`), of the values (x, scale, bias, out,
+        mean, inv_std)."""
+        x, scale, bias, out, mean, inv_std = values
+        assert x is not None and scale is not None and out is not None
         given = [v for v in (x, scale, bias, out) if v is not None]
         suffix = self._suffix(FLOAT_TYPES, *given)
         work = compute_dtype(suffix)
@@ -203,7 +193,7 @@ class GpuReductions(GpuHost):
                 self.refuse(f"{value.dtype} statistics (float only)")
         if x.size == 0:
             return
-        inner = x.shape[axis:]
+        inner = x.shape[attrs.axis :]
         n = math.prod(inner)
         rows = x.size // n
         scratch: list[DeviceArray] = []
@@ -240,7 +230,7 @@ class GpuReductions(GpuHost):
             ("ptr", address(stats[1])),
             ("i64", rows),
             ("i64", n),
-            ("i64", int(np.float64(epsilon).view(np.int64))),
+            ("i64", int(np.float64(attrs.epsilon).view(np.int64))),
             ("i32", 1 if rms else 0),
         ]
         grid = min(rows, MAX_GRID)
@@ -255,36 +245,18 @@ class GpuReductions(GpuHost):
 
     def layer_norm(
         self,
-        x: DeviceArray,
-        scale: DeviceArray,
-        bias: DeviceArray | None,
-        out: DeviceArray,
-        mean: DeviceArray | None,
-        inv_std: DeviceArray | None,
-        axis: int,
-        epsilon: float,
+        x: DA,
+        scale: DA,
+        bias: OptDA,
+        out: DA,
+        mean: OptDA,
+        inv_std: OptDA,
+        attrs: NormAttributes,
     ) -> None:
-        self._norm(
-            x,
-            scale,
-            bias,
-            out,
-            mean,
-            inv_std,
-            axis,
-            epsilon,
-            rms=False,
-        )
+        self._norm(False, (x, scale, bias, out, mean, inv_std), attrs)
 
-    def rms_norm(
-        self,
-        x: DeviceArray,
-        scale: DeviceArray,
-        out: DeviceArray,
-        axis: int,
-        epsilon: float,
-    ) -> None:
-        self._norm(x, scale, None, out, None, None, axis, epsilon, rms=True)
+    def rms_norm(self, x: DA, scale: DA, out: DA, attrs: NormAttributes) -> None:
+        self._norm(True, (x, scale, None, out, None, None), attrs)
 
     def _softmax_kind(
         self,
@@ -302,9 +274,10 @@ class GpuReductions(GpuHost):
             return
         perm = [d for d in range(rank) if d != axis] + [axis]
         scratch = self.empty(tuple(src.shape[p] for p in perm), src.dtype)
-        self.permute(src, scratch, perm)
+        self.permute(src, scratch, PermuteAttributes(tuple(perm)))
         self._softmax_kind_rows(suffix, hard, scratch, scratch)
-        self.permute(scratch, out, [perm.index(d) for d in range(rank)])
+        back = tuple(perm.index(d) for d in range(rank))
+        self.permute(scratch, out, PermuteAttributes(back))
         self.free(scratch.buffer)
 
     def _softmax_kind_rows(
@@ -325,13 +298,14 @@ class GpuReductions(GpuHost):
         kernel = f"xhip_softmax_kind_rows_{suffix}"
         self.device.launch(kernel, grid, block, shared, args)
 
-    def log_softmax(self, src: DeviceArray, out: DeviceArray, axis: int) -> None:
-        self._softmax_kind(False, src, out, axis)
+    def log_softmax(self, src: DA, out: DA, attrs: AxisAttributes) -> None:
+        self._softmax_kind(False, src, out, attrs.axis)
 
-    def hardmax(self, src: DeviceArray, out: DeviceArray, axis: int) -> None:
-        self._softmax_kind(True, src, out, axis)
+    def hardmax(self, src: DA, out: DA, attrs: AxisAttributes) -> None:
+        self._softmax_kind(True, src, out, attrs.axis)
 
-    def fill(self, out: DeviceArray, value: float) -> None:
+    def fill(self, out: DA, attrs: FillAttributes) -> None:
+        value = attrs.value
         if out.size == 0:
             return
         pattern = np.asarray(value).astype(out.dtype).reshape(1).view(np.uint8)

@@ -19,7 +19,6 @@ converted to the output's type as the CPU runtime converts it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -28,7 +27,8 @@ from xhip.backend import checks
 from xhip.backend.cpu_resize import dim_taps
 from xhip.backend.device import KernelArg
 from xhip.backend.gpu_host import GpuHost
-from xhip.backend.runtime import DeviceArray, check_call
+from xhip.backend.runtime import DA, check_call
+from xhip.dialects.hip import ResizeAttributes
 
 NEAREST_KERNELS = {size: f"xhip_resize_nearest_{size}" for size in (1, 2, 4, 8)}
 """The nearest kernel for each element size in bytes."""
@@ -44,33 +44,13 @@ MAX_RANK = 8
 
 @lru_cache(maxsize=256)
 def resize_tables(
-    in_shape: tuple[int, ...],
-    out_shape: tuple[int, ...],
-    mode: str,
-    coordinate_mode: str,
-    nearest_mode: str,
-    cubic_coeff_a: float,
-    exclude_outside: bool,
-    antialias: bool,
-    scales: tuple[float, ...] | None,
-    roi: tuple[float, ...] | None,
+    in_shape: tuple[int, ...], out_shape: tuple[int, ...], attrs: ResizeAttributes
 ) -> tuple[np.ndarray, np.ndarray]:
     """The kernels' tables: int64 `taps[rank], start[rank], index table` (the
     tail of `meta`) and the float64 weights, as the comment of resize.h says.
     A dim that stays has one tap of weight 1; a position outside the input
     (tf_crop_and_resize) has index -1 in its first tap. Read-only (cached)."""
-    taps = dim_taps(
-        in_shape,
-        out_shape,
-        mode,
-        coordinate_mode,
-        nearest_mode,
-        cubic_coeff_a,
-        exclude_outside,
-        antialias,
-        scales,
-        roi,
-    )
+    taps = dim_taps(in_shape, out_shape, attrs)
     counts: list[int] = []
     indices: list[np.ndarray] = []
     weights: list[np.ndarray] = []
@@ -99,20 +79,8 @@ def resize_tables(
 class GpuResize(GpuHost):
     """Mixed into `KernelRuntime`: the `Runtime` method of Resize."""
 
-    def resize(
-        self,
-        x: DeviceArray,
-        out: DeviceArray,
-        mode: str,
-        coordinate_mode: str,
-        nearest_mode: str,
-        cubic_coeff_a: float,
-        exclude_outside: bool,
-        antialias: bool,
-        extrapolation_value: float,
-        scales: Sequence[float] | None,
-        roi: Sequence[float] | None,
-    ) -> None:
+    def resize(self, x: DA, out: DA, attrs: ResizeAttributes) -> None:
+        mode = attrs.mode
         if x.dtype != out.dtype:
             self.refuse(f"from {x.dtype} to {out.dtype}")
         if len(x.shape) != len(out.shape) or len(x.shape) > MAX_RANK:
@@ -134,25 +102,14 @@ class GpuResize(GpuHost):
         checks.resize(x, out)
         if n == 0:
             return
-        table, weights = resize_tables(
-            tuple(x.shape),
-            tuple(out.shape),
-            mode,
-            coordinate_mode,
-            nearest_mode,
-            float(cubic_coeff_a),
-            bool(exclude_outside),
-            bool(antialias),
-            None if scales is None else tuple(float(s) for s in scales),
-            None if roi is None else tuple(float(r) for r in roi),
-        )
+        table, weights = resize_tables(tuple(x.shape), tuple(out.shape), attrs)
         if self.debug:
             check_call(kernel, (x,), out, inplace_ok=False)
         rank = len(out.shape)
         header = np.asarray([*out.shape, *out.strides, *x.strides], np.int64)
         meta = np.concatenate([header, table, np.zeros(1, np.int64)])  # never empty
         # The extrapolation value in the output's type, as numpy casts it.
-        ext = np.asarray([extrapolation_value]).astype(out.dtype)
+        ext = np.asarray([attrs.extrapolation_value]).astype(out.dtype)
         args: list[KernelArg] = [
             ("ptr", self._address(out)),
             ("ptr", self._address(x)),

@@ -28,7 +28,14 @@ import numpy as np
 from xhip.backend.device import KernelArg
 from xhip.backend.elementwise import TYPE_CODES
 from xhip.backend.gpu_host import GpuHost
-from xhip.backend.runtime import DeviceArray, check_call
+from xhip.backend.runtime import DA, DeviceArray, check_call
+from xhip.dialects.hip import (
+    AxisAttributes,
+    CumSumAttributes,
+    ScatterAttributes,
+    ScatterAxisAttributes,
+    TriluAttributes,
+)
 
 SCATTER_CODES = {"none": 0, "add": 1, "mul": 2, "max": 3, "min": 4}
 """The `how` codes of the scatter kernels (the XHIP_SCATTER_* of scatter.h)."""
@@ -86,13 +93,9 @@ class GpuScatters(GpuHost):
             self.free(value.buffer)
 
     def scatter_nd(
-        self,
-        data: DeviceArray,
-        indices: DeviceArray,
-        updates: DeviceArray,
-        out: DeviceArray,
-        reduction: str,
+        self, data: DA, indices: DA, updates: DA, out: DA, attrs: ScatterAttributes
     ) -> None:
+        reduction = attrs.reduction
         rank = len(out.shape)
         k = indices.shape[-1]
         m = math.prod(indices.shape[:-1])
@@ -125,14 +128,9 @@ class GpuScatters(GpuHost):
         )
 
     def scatter_elements(
-        self,
-        data: DeviceArray,
-        indices: DeviceArray,
-        updates: DeviceArray,
-        out: DeviceArray,
-        reduction: str,
-        axis: int,
+        self, data: DA, indices: DA, updates: DA, out: DA, attrs: ScatterAxisAttributes
     ) -> None:
+        reduction, axis = attrs.reduction, attrs.axis
         shape = indices.shape
         n = shape[axis]
         inner = math.prod(shape[axis + 1 :])
@@ -169,24 +167,18 @@ class GpuScatters(GpuHost):
             "xhip_scatter_elements", data, indices, updates, out, reduction, launch
         )
 
-    def trilu(self, k: int, src: DeviceArray, out: DeviceArray, upper: bool) -> None:
+    def trilu(self, k: int, src: DA, out: DA, attrs: TriluAttributes) -> None:
         self._scatter_type(out)
         meta = np.asarray([*out.shape, *out.strides, *src.strides], np.int64)
         leading: list[KernelArg] = [
             ("i32", out.itemsize),
-            ("i32", 1 if upper else 0),
+            ("i32", 1 if attrs.upper else 0),
             ("i64", k),
         ]
         self._launch_strided("xhip_trilu", leading, out, meta, [src])
 
-    def cumsum(
-        self,
-        src: DeviceArray,
-        out: DeviceArray,
-        axis: int,
-        exclusive: bool,
-        reverse: bool,
-    ) -> None:
+    def cumsum(self, src: DA, out: DA, attrs: CumSumAttributes) -> None:
+        axis = attrs.axis
         code = self._scatter_type(out)
         if out.size == 0:
             return
@@ -203,8 +195,8 @@ class GpuScatters(GpuHost):
         meta = np.asarray([v for row in rows for v in row] or [0], np.int64)
         args: list[KernelArg] = [
             ("i32", code),
-            ("i32", 1 if exclusive else 0),
-            ("i32", 1 if reverse else 0),
+            ("i32", 1 if attrs.exclusive else 0),
+            ("i32", 1 if attrs.reverse else 0),
             ("ptr", self._address(out)),
             ("ptr", self._address(src)),
             ("i32", len(kept)),
@@ -216,9 +208,8 @@ class GpuScatters(GpuHost):
         ]
         self._launch_1d("xhip_cumsum", lines, args)
 
-    def one_hot(
-        self, indices: DeviceArray, values: DeviceArray, out: DeviceArray, axis: int
-    ) -> None:
+    def one_hot(self, indices: DA, values: DA, out: DA, attrs: AxisAttributes) -> None:
+        axis = attrs.axis
         self._scatter_type(out)
         index_type = self._scatter_type(indices)
         if out.size == 0:

@@ -15,7 +15,8 @@ import numpy as np
 from xhip.backend import checks
 from xhip.backend.device import KernelArg
 from xhip.backend.gpu_host import MAX_GRID, GpuHost, block_for
-from xhip.backend.runtime import DeviceArray
+from xhip.backend.runtime import DA
+from xhip.dialects.hip import TopKAttributes
 
 SORT_MAX = 2048
 """The longest row sorted in shared memory: 2048 * 12 bytes = 24 KiB."""
@@ -31,14 +32,8 @@ def sort_size(n: int) -> int:
 class GpuTopK(GpuHost):
     """Mixed into `KernelRuntime`: `Runtime.topk`."""
 
-    def topk(
-        self,
-        src: DeviceArray,
-        values: DeviceArray,
-        indices: DeviceArray,
-        axis: int,
-        largest: bool = True,
-    ) -> None:
+    def topk(self, src: DA, values: DA, indices: DA, attrs: TopKAttributes) -> None:
+        axis = attrs.axis
         self._require_f32(src, values)
         if indices.dtype != np.int64:
             self.refuse(f"{indices.dtype} indices (int64 only)")
@@ -56,7 +51,7 @@ class GpuTopK(GpuHost):
         block = block_for(max(1, padded // 2) if padded else n)
         shared = 12 * (padded or block)
         args: list[KernelArg] = [
-            ("i32", 1 if largest else 0),
+            ("i32", 1 if attrs.largest else 0),
             ("ptr", self._address(src)),
             ("ptr", self._address(values)),
             ("ptr", self._address(indices)),

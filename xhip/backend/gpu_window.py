@@ -18,16 +18,18 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
 import numpy as np
 
 from xhip.backend.gpu_host import GpuHost, dense_view, view_of
 from xhip.backend.runtime import (
+    DA,
     DeviceArray,
+    OptDA,
     check_call,
     contiguous_strides,
 )
+from xhip.dialects.hip import ConvAttributes, LpPoolAttributes
 
 
 def _swap_last(value: DeviceArray) -> DeviceArray:
@@ -45,22 +47,14 @@ class GpuWindows(GpuHost):
     LpPool."""
 
     def conv_transpose(
-        self,
-        x: DeviceArray,
-        w: DeviceArray,
-        bias: DeviceArray | None,
-        out: DeviceArray,
-        workspace: DeviceArray,
-        strides: Sequence[int],
-        dilations: Sequence[int],
-        pads: Sequence[int],
-        group: int,
+        self, x: DA, w: DA, bias: OptDA, out: DA, workspace: DA, attrs: ConvAttributes
     ) -> None:
         values = [x, w, out, *([bias] if bias is not None else [])]
         self._require_f32(*values)
         if out.size == 0:
             return
-        n, c = x.shape[:2]
+        n, c, group = *x.shape[:2], attrs.group
+        strides, dilations, pads = attrs.strides, attrs.dilations, attrs.pads
         m, kernel, in_spatial = out.shape[1], w.shape[2:], x.shape[2:]
         rank, taps, positions = len(kernel), math.prod(kernel), math.prod(in_spatial)
         scratch: list[DeviceArray] = []
@@ -145,23 +139,14 @@ class GpuWindows(GpuHost):
         for value in scratch:
             self.free(value.buffer)
 
-    def lp_pool(
-        self,
-        x: DeviceArray,
-        out: DeviceArray,
-        kernel: Sequence[int],
-        strides: Sequence[int],
-        dilations: Sequence[int],
-        pads: Sequence[int],
-        p: int,
-    ) -> None:
+    def lp_pool(self, x: DA, out: DA, attrs: LpPoolAttributes) -> None:
         self._require_f32(x, out)
         if out.size == 0:
             return
-        rank = len(x.shape) - 2
+        rank, pads = len(x.shape) - 2, attrs.pads
         meta = np.asarray(
-            [*x.shape[:2], *x.shape[2:], *out.shape[2:], *kernel, *strides]
-            + [*dilations, *pads[:rank], *x.strides, *out.strides],
+            [*x.shape[:2], *x.shape[2:], *out.shape[2:], *attrs.kernel, *attrs.strides]
+            + [*attrs.dilations, *pads[:rank], *x.strides, *out.strides],
             dtype=np.int64,
         )
         if self.debug:
@@ -172,7 +157,7 @@ class GpuWindows(GpuHost):
             [
                 ("ptr", self._address(x)),
                 ("ptr", self._address(out)),
-                ("i32", p),
+                ("i32", attrs.p),
                 ("i32", rank),
                 ("ptr", self._device_meta(meta)),
                 ("i64", out.size),

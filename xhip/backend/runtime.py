@@ -242,6 +242,12 @@ class DeviceArray:
         )
 
 
+DA = DeviceArray
+"""Short for `DeviceArray` in the runtimes' signatures."""
+OptDA = DeviceArray | None
+"""An optional role's value: None where the op lacks it."""
+
+
 def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
     return tuple(np.broadcast_shapes(*(tuple(s) for s in shapes)))
 
@@ -410,8 +416,9 @@ class Runtime(ABC):
         """Wait for queued device work (no-op for synchronous runtimes)."""
 
     # Compute. A runtime implements only the ops it runs: the contract of each
-    # is its hip op's declaration (`RUNTIME_CALL`, its operand roles and
-    # `runtime_attributes()`), and the interpreter calls the method by keyword.
+    # is its hip op's declaration (`RUNTIME_CALL`, its operand roles and the
+    # dataclass `runtime_attributes()` returns, passed as `attrs`), and the
+    # interpreter calls the method by keyword.
     # A runtime without the method refuses the op, naming it
     # (`interpreter.runtime_call`).
 
@@ -425,22 +432,18 @@ class Runtime(ABC):
         """Strided copy between same-shaped views."""
 
     @abstractmethod
-    def permute(self, src: DeviceArray, out: DeviceArray, perm: Sequence[int]) -> None:
+    def permute(self, src: DA, out: DA, attrs: hip.PermuteAttributes) -> None:
         """out[i0, i1, ...] = src transposed by `perm` (out dim i is src dim perm[i])."""
 
-    def transpose(
-        self, src: DeviceArray, out: DeviceArray, dim0: int, dim1: int
-    ) -> None:
+    def transpose(self, src: DA, out: DA, dim0: int, dim1: int) -> None:
         perm = list(range(len(src.shape)))
         perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
-        self.permute(src, out, perm)
+        self.permute(src, out, hip.PermuteAttributes(tuple(perm)))
 
-    def concat(
-        self, inputs: Sequence[DeviceArray], out: DeviceArray, axis: int
-    ) -> None:
+    def concat(self, inputs: Sequence[DA], out: DA, attrs: hip.AxisAttributes) -> None:
         """ONNX Concat along `axis` (in `[0, rank)`): each input copied into its
         slice of `out`, a strided view, so every runtime's `copy` serves."""
-        rank = len(out.shape)
+        rank, axis = len(out.shape), attrs.axis
         start = 0
         for src in inputs:
             offsets = [0] * rank

@@ -9,6 +9,7 @@ import pytest
 
 from xhip.backend.cpu import CpuRuntime
 from xhip.backend.runtime import DeviceArray
+from xhip.dialects import hip
 
 RTOL = 1e-5
 
@@ -105,7 +106,13 @@ def test_gemm(
         want = want + beta * c.astype(np.float64)
     out = rt.empty((6, 4), np.dtype(np.float32))
     cd = None if c is None else rt.upload(c)
-    rt.gemm(rt.upload(a), rt.upload(b), cd, out, trans_a, trans_b, alpha, beta)
+    rt.gemm(
+        rt.upload(a),
+        rt.upload(b),
+        cd,
+        out,
+        hip.GemmAttributes(trans_a, trans_b, alpha, beta),
+    )
     close(rt.download(out), want)
 
 
@@ -140,21 +147,26 @@ def test_binary(
         a = np.abs(a) + np.float32(0.5)  # a real power of every base
     want = BINARY[kind](a.astype(np.float64), b.astype(np.float64))
     out = rt.empty(want.shape, np.dtype(np.float32))
-    rt.binary(kind, rt.upload(a), rt.upload(b), out)  # type: ignore[arg-type]
+    rt.binary(rt.upload(a), rt.upload(b), out, hip.ElementwiseAttributes(kind, ()))
     close(rt.download(out), want)
 
 
 def test_binary_in_place(rt: CpuRuntime) -> None:
     a = rand(70, 1000)
     value = rt.upload(a.copy())
-    rt.binary("mul", value, rt.upload(np.array(3.0, np.float32)), value)
+    rt.binary(
+        value,
+        rt.upload(np.array(3.0, np.float32)),
+        value,
+        hip.ElementwiseAttributes("mul", ()),
+    )
     close(rt.download(value), a.astype(np.float64) * 3)
 
 
 @pytest.mark.parametrize("shape", [(7,), (3, 5), (200, 400)])
 def test_relu(rt: CpuRuntime, shape: tuple[int, ...]) -> None:
     x = rand(*shape)
-    relu = lambda s, o: rt.unary("relu", s, o)  # noqa: E731
+    relu = lambda s, o: rt.unary(s, o, hip.ElementwiseAttributes("relu", ()))  # noqa: E731
     close(run(rt, relu, shape, x), np.maximum(x.astype(np.float64), 0))
 
 
@@ -175,19 +187,21 @@ def test_unary(rt: CpuRuntime, kind: str, shape: tuple[int, ...]) -> None:
     if kind == "sqrt":
         x = np.abs(x)
     want = UNARY[kind](x.astype(np.float64))
-    got = run(rt, lambda s, o: rt.unary(kind, s, o), shape, x)  # type: ignore[arg-type]
+    got = run(
+        rt, lambda s, o: rt.unary(s, o, hip.ElementwiseAttributes(kind, ())), shape, x
+    )
     close(got, want)
 
 
 def test_unary_in_place_and_strided(rt: CpuRuntime) -> None:
     x = rand(300, 400)
     value = rt.upload(x.copy())
-    rt.unary("tanh", value, value)
+    rt.unary(value, value, hip.ElementwiseAttributes("tanh", ()))
     close(rt.download(value), np.tanh(x.astype(np.float64)))
     src = rt.upload(x)
     view = DeviceArray(src.buffer, 0, (400, 300), (1, 400), src.dtype)  # x.T
     out = rt.empty((400, 300), np.dtype(np.float32))
-    rt.unary("exp", view, out)
+    rt.unary(view, out, hip.ElementwiseAttributes("exp", ()))
     close(rt.download(out), np.exp(x.astype(np.float64)).T)
 
 
@@ -195,7 +209,7 @@ def test_sigmoid_saturates_without_overflow(rt: CpuRuntime) -> None:
     x = np.array([-1e4, -100.0, 0.0, 100.0, 1e4, np.nan], np.float32)
     out = rt.empty(x.shape, np.dtype(np.float32))
     with np.errstate(all="raise"):
-        rt.unary("sigmoid", rt.upload(x), out)
+        rt.unary(rt.upload(x), out, hip.ElementwiseAttributes("sigmoid", ()))
     np.testing.assert_array_equal(rt.download(out), [0, 0, 0.5, 1, 1, np.nan])
 
 
@@ -212,7 +226,7 @@ def softmax64(x: np.ndarray, axis: int) -> np.ndarray:
 def test_softmax(rt: CpuRuntime, shape: tuple[int, ...], axis: int) -> None:
     x = rand(*shape) * 3
     out = rt.empty(shape, np.dtype(np.float32))
-    rt.softmax(rt.upload(x), out, axis)
+    rt.softmax(rt.upload(x), None, out, hip.AxisAttributes(axis))
     close(rt.download(out), softmax64(x, axis))
 
 
@@ -222,7 +236,9 @@ def test_softmax(rt: CpuRuntime, shape: tuple[int, ...], axis: int) -> None:
 def test_softmax_empty(rt: CpuRuntime, shape: tuple[int, ...], axis: int) -> None:
     """A zero-size array (a batch of 0) has nothing to compute, and must not fail."""
     out = rt.empty(shape, np.dtype(np.float32))
-    rt.softmax(rt.upload(np.zeros(shape, np.float32)), out, axis)
+    rt.softmax(
+        rt.upload(np.zeros(shape, np.float32)), None, out, hip.AxisAttributes(axis)
+    )
     assert rt.download(out).shape == shape
 
 
@@ -232,7 +248,7 @@ def test_softmax_large_values(rt: CpuRuntime, offset: float) -> None:
     x = rand(300, 256) + np.float32(offset)
     x[::7] -= offset  # mix normal rows into the same blocks
     out = rt.empty(x.shape, np.dtype(np.float32))
-    rt.softmax(rt.upload(x), out, -1)
+    rt.softmax(rt.upload(x), None, out, hip.AxisAttributes(-1))
     close(rt.download(out), softmax64(x, -1))
 
 
@@ -240,7 +256,7 @@ def test_softmax_minus_infinity(rt: CpuRuntime) -> None:
     x = rand(400, 256)
     x[:, 5:] = -np.inf  # masked
     out = rt.empty(x.shape, np.dtype(np.float32))
-    rt.softmax(rt.upload(x), out, -1)
+    rt.softmax(rt.upload(x), None, out, hip.AxisAttributes(-1))
     close(rt.download(out), softmax64(x, -1))
 
 
@@ -257,7 +273,7 @@ def test_permute(rt: CpuRuntime, shape: tuple[int, ...], perm: tuple[int, ...]) 
     x = rand(*shape)
     want = x.transpose(perm)
     out = rt.empty(want.shape, np.dtype(np.float32))
-    rt.permute(rt.upload(x), out, perm)
+    rt.permute(rt.upload(x), out, hip.PermuteAttributes(tuple(perm)))
     np.testing.assert_array_equal(rt.download(out), want)
 
 

@@ -23,6 +23,7 @@ from onnx import TensorProto, helper, numpy_helper
 import xhip
 from xhip.backend.cpu import CpuRuntime
 from xhip.backend.runtime import DeviceArray, Runtime
+from xhip.dialects import hip
 
 
 def _norm(i: int, n: int) -> int:
@@ -150,7 +151,10 @@ def run_case(runtime: Runtime, case: Case) -> np.ndarray:
     indices = upload(runtime, idx, case.layout)
     out = runtime.empty(case.out_shape(), x.dtype)
     method: Callable[..., Any] = getattr(runtime, case.op)
-    method(data, indices, out, case.attr)
+    attrs = (hip.GatherNDAttributes if case.op == "gather_nd" else hip.AxisAttributes)(
+        case.attr
+    )
+    method(data, indices, out, attrs)
     return runtime.download(out)
 
 
@@ -174,7 +178,7 @@ def test_cpu_refuses_an_index_out_of_range(cpu: CpuRuntime) -> None:
     out = cpu.empty((1, 2), np.dtype(np.float32))
     for bad in (3, -4):
         with pytest.raises(IndexError):
-            cpu.gather(data, cpu.upload(np.array([bad])), out, 0)
+            cpu.gather(data, cpu.upload(np.array([bad])), out, hip.AxisAttributes(0))
 
 
 # Models, against ONNX Runtime.

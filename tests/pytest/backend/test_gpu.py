@@ -30,6 +30,7 @@ from xhip.backend.gpu import (
 from xhip.backend.reference import AttentionWeights
 from xhip.backend.runtime import Buffer, DeviceArray, DeviceUnavailable, Runtime
 from xhip.backend.session import CompiledModel, Signature
+from xhip.dialects import hip
 
 F32 = np.dtype(np.float32)
 
@@ -579,7 +580,9 @@ def test_cuda_binary(
         kind
     ](a.astype(np.float64), b.astype(np.float64))
     out = cuda.empty(want.shape, F32)
-    cuda.binary(kind, cuda.upload(a), cuda.upload(b), out)  # type: ignore[arg-type]
+    cuda.binary(
+        cuda.upload(a), cuda.upload(b), out, hip.ElementwiseAttributes(kind, ())
+    )
     np.testing.assert_allclose(cuda.download(out), want, rtol=1e-6, atol=1e-6)
 
 
@@ -592,7 +595,7 @@ def test_cuda_softmax(cuda: Runtime, shape: tuple[int, ...], axis: int) -> None:
     x64 = x.astype(np.float64)
     e = np.exp(x64 - x64.max(axis=axis, keepdims=True))
     out = cuda.empty(shape, F32)
-    cuda.softmax(cuda.upload(x), out, axis)
+    cuda.softmax(cuda.upload(x), None, out, hip.AxisAttributes(axis))
     np.testing.assert_allclose(
         cuda.download(out), e / e.sum(axis=axis, keepdims=True), atol=1e-6
     )
@@ -602,14 +605,20 @@ def test_cuda_softmax(cuda: Runtime, shape: tuple[int, ...], axis: int) -> None:
 def test_cuda_permute_relu_copy_gemm(cuda: Runtime) -> None:
     x = _rand(2, 3, 4, 5)
     out = cuda.empty((5, 3, 2, 4), F32)
-    cuda.permute(cuda.upload(x), out, (3, 1, 0, 2))
+    cuda.permute(cuda.upload(x), out, hip.PermuteAttributes((3, 1, 0, 2)))
     np.testing.assert_array_equal(cuda.download(out), x.transpose(3, 1, 0, 2))
     relu = cuda.empty(x.shape, F32)
-    cuda.unary("relu", cuda.upload(x), relu)
+    cuda.unary(cuda.upload(x), relu, hip.ElementwiseAttributes("relu", ()))
     np.testing.assert_array_equal(cuda.download(relu), np.maximum(x, 0))
     a, b, c = _rand(5, 6), _rand(4, 5), _rand(4)
     g = cuda.empty((6, 4), F32)
-    cuda.gemm(cuda.upload(a), cuda.upload(b), cuda.upload(c), g, True, True, 0.5, 2.0)
+    cuda.gemm(
+        cuda.upload(a),
+        cuda.upload(b),
+        cuda.upload(c),
+        g,
+        hip.GemmAttributes(True, True, 0.5, 2.0),
+    )
     want = 0.5 * (a.T.astype(np.float64) @ b.T) + 2.0 * c
     np.testing.assert_allclose(cuda.download(g), want, rtol=1e-3, atol=1e-3)
 
@@ -630,7 +639,7 @@ def test_cuda_unary(cuda: Runtime, kind: str) -> None:
         "tanh": lambda: np.tanh(x64),
     }[kind]()
     out = cuda.empty(x.shape, F32)
-    cuda.unary(kind, cuda.upload(x), out)  # type: ignore[arg-type]
+    cuda.unary(cuda.upload(x), out, hip.ElementwiseAttributes(kind, ()))
     np.testing.assert_allclose(cuda.download(out), want, rtol=1e-5, atol=1e-6)
 
 
@@ -638,7 +647,9 @@ def test_cuda_unary(cuda: Runtime, kind: str) -> None:
 def test_cuda_pow_broadcasts(cuda: Runtime) -> None:
     a, b = np.abs(_rand(2, 3, 4)) + np.float32(0.5), _rand(3, 1)
     out = cuda.empty(a.shape, F32)
-    cuda.binary("pow", cuda.upload(a), cuda.upload(b), out)
+    cuda.binary(
+        cuda.upload(a), cuda.upload(b), out, hip.ElementwiseAttributes("pow", ())
+    )
     want = np.power(a.astype(np.float64), b.astype(np.float64))
     np.testing.assert_allclose(cuda.download(out), want, rtol=1e-5)
 
@@ -680,8 +691,11 @@ def test_gpu_typed_matmul_and_gemm(real_gpu: Runtime, dtype: str) -> None:
     a, b, c = (rng.standard_normal(s).astype(t) for s in [(5, 6), (4, 5), (4,)])
     g = real_gpu.empty((6, 4), t)
     real_gpu.gemm(
-        real_gpu.upload(a), real_gpu.upload(b), real_gpu.upload(c), g, True, True,
-        0.5, 2.0,
-    )  # fmt: skip
+        real_gpu.upload(a),
+        real_gpu.upload(b),
+        real_gpu.upload(c),
+        g,
+        hip.GemmAttributes(True, True, 0.5, 2.0),
+    )
     want = 0.5 * (a.T.astype(np.float64) @ b.T.astype(np.float64)) + 2.0 * c
     np.testing.assert_allclose(real_gpu.download(g), want, rtol=tol, atol=tol)

@@ -25,6 +25,7 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 import xhip
+from xhip.dialects import hip
 
 
 def _model(
@@ -197,7 +198,7 @@ def test_group_norm_per_group_on_cpu() -> None:
     try:
         xs, ss, bs = (runtime.upload(a.astype(np.float32)) for a in (x, scale, bias))
         out = runtime.empty(x.shape, np.dtype(np.float32))
-        runtime.group_norm(xs, ss, bs, out, num_groups=3, epsilon=1e-5, per_group=True)
+        runtime.group_norm(xs, ss, bs, out, hip.GroupNormAttributes(3, 1e-5, True))
         got = runtime.download(out)
     finally:
         runtime.close()

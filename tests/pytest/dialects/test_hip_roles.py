@@ -186,6 +186,12 @@ def test_variadic_index_roles() -> None:
             "hip.trilu(%ctx) ins(%a : memref<2x2xf32>) outs(%a : memref<2x2xf32>)",
             "'hip.trilu' expects 1 index operand, got 0",
         ),
+        (  # the pools share the roles ("out", "indices?"); only MaxPool writes both
+            "hip.miopen.average_pool(%ctx) ins(%a : memref<2x2xf32>) "
+            "outs(%a, %a : memref<2x2xf32>, memref<2x2xf32>) "
+            "{strides = array<i64>, dilations = array<i64>, pads = array<i64>}",
+            "'hip.miopen.average_pool' writes no indices",
+        ),
     ],
 )
 def test_verifier_checks_counts_from_roles(text: str, message: str) -> None:

@@ -27,6 +27,7 @@ from xhip.backend.device import KernelArg
 from xhip.backend.gpu_attention import STAGE_CODES, mask_strides
 from xhip.backend.gpu_reduce import FLOAT_TYPES, accumulator_bytes, block_for
 from xhip.backend.runtime import DeviceArray
+from xhip.dialects import hip
 from xhip.testing.emulator import EmulatedKernels, Guarded
 from xhip.testing.emulator.build import Order
 
@@ -125,7 +126,7 @@ def test_attention_softmax(
         None if mask is None else cpu.upload(wide(mask)),
         None if nonpad is None else cpu.upload(nonpad),
         result,
-        **attrs,
+        hip.AttentionAttributes(**attrs, wide=False),
     )
     want = cpu.download(result).astype(np.float64)
     b, h, s, t = shape
@@ -255,7 +256,7 @@ def test_rotary_embedding(
         cpu.upload(_wide(sin)),
         None if positions is None else cpu.upload(positions),
         want,
-        **attrs,
+        hip.RotaryAttributes(**attrs),
     )
     expected = cpu.download(want)
     item = x.itemsize

@@ -32,6 +32,7 @@ from xhip.backend.gpu import KernelRuntime
 from xhip.backend.gpu_gather import GATHER_KERNELS
 from xhip.backend.runtime import NotImplementedOnDevice
 from xhip.backend.session import CompiledModel
+from xhip.dialects import hip
 from xhip.testing.emulator import EmulatedDevice, EmulatedKernels, Guarded
 
 pytestmark = pytest.mark.emulator
@@ -171,10 +172,12 @@ def test_refusals(gpu: KernelRuntime) -> None:
     data = gpu.upload(np.zeros((3, 2), np.float32))
     out = gpu.empty((1, 2), np.dtype(np.float32))
     with pytest.raises(NotImplementedOnDevice, match="int16 indices"):
-        gpu.gather(data, gpu.upload(np.array([1], np.int16)), out, 0)
+        gpu.gather(
+            data, gpu.upload(np.array([1], np.int16)), out, hip.AxisAttributes(0)
+        )
     empty = gpu.upload(np.zeros((0, 2), np.float32))
     with pytest.raises(IndexError, match="out of range"):
-        gpu.gather(empty, gpu.upload(np.array([0])), out, 0)
+        gpu.gather(empty, gpu.upload(np.array([0])), out, hip.AxisAttributes(0))
 
 
 @pytest.mark.parametrize("name", sorted(MODELS))

@@ -19,6 +19,7 @@ from xhip.backend.cpu import CpuRuntime
 from xhip.backend.gpu import KernelRuntime
 from xhip.backend.runtime import DeviceArray, NotImplementedOnDevice, Runtime
 from xhip.backend.session import CompiledModel
+from xhip.dialects import hip
 
 pytestmark = pytest.mark.emulator
 
@@ -71,7 +72,9 @@ def test_reduce_on_a_transposed_view(
     got, want = _both(
         gpu,
         cpu,
-        lambda rt, out: rt.reduce(_transposed(rt, x), out, kind, axes),
+        lambda rt, out: rt.reduce(
+            _transposed(rt, x), out, hip.ReduceAttributes(kind, tuple(axes))
+        ),
         shape,
     )
     np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5)
@@ -86,7 +89,7 @@ def test_arg_reduce(gpu: KernelRuntime, cpu: CpuRuntime, kind: str) -> None:
             gpu,
             cpu,
             lambda rt, out, axis=axis, last=last: rt.arg_reduce(
-                rt.upload(x, copy=True), out, kind, axis, last
+                rt.upload(x, copy=True), out, hip.ArgReduceAttributes(kind, axis, last)
             ),
             shape,
             np.int64,
@@ -111,7 +114,9 @@ def test_arg_reduce_of_nan_as_the_cpu_runtime(
     got, want = _both(
         gpu,
         cpu,
-        lambda rt, out: rt.arg_reduce(rt.upload(NAN_ROWS), out, kind, 1, last),
+        lambda rt, out: rt.arg_reduce(
+            rt.upload(NAN_ROWS), out, hip.ArgReduceAttributes(kind, 1, last)
+        ),
         (len(NAN_ROWS),),
         np.int64,
     )
@@ -123,7 +128,7 @@ def test_hardmax_of_nan_as_the_cpu_runtime(gpu: KernelRuntime, cpu: CpuRuntime) 
     got, want = _both(
         gpu,
         cpu,
-        lambda rt, out: rt.hardmax(rt.upload(NAN_ROWS), out, 1),
+        lambda rt, out: rt.hardmax(rt.upload(NAN_ROWS), out, hip.AxisAttributes(1)),
         NAN_ROWS.shape,
     )
     np.testing.assert_array_equal(got, want)
@@ -151,16 +156,14 @@ def test_layer_norm_strided_and_broadcast(
             y,
             mean,
             inv,
-            axis,
-            1e-5,
+            hip.NormAttributes(axis, 1e-5),
         )
         rms = runtime.empty(x.shape, np.dtype(np.float32))
         runtime.rms_norm(
             runtime.upload(x, copy=True),
             runtime.upload(scale, copy=True),
             rms,
-            axis,
-            1e-3,
+            hip.NormAttributes(axis, 1e-3),
         )
         outs.append([runtime.download(v) for v in (y, mean, inv, rms)])
     for got, want in zip(*outs, strict=True):
@@ -176,7 +179,9 @@ def test_softmax_kinds_on_any_axis(
     got, want = _both(
         gpu,
         cpu,
-        lambda rt, out: getattr(rt, method)(rt.upload(x, copy=True), out, axis),
+        lambda rt, out: getattr(rt, method)(
+            rt.upload(x, copy=True), out, hip.AxisAttributes(axis)
+        ),
         x.shape,
     )
     np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5)
@@ -184,12 +189,13 @@ def test_softmax_kinds_on_any_axis(
 
 def test_fill_is_a_memset_or_a_broadcast_copy(gpu: KernelRuntime) -> None:
     mask = gpu.empty((3, 5), np.dtype(np.bool_))
-    gpu.fill(mask, 1)
+    gpu.fill(mask, hip.FillAttributes(1))
     assert gpu.download(mask).all()
     zeros = gpu.empty((7,), np.dtype(np.float32))
-    gpu.fill(zeros, 0.0)
+    gpu.fill(zeros, hip.FillAttributes(0.0))
     assert not gpu.download(zeros).any()
-    gpu.fill(zeros, 1.5)  # no repeated byte: a copy from the value, stride 0
+    # No repeated byte: a copy from the value, stride 0.
+    gpu.fill(zeros, hip.FillAttributes(1.5))
     np.testing.assert_array_equal(gpu.download(zeros), np.full(7, 1.5, np.float32))
 
 
@@ -201,13 +207,19 @@ def test_other_types_are_refused(gpu: KernelRuntime) -> None:
         NotImplementedOnDevice,
         match=r"is not implemented on \w+: int16 operands",
     ):
-        gpu.reduce(x, out, "sum", (1,))
+        gpu.reduce(x, out, hip.ReduceAttributes("sum", (1,)))
     flags = gpu.upload(np.zeros((2, 3), np.bool_), copy=True)
     with pytest.raises(NotImplementedOnDevice, match=r"bool operands \(max, min"):
-        gpu.reduce(flags, gpu.empty((2,), np.dtype(np.bool_)), "sum", (1,))
+        gpu.reduce(
+            flags,
+            gpu.empty((2,), np.dtype(np.bool_)),
+            hip.ReduceAttributes("sum", (1,)),
+        )
     half = gpu.upload(np.zeros((2, 3), np.float16), copy=True)
     with pytest.raises(NotImplementedOnDevice, match="mixed float16, float32"):
-        gpu.log_softmax(half, gpu.empty((2, 3), np.dtype(np.float32)), 1)
+        gpu.log_softmax(
+            half, gpu.empty((2, 3), np.dtype(np.float32)), hip.AxisAttributes(1)
+        )
 
 
 TYPES = [np.float16, np.float64, np.int32, np.int64, np.uint8]
@@ -233,7 +245,7 @@ def test_reductions_of_other_types(
                 gpu,
                 cpu,
                 lambda rt, out, kind=kind, axes=axes: rt.reduce(
-                    _transposed(rt, x), out, kind, axes
+                    _transposed(rt, x), out, hip.ReduceAttributes(kind, tuple(axes))
                 ),
                 shape,
                 dt,
@@ -246,7 +258,9 @@ def test_reductions_of_other_types(
             gpu,
             cpu,
             lambda rt, out, kind=kind: rt.arg_reduce(
-                rt.upload(x, copy=True), out, kind, 1, kind == "min"
+                rt.upload(x, copy=True),
+                out,
+                hip.ArgReduceAttributes(kind, 1, kind == "min"),
             ),
             (3, 7),
             np.int64,
@@ -263,7 +277,7 @@ def test_bool_max_and_min(gpu: KernelRuntime, cpu: CpuRuntime) -> None:
             gpu,
             cpu,
             lambda rt, out, kind=kind: rt.reduce(
-                rt.upload(x, copy=True), out, kind, (1,)
+                rt.upload(x, copy=True), out, hip.ReduceAttributes(kind, (1,))
             ),
             (4,),
             np.bool_,
@@ -296,24 +310,32 @@ def test_norms_and_softmaxes_of_other_types(
             y,
             mean,
             inv,
-            2,
-            1e-5,
+            hip.NormAttributes(2, 1e-5),
         )
         rms = runtime.empty(x.shape, dt)
         runtime.rms_norm(
-            runtime.upload(x, copy=True), runtime.upload(scale, copy=True), rms, 2, 1e-3
+            runtime.upload(x, copy=True),
+            runtime.upload(scale, copy=True),
+            rms,
+            hip.NormAttributes(2, 1e-3),
         )
         results = [y, mean, inv, rms]
         for method in ("softmax", "log_softmax", "hardmax"):
             out = runtime.empty(x.shape, dt)
-            getattr(runtime, method)(runtime.upload(x, copy=True), out, 1)
+            extra = {"scale": None} if method == "softmax" else {}
+            getattr(runtime, method)(
+                src=runtime.upload(x, copy=True),
+                out=out,
+                attrs=hip.AxisAttributes(1),
+                **extra,
+            )
             results.append(out)
         scaled = runtime.empty(x.shape, dt)
         runtime.softmax(
             runtime.upload(x, copy=True),
-            scaled,
-            -1,
             runtime.upload(np.array([0.5], dt), copy=True),
+            scaled,
+            hip.AxisAttributes(-1),
         )
         results.append(scaled)
         outs.append([runtime.download(v) for v in results])

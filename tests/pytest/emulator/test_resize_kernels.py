@@ -32,6 +32,7 @@ from xhip.backend.gpu import KernelRuntime
 from xhip.backend.gpu_resize import INTERPOLATE_KERNELS, NEAREST_KERNELS, resize_tables
 from xhip.backend.runtime import DeviceArray, NotImplementedOnDevice
 from xhip.backend.session import CompiledModel
+from xhip.dialects import hip
 from xhip.testing.emulator import EmulatedKernels, Guarded
 
 pytestmark = pytest.mark.emulator
@@ -66,20 +67,8 @@ class Case:
     roi: tuple[float, ...] | None = None
     transposed: bool = False
 
-    def args(
-        self,
-    ) -> tuple[
-        str,
-        str,
-        str,
-        float,
-        bool,
-        bool,
-        float,
-        tuple[float, ...] | None,
-        tuple[float, ...] | None,
-    ]:
-        return (
+    def attrs(self) -> hip.ResizeAttributes:
+        return hip.ResizeAttributes(
             self.mode,
             self.ctm,
             self.nearest_mode,
@@ -190,7 +179,7 @@ def _input(case: Case, dtype: np.dtype) -> np.ndarray:
 
 def _want(case: Case, x: np.ndarray) -> np.ndarray:
     want = np.zeros(case.out_shape, x.dtype)
-    resize(x, want, *case.args())
+    resize(x, want, case.attrs())
     return want
 
 
@@ -202,18 +191,7 @@ def _launches(n: int) -> list[tuple[int, int]]:
 def _run_kernel(emulated: EmulatedKernels, case: Case, x: np.ndarray) -> np.ndarray:
     """`case` through its kernel, every launch shape and warp order: they must
     agree bit for bit; returns the result."""
-    table, weights = resize_tables(
-        case.in_shape,
-        case.out_shape,
-        case.mode,
-        case.ctm,
-        case.nearest_mode,
-        case.a,
-        case.exclude_outside,
-        case.antialias,
-        case.scales,
-        case.roi,
-    )
+    table, weights = resize_tables(case.in_shape, case.out_shape, case.attrs())
     rank = len(case.out_shape)
     out_strides = [math.prod(case.out_shape[d + 1 :]) for d in range(rank)]
     meta = np.concatenate(
@@ -360,7 +338,7 @@ def test_runtime_resize(make_gpu: MakeGpu, name: str, dtype: type) -> None:
     want = _want(case, x)
     src = _device_input(gpu, x)
     out = gpu.empty(case.out_shape, np.dtype(dtype))
-    gpu.resize(src, out, *case.args())
+    gpu.resize(src, out, case.attrs())
     got = gpu.download(out)
     if case.mode == "nearest":
         np.testing.assert_array_equal(got, want)
@@ -369,7 +347,7 @@ def test_runtime_resize(make_gpu: MakeGpu, name: str, dtype: type) -> None:
         np.testing.assert_allclose(got, want, rtol=rtol, atol=atol)
     # Again with the same tables (cached, uploaded once): the same result.
     again = gpu.empty(case.out_shape, np.dtype(dtype))
-    gpu.resize(src, again, *case.args())
+    gpu.resize(src, again, case.attrs())
     np.testing.assert_array_equal(gpu.download(again), got)
 
 
@@ -379,7 +357,7 @@ def test_runtime_refuses_interpolating_integers(make_gpu: MakeGpu) -> None:
     src = gpu.upload(_input(case, np.dtype(np.int32)))
     out = gpu.empty(case.out_shape, np.dtype(np.int32))
     with pytest.raises(NotImplementedOnDevice, match="linear on int32"):
-        gpu.resize(src, out, *case.args())
+        gpu.resize(src, out, case.attrs())
 
 
 def test_runtime_empty_output_and_empty_input(make_gpu: MakeGpu) -> None:
@@ -388,13 +366,13 @@ def test_runtime_empty_output_and_empty_input(make_gpu: MakeGpu) -> None:
     gpu.resize(
         src,
         gpu.empty((1, 0, 5), np.dtype(np.float32)),
-        *Case((1, 0, 3), (1, 0, 5), "linear").args(),
+        Case((1, 0, 3), (1, 0, 5), "linear").attrs(),
     )
     with pytest.raises(IndexError, match="no input element"):
         gpu.resize(
             src,
             gpu.empty((1, 2, 5), np.dtype(np.float32)),
-            *Case((1, 0, 3), (1, 2, 5), "linear").args(),
+            Case((1, 0, 3), (1, 2, 5), "linear").attrs(),
         )
 
 

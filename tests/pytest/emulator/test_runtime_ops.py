@@ -14,6 +14,7 @@ from xhip.backend.cpu import CpuRuntime
 from xhip.backend.elementwise import KERNELS, OPS
 from xhip.backend.gpu import KernelRuntime
 from xhip.backend.runtime import DeviceArray, NotImplementedOnDevice, Runtime
+from xhip.dialects import hip
 from xhip.testing.emulator import EmulatedDevice
 
 pytestmark = pytest.mark.emulator
@@ -183,7 +184,7 @@ def test_gemm(
 
     def call(rt: Runtime, v: list[DeviceArray], o: DeviceArray) -> None:
         c = v[2] if len(v) > 2 else None
-        rt.gemm(v[0], v[1], c, o, trans_a, trans_b, 0.5, 2.0)
+        rt.gemm(v[0], v[1], c, o, hip.GemmAttributes(trans_a, trans_b, 0.5, 2.0))
 
     got, want = on_both(gpu, cpu, inputs, (6, 4), call)
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
@@ -199,7 +200,13 @@ def test_gemm_with_c_aliasing_out(gpu: KernelRuntime, beta: float) -> None:
     """ONNX Gemm in place: C is the output buffer (and beta 0 must not read it)."""
     a, b, c = rand(6, 5), rand(5, 4, seed=1), rand(6, 4, seed=2)
     out = gpu.upload(c, copy=True)
-    gpu.gemm(gpu.upload(a), gpu.upload(b), out, out, alpha=1.0, beta=beta)
+    gpu.gemm(
+        gpu.upload(a),
+        gpu.upload(b),
+        out,
+        out,
+        hip.GemmAttributes(False, False, 1.0, beta),
+    )
     want = a.astype(np.float64) @ b + beta * c
     np.testing.assert_allclose(gpu.download(out), want, rtol=1e-5, atol=1e-5)
 
@@ -210,7 +217,9 @@ def test_gemm_beta_zero_never_reads_c(make_gpu: Callable[..., KernelRuntime]) ->
     a, b = rand(6, 5), rand(5, 4, seed=1)
     c = gpu.empty((6, 4), F32)  # NaN
     out = gpu.empty((6, 4), F32)
-    gpu.gemm(gpu.upload(a), gpu.upload(b), c, out, beta=0.0)
+    gpu.gemm(
+        gpu.upload(a), gpu.upload(b), c, out, hip.GemmAttributes(False, False, 1.0, 0.0)
+    )
     np.testing.assert_allclose(gpu.download(out), a @ b, rtol=1e-5, atol=1e-6)
 
 
@@ -302,7 +311,7 @@ def test_gemm_typed(
 
     def call(rt: Runtime, v: list[DeviceArray], o: DeviceArray) -> None:
         c = v[2] if len(v) > 2 else None
-        rt.gemm(v[0], v[1], c, o, trans_a, trans_b, 0.5, 2.0)
+        rt.gemm(v[0], v[1], c, o, hip.GemmAttributes(trans_a, trans_b, 0.5, 2.0))
 
     got, want = typed_on_gpu(gpu, cpu, dtype, inputs, (6, 4), call)
     tol = GEMM_TOLERANCE[dtype]
@@ -321,7 +330,13 @@ def test_typed_gemm_with_c_aliasing_out(
         rand(*s, seed=i).astype(t) for i, s in enumerate([(6, 5), (5, 4), (6, 4)])
     )
     out = gpu.upload(c, copy=True)
-    gpu.gemm(gpu.upload(a), gpu.upload(b), out, out, alpha=1.0, beta=beta)
+    gpu.gemm(
+        gpu.upload(a),
+        gpu.upload(b),
+        out,
+        out,
+        hip.GemmAttributes(False, False, 1.0, beta),
+    )
     want = a.astype(np.float64) @ b.astype(np.float64) + beta * c.astype(np.float64)
     tol = GEMM_TOLERANCE[dtype]
     got = gpu.download(out)
@@ -335,7 +350,13 @@ def test_gemm_refuses_mixed_types(gpu: KernelRuntime) -> None:
         NotImplementedOnDevice,
         match="is not implemented on .*: float32 operands",
     ):
-        gpu.gemm(h, h, f, gpu.empty((2, 2), np.dtype(np.float16)))
+        gpu.gemm(
+            h,
+            h,
+            f,
+            gpu.empty((2, 2), np.dtype(np.float16)),
+            hip.GemmAttributes(False, False, 1.0, 1.0),
+        )
 
 
 # Elementwise, copies, permutes.
@@ -353,7 +374,11 @@ def test_binary(gpu: KernelRuntime, cpu: CpuRuntime, kind: str) -> None:
     if kind == "div":
         b = b + np.float32(np.copysign(2, b))
     got, want = on_both(
-        gpu, cpu, [a, b], (3, 4, 17), lambda rt, v, o: rt.binary(kind, v[0], v[1], o)
+        gpu,
+        cpu,
+        [a, b],
+        (3, 4, 17),
+        lambda rt, v, o: rt.binary(v[0], v[1], o, hip.ElementwiseAttributes(kind, ())),
     )
     np.testing.assert_allclose(got, want, rtol=2e-6, atol=1e-7)
 
@@ -364,7 +389,12 @@ def test_binary_in_place_on_a_strided_view(gpu: KernelRuntime, cpu: CpuRuntime) 
     for rt in (gpu, cpu):
         x = rt.upload(rand(4, 6), copy=True)
         view = swap(x)
-        rt.binary("mul", view, rt.upload(rand(6, 1, seed=1)), view)
+        rt.binary(
+            view,
+            rt.upload(rand(6, 1, seed=1)),
+            view,
+            hip.ElementwiseAttributes("mul", ()),
+        )
         results.append(rt.download(x))
     np.testing.assert_allclose(results[0], results[1], rtol=1e-6)
 
@@ -382,7 +412,9 @@ def test_unary_on_a_strided_view(
         cpu,
         [x],
         (2, 3, 7, 5),
-        lambda rt, v, o: rt.unary(kind, v[0], o, params),
+        lambda rt, v, o: rt.unary(
+            v[0], o, hip.ElementwiseAttributes(kind, tuple(params))
+        ),
         (lambda v: swap(v, 1, 3),),
     )
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
@@ -395,10 +427,10 @@ def test_copy_cast_permute_transpose_concat(
     cases: list[tuple[list[np.ndarray], tuple[int, ...], Callable, Sequence[View]]] = [
         ([x], (2, 5, 4, 3), lambda rt, v, o: rt.copy(v[0], o), (lambda v: v.subview([0, 0, 2, 0], [2, 5, 4, 3], [1, 1, 1, 1], (2, 5, 4, 3)),)),
         ([x], x.shape, lambda rt, v, o: rt.cast(v[0], o), ()),
-        ([x], (3, 2, 7, 5), lambda rt, v, o: rt.permute(v[0], o, (3, 0, 2, 1)), ()),
+        ([x], (3, 2, 7, 5), lambda rt, v, o: rt.permute(v[0], o, hip.PermuteAttributes((3, 0, 2, 1))), ()),
         ([x], (2, 3, 7, 5), lambda rt, v, o: rt.transpose(v[0], o, 1, 3), ()),
-        ([x, rand(2, 5, 2, 3, seed=1)], (2, 5, 9, 3), lambda rt, v, o: rt.concat(v, o, 2), ()),
-        ([x, rand(1, 5, 7, 3, seed=1)], (3, 5, 7, 3), lambda rt, v, o: rt.concat(v, o, 0), ()),
+        ([x, rand(2, 5, 2, 3, seed=1)], (2, 5, 9, 3), lambda rt, v, o: rt.concat(v, o, hip.AxisAttributes(2)), ()),
+        ([x, rand(1, 5, 7, 3, seed=1)], (3, 5, 7, 3), lambda rt, v, o: rt.concat(v, o, hip.AxisAttributes(0)), ()),
     ]  # fmt: skip
     for inputs, shape, call, views in cases:
         got, want = on_both(gpu, cpu, inputs, shape, call, views)
@@ -420,7 +452,7 @@ def test_float32_only_ops_are_refused(gpu: KernelRuntime) -> None:
         NotImplementedOnDevice,
         match=f"is not implemented on {gpu.name}: int64 operands$",
     ):
-        gpu.unary("exp", i64, i64)
+        gpu.unary(i64, i64, hip.ElementwiseAttributes("exp", ()))
 
 
 TYPED = [np.float16, np.float64, np.int8, np.int16, np.int32, np.int64]
@@ -447,10 +479,30 @@ def test_every_element_type(gpu: KernelRuntime, cpu: CpuRuntime, dtype: type) ->
         unary, binary = ("abs" if dt.kind != "f" else "floor"), "mod"
     cond = rng.integers(0, 2, (4,)).astype(bool)
     calls: list[tuple[list[np.ndarray], np.dtype, Callable]] = [
-        ([x], dt, lambda rt, v, o: rt.unary(unary, v[0], o)),
-        ([x, y], dt, lambda rt, v, o: rt.binary(binary, v[0], v[1], o)),
-        ([x, y], np.dtype(bool), lambda rt, v, o: rt.binary("equal", v[0], v[1], o)),
-        ([cond, x, y], dt, lambda rt, v, o: rt.ternary("where", *v, o)),
+        (
+            [x],
+            dt,
+            lambda rt, v, o: rt.unary(v[0], o, hip.ElementwiseAttributes(unary, ())),
+        ),
+        (
+            [x, y],
+            dt,
+            lambda rt, v, o: rt.binary(
+                v[0], v[1], o, hip.ElementwiseAttributes(binary, ())
+            ),
+        ),
+        (
+            [x, y],
+            np.dtype(bool),
+            lambda rt, v, o: rt.binary(
+                v[0], v[1], o, hip.ElementwiseAttributes("equal", ())
+            ),
+        ),
+        (
+            [cond, x, y],
+            dt,
+            lambda rt, v, o: rt.ternary(*v, o, hip.ElementwiseAttributes("where", ())),
+        ),
         ([x], dt, lambda rt, v, o: rt.copy(v[0], o)),
         ([x.astype(np.float32)], dt, lambda rt, v, o: rt.cast(v[0], o)),
         ([x], np.dtype(np.float32), lambda rt, v, o: rt.cast(v[0], o)),
@@ -467,7 +519,7 @@ def test_every_element_type(gpu: KernelRuntime, cpu: CpuRuntime, dtype: type) ->
     results = []
     for rt in (gpu, cpu):
         out = rt.empty((5, 3, 4), dt)
-        rt.permute(rt.upload(x), out, (2, 0, 1))
+        rt.permute(rt.upload(x), out, hip.PermuteAttributes((2, 0, 1)))
         results.append(rt.download(out))
     np.testing.assert_array_equal(results[0], x.transpose(2, 0, 1))
     np.testing.assert_array_equal(results[1], x.transpose(2, 0, 1))
@@ -483,7 +535,9 @@ def test_formula_parameters_reach_the_kernels(
             results = []
             for rt in (gpu, cpu):
                 out = rt.empty(x.shape, np.dtype(dtype))
-                rt.unary(kind, rt.upload(x), out, params)
+                rt.unary(
+                    rt.upload(x), out, hip.ElementwiseAttributes(kind, tuple(params))
+                )
                 results.append(rt.download(out))
             np.testing.assert_allclose(results[0], results[1], rtol=1e-6)
     want = np.clip(0.3 * x + 0.4, 0, 1)
@@ -500,7 +554,7 @@ def test_softmax(gpu: KernelRuntime, cpu: CpuRuntime, axis: int, scaled: bool) -
     inputs = [x] + ([np.array([0.125], np.float32)] if scaled else [])
 
     def call(rt: Runtime, v: list[DeviceArray], o: DeviceArray) -> None:
-        rt.softmax(v[0], o, axis, scale=v[1] if scaled else None)
+        rt.softmax(v[0], v[1] if scaled else None, o, hip.AxisAttributes(axis))
 
     got, want = on_both(gpu, cpu, inputs, x.shape, call)
     np.testing.assert_allclose(got, want, rtol=2e-5, atol=1e-7)
@@ -511,7 +565,12 @@ def test_softmax(gpu: KernelRuntime, cpu: CpuRuntime, axis: int, scaled: bool) -
 
 def test_softmax_of_a_strided_view(gpu: KernelRuntime, cpu: CpuRuntime) -> None:
     got, want = on_both(
-        gpu, cpu, [rand(3, 40)], (40, 3), lambda rt, v, o: rt.softmax(v[0], o), (swap,)
+        gpu,
+        cpu,
+        [rand(3, 40)],
+        (40, 3),
+        lambda rt, v, o: rt.softmax(v[0], None, o, hip.AxisAttributes(-1)),
+        (swap,),
     )
     np.testing.assert_allclose(got, want, rtol=2e-5, atol=1e-7)
 
@@ -542,9 +601,9 @@ def test_debug_mode_runs_the_ops_on_poisoned_memory(
     h = gpu.empty((2, 5, 8), F32)
     gpu.matmul(gpu.upload(x), gpu.upload(w), h)
     s = gpu.empty((2, 8, 5), F32)
-    gpu.softmax(swap(h), s, axis=1)
+    gpu.softmax(swap(h), None, s, hip.AxisAttributes(1))
     y = gpu.empty((2, 8, 5), F32)
-    gpu.unary("tanh", s, y)
+    gpu.unary(s, y, hip.ElementwiseAttributes("tanh", ()))
     e = np.exp((x @ w).transpose(0, 2, 1).astype(np.float64))
     want = np.tanh(e / e.sum(axis=1, keepdims=True))
     np.testing.assert_allclose(gpu.download(y), want, rtol=1e-5, atol=1e-6)
@@ -556,7 +615,8 @@ def test_memory_is_given_back(gpu: KernelRuntime) -> None:
     start = device.live_bytes
     x = gpu.upload(rand(3, 40))
     out = gpu.empty((40, 3), F32)
-    gpu.softmax(swap(x), out)  # scratch allocated and freed inside
+    # Scratch allocated and freed inside.
+    gpu.softmax(swap(x), None, out, hip.AxisAttributes(-1))
     gpu.matmul(swap(x), x, gpu.empty((40, 40), F32))
     gpu.free(x.buffer)
     gpu.free(out.buffer)

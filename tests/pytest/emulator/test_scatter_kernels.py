@@ -32,6 +32,7 @@ from xhip.backend.cpu import CpuRuntime
 from xhip.backend.cuda import CudaRuntime
 from xhip.backend.gpu import KernelRuntime
 from xhip.backend.runtime import DeviceArray, Runtime
+from xhip.dialects import hip
 from xhip.testing.emulator import EmulatedDevice, EmulatedKernels
 
 pytestmark = pytest.mark.emulator
@@ -100,6 +101,16 @@ def _out(
     return _put(runtime, np.zeros(shape, dtype), perm)
 
 
+ATTRIBUTES: dict[str, Any] = {
+    "scatter_nd": hip.ScatterAttributes,
+    "scatter_elements": hip.ScatterAxisAttributes,
+    "trilu": hip.TriluAttributes,
+    "cumsum": hip.CumSumAttributes,
+    "one_hot": hip.AxisAttributes,
+}
+"""Each method's `attrs`, made from `_both`'s keywords."""
+
+
 def _both(
     gpu: Runtime,
     cpu: Runtime,
@@ -121,7 +132,7 @@ def _both(
             for i, a in enumerate(arrays)
         ]
         out = _out(runtime, out_shape, out_dtype, perm)
-        getattr(runtime, method)(*index, *ins, out, **kwargs)
+        getattr(runtime, method)(*index, *ins, out, ATTRIBUTES[method](**kwargs))
         return runtime.download(out)
 
     got = run(gpu)
@@ -207,7 +218,9 @@ def test_scatter_nd_skips_indices_out_of_range(make_gpu: MakeGpu) -> None:
     out = gpu.empty((6,), np.dtype(np.float32))
     indices = gpu.upload(np.array([[7], [-7], [2]], np.int64))
     updates = gpu.upload(np.array([10, 20, 30], np.float32))
-    gpu.scatter_nd(gpu.upload(data), indices, updates, out, reduction="add")
+    gpu.scatter_nd(
+        gpu.upload(data), indices, updates, out, hip.ScatterAttributes("add")
+    )
     np.testing.assert_array_equal(gpu.download(out), [0, 1, 32, 3, 4, 5])
 
 
@@ -220,7 +233,7 @@ def test_scatter_cpu_refuses_indices_out_of_range(cpu: CpuRuntime) -> None:
             cpu.upload(np.array([[3]], np.int64)),
             cpu.upload(np.ones(1, np.float32)),
             out,
-            reduction="none",
+            hip.ScatterAttributes("none"),
         )
 
 
@@ -443,7 +456,7 @@ def test_one_hot_float_indices_truncate(make_gpu: MakeGpu, cpu: CpuRuntime) -> N
         stored = runtime.upload(np.array([9, 0, 4], np.int32))
         view = DeviceArray(stored.buffer, stored.offset + 8, (2,), (-2,), stored.dtype)
         out = runtime.empty((8, 4), np.dtype(np.int32))
-        runtime.one_hot(runtime.upload(indices), view, out, axis=1)
+        runtime.one_hot(runtime.upload(indices), view, out, hip.AxisAttributes(1))
         got = runtime.download(out)
         want = np.full((8, 4), values[0], np.int32)
         for row, column in ((0, 1), (1, 0), (2, 3), (7, 3)):

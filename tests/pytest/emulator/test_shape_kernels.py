@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from xhip.backend.gpu import RANGE_KERNELS, KernelRuntime
+from xhip.dialects import hip
 
 pytestmark = pytest.mark.emulator
 
@@ -49,5 +50,5 @@ def test_readback_reads_what_a_kernel_wrote(gpu: KernelRuntime) -> None:
 )
 def test_fill_with_any_value(gpu: KernelRuntime, value: float, dtype: type) -> None:
     out = gpu.empty((3, 5), np.dtype(dtype))
-    gpu.fill(out, value)
+    gpu.fill(out, hip.FillAttributes(value))
     np.testing.assert_array_equal(gpu.download(out), np.full((3, 5), value, dtype))

@@ -21,6 +21,7 @@ from tests.pytest.emulator.conftest import MakeGpu
 from xhip.backend.cpu import CpuRuntime
 from xhip.backend.gpu_reduce import block_for
 from xhip.backend.gpu_topk import SORT_MAX, sort_size
+from xhip.dialects import hip
 from xhip.testing.emulator import EmulatedKernels, Guarded
 from xhip.testing.emulator.build import Order
 
@@ -169,7 +170,7 @@ def test_topk_on_gpu_runtimes(make_gpu: MakeGpu, largest: bool, axis: int) -> No
             )
             for v in (values, indices)
         )
-        runtime.topk(src, v_view, i_view, axis, largest)
+        runtime.topk(src, v_view, i_view, hip.TopKAttributes(axis, largest))
         results.append(
             (runtime.download(values).T.copy(), runtime.download(indices).T.copy())
         )
@@ -186,4 +187,4 @@ def test_topk_refuses_other_types_on_gpu(make_gpu: MakeGpu) -> None:
     values = gpu.empty((2, 2), np.dtype(np.int64))
     indices = gpu.empty((2, 2), np.dtype(np.int64))
     with pytest.raises(NotImplementedError, match="int64 operands.*float32 only"):
-        gpu.topk(x, values, indices, 1)
+        gpu.topk(x, values, indices, hip.TopKAttributes(1, True))

@@ -23,7 +23,9 @@ import pytest
 
 from tests.pytest.emulator.conftest import MakeGpu
 from xhip.backend import cpu_window
+from xhip.backend.cpu import CpuRuntime
 from xhip.backend.runtime import DeviceArray, NotImplementedOnDevice
+from xhip.dialects import hip
 from xhip.testing.emulator import EmulatedDevice, EmulatedKernels, Guarded
 from xhip.testing.emulator.build import Order
 
@@ -284,11 +286,18 @@ def test_conv_transpose_runtime(
     w = rng.normal(size=case.w).astype(np.float32)
     m, group, size = case.out_shape[1], case.group, case.workspace
     bias = rng.normal(size=m).astype(np.float32) if case.bias else None
-    strides, dilations, pads = case.strides, case.dilations, case.pads
-    want = np.empty(case.out_shape, np.float32)
-    cpu_window.conv_transpose(
-        x, w, bias, want, np.empty(size, np.float32), strides, dilations, pads, group
+    attrs = hip.ConvAttributes(case.strides, case.dilations, case.pads, group)
+    cpu = CpuRuntime()
+    result = cpu.empty(case.out_shape, np.dtype(np.float32))
+    cpu.conv_transpose(
+        cpu.upload(x),
+        cpu.upload(w),
+        None if bias is None else cpu.upload(bias),
+        result,
+        cpu.empty((size,), np.dtype(np.float32)),
+        attrs,
     )
+    want = cpu.download(result)
     gpu = make_gpu(debug=True)
     if transposed_input:
         base = gpu.upload(np.ascontiguousarray(x.T))
@@ -305,10 +314,7 @@ def test_conv_transpose_runtime(
         None if bias is None else gpu.upload(bias),
         out,
         workspace,
-        strides,
-        dilations,
-        pads,
-        group,
+        attrs,
     )
     np.testing.assert_allclose(gpu.download(out), want, rtol=1e-4, atol=1e-4)
     device = gpu.device
@@ -327,12 +333,12 @@ def test_conv_transpose_runtime(
 def test_lp_pool_runtime(make_gpu: MakeGpu, p: int) -> None:
     rng = np.random.default_rng(p)
     x = rng.normal(size=(2, 3, 7, 6)).astype(np.float32)
-    kernel, strides, dilations, pads = (3, 2), (2, 1), (1, 2), (1, 0, 0, 1)
+    attrs = hip.LpPoolAttributes((2, 1), (1, 2), (1, 0, 0, 1), kernel=(3, 2), p=p)
     want = np.empty((2, 3, 4, 5), np.float32)
-    cpu_window.lp_pool(x, want, kernel, strides, dilations, pads, p)
+    cpu_window.lp_pool(x, want, attrs)
     gpu = make_gpu(debug=True)
     out = gpu.empty(want.shape, np.dtype(np.float32))
-    gpu.lp_pool(gpu.upload(x), out, kernel, strides, dilations, pads, p)
+    gpu.lp_pool(gpu.upload(x), out, attrs)
     np.testing.assert_allclose(gpu.download(out), want, rtol=1e-5, atol=1e-6)
 
 
@@ -341,7 +347,9 @@ def test_float64_is_refused_in_one_line(make_gpu: MakeGpu) -> None:
     x = gpu.upload(np.ones((1, 1, 3, 3)))
     with pytest.raises(NotImplementedOnDevice, match="float64 operands"):
         gpu.lp_pool(
-            x, gpu.empty((1, 1, 2, 2), x.dtype), (2, 2), (1, 1), (1, 1), (0,) * 4, 2
+            x,
+            gpu.empty((1, 1, 2, 2), x.dtype),
+            hip.LpPoolAttributes((1, 1), (1, 1), (0,) * 4, kernel=(2, 2), p=2),
         )
     w = gpu.upload(np.ones((1, 1, 2, 2)))
     with pytest.raises(NotImplementedOnDevice, match="float64 operands"):
@@ -351,8 +359,5 @@ def test_float64_is_refused_in_one_line(make_gpu: MakeGpu) -> None:
             None,
             gpu.empty((1, 1, 4, 4), x.dtype),
             gpu.empty((36,), x.dtype),
-            (1, 1),
-            (1, 1),
-            (0,) * 4,
-            1,
+            hip.ConvAttributes((1, 1), (1, 1), (0,) * 4, group=1),
         )

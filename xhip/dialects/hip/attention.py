@@ -3,7 +3,8 @@ CPU in `backend/cpu_attention.py`, kernels in `backend/kernels/attention.h`)."""
 
 from __future__ import annotations
 
-from typing import ClassVar, Self
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
 
 from xdsl.dialects.builtin import (
     FloatAttr,
@@ -36,6 +37,29 @@ from xhip.dialects.hip.base import (
 ATTENTION_STAGES = ("scaled", "softcapped", "biased", "softmax")
 """What `hip.attention_softmax` writes, by its `stage`: ONNX Attention's
 `qk_matmul_output_mode` 0 to 3."""
+
+
+@dataclass(frozen=True, slots=True)
+class AttentionAttributes:
+    """`hip.attention_softmax`'s: `softcap` 0 for none, a window -1 for
+    unbounded, `stage` one of `ATTENTION_STAGES`."""
+
+    scale: float
+    softcap: float
+    causal: bool
+    left_window: int
+    right_window: int
+    stage: str
+    wide: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RotaryAttributes:
+    """`hip.rotary_embedding`'s: `num_heads` 0 where x is 4-D."""
+
+    interleaved: bool
+    rotary_dim: int
+    num_heads: int
 
 
 @irdl_op_definition
@@ -121,23 +145,21 @@ class AttentionSoftmaxOp(HipIndexedComputeOp):
             return len(ATTENTION_STAGES) - 1
         return self.stage.value.data
 
-    def runtime_attributes(self) -> dict[str, object]:
-        return {
-            "scale": self.scale.value.data,
-            "softcap": 0.0 if self.softcap is None else self.softcap.value.data,
-            "causal": self.is_causal is not None,
-            "left_window": (
-                -1 if self.left_window is None else self.left_window.value.data
-            ),
-            "right_window": (
-                -1 if self.right_window is None else self.right_window.value.data
-            ),
-            "stage": ATTENTION_STAGES[self.stage_index()],
-            "wide": self.wide is not None,
-        }
+    def runtime_attributes(self) -> AttentionAttributes:
+        left, right = self.left_window, self.right_window
+        return AttentionAttributes(
+            scale=self.scale.value.data,
+            softcap=0.0 if self.softcap is None else self.softcap.value.data,
+            causal=self.is_causal is not None,
+            left_window=-1 if left is None else left.value.data,
+            right_window=-1 if right is None else right.value.data,
+            stage=ATTENTION_STAGES[self.stage_index()],
+            wide=self.wide is not None,
+        )
 
-    def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
-        return shapes[0]
+    def result_shape(self, *args: Any) -> tuple[int, ...] | None:
+        """For (past, scores' shape, ...): the index value comes first."""
+        return args[1]
 
     def verify_element_types(self) -> None:
         out = self.outputs[0].type
@@ -227,12 +249,12 @@ class RotaryEmbeddingOp(HipComputeOp):
             },
         )
 
-    def runtime_attributes(self) -> dict[str, object]:
-        return {
-            "interleaved": self.interleaved is not None,
-            "rotary_dim": self.rotary_dim.value.data,
-            "num_heads": 0 if self.num_heads is None else self.num_heads.value.data,
-        }
+    def runtime_attributes(self) -> RotaryAttributes:
+        return RotaryAttributes(
+            interleaved=self.interleaved is not None,
+            rotary_dim=self.rotary_dim.value.data,
+            num_heads=0 if self.num_heads is None else self.num_heads.value.data,
+        )
 
     def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
         return shapes[0]

@@ -173,6 +173,28 @@ def str_attr(value: str) -> StringAttr:
     return StringAttr(value)
 
 
+# Runtime attributes: a compute op's static attributes as its runtime method
+# takes them, one frozen dataclass per kind of op, declared next to the op and
+# returned by `runtime_attributes()`; the method gets it as `attrs`. The ones
+# several families share are here.
+
+
+@dataclass(frozen=True, slots=True)
+class AxisAttributes:
+    """One axis, in `[0, rank)` (softmax's may be -1, the last)."""
+
+    axis: int
+
+
+@dataclass(frozen=True, slots=True)
+class ElementwiseAttributes:
+    """An elementwise op's `kind()` and its formula's `Param` values, in
+    `FORMULA.params()` order."""
+
+    kind: str
+    params: tuple[float, ...]
+
+
 # Operand roles: each compute op names its index operands, `ins` and `outs`
 # (`INDEX`, `INS`, `OUTS`), the names of the parameters of its `Runtime`
 # method. A trailing `?` marks an optional role, `*` a variadic one.
@@ -330,7 +352,7 @@ class HipDPSOp(IRDLOperation, ABC):
     functions; library calls (hipBLASLt, MIOpen) promise nothing then."""
     RUNTIME_CALL: ClassVar[str]
     """The `Runtime` method that runs the op, called with its operands by role
-    (`bind_roles`) and `runtime_attributes()` as keywords."""
+    (`bind_roles`) and, if it has any, `runtime_attributes()` as `attrs`."""
 
     @classmethod
     def runtime_call(cls) -> str:
@@ -390,9 +412,10 @@ class HipDPSOp(IRDLOperation, ABC):
             properties=dict(properties or {}),
         )
 
-    def runtime_attributes(self) -> dict[str, object]:
-        """The op's static attributes as the keyword arguments of its call."""
-        return {}
+    def runtime_attributes(self) -> object | None:
+        """The op's static attributes as its runtime method's `attrs` (a frozen
+        dataclass declared next to the op), or None: the method takes none."""
+        return None
 
     def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
         """The shape of `outs` for these `ins` shapes, where the op decides it;
@@ -682,10 +705,10 @@ class ElementwiseOp(HipComputeOp, ABC):
             raise TypeError(f"{cls.name} takes the params {list(names)}")
         return cls(ctx, ins, [out], properties={n: f64_attr(params[n]) for n in names})
 
-    def runtime_attributes(self) -> dict[str, object]:
+    def runtime_attributes(self) -> ElementwiseAttributes:
         """`Runtime.unary`, `binary` or `ternary` (by arity) take the op's
         `kind()` and its formula's `Param` values."""
-        return {"kind": self.kind(), "params": self.formula_params()}
+        return ElementwiseAttributes(self.kind(), self.formula_params())
 
     @classmethod
     def kind(cls) -> str:

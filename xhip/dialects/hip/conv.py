@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from abc import ABC
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import (
@@ -59,6 +60,46 @@ def window_output_size(
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class WindowAttributes:
+    """How a window slides: per spatial dim; `pads` all begins, then all ends."""
+
+    strides: tuple[int, ...]
+    dilations: tuple[int, ...]
+    pads: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ConvAttributes(WindowAttributes):
+    """Conv's and ConvTranspose's: the window and the number of groups."""
+
+    group: int
+
+
+@dataclass(frozen=True, slots=True)
+class PoolAttributes(WindowAttributes):
+    """MaxPool's and AveragePool's: `kind` max or average, `kernel` None for
+    all of the input's spatial dims; `column_major` orders MaxPool's indices'
+    spatial dims, `count_include_pad` counts AveragePool's padding."""
+
+    kind: str
+    kernel: tuple[int, ...] | None
+    column_major: bool
+    count_include_pad: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LpPoolAttributes(WindowAttributes):
+    """LpPool's: the window and the norm's `p`."""
+
+    kernel: tuple[int, ...]
+    p: int
+
+
+Window = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+"""(strides, dilations, pads): what every window op's attributes start with."""
+
+
 class WindowOp(HipComputeOp, ABC):
     """An op sliding a window over the spatial dims of `ins[0]`."""
 
@@ -69,12 +110,12 @@ class WindowOp(HipComputeOp, ABC):
     def _ints(self, attr: DenseArrayBase[I64] | None) -> tuple[int, ...]:
         return () if attr is None else tuple(int(v) for v in attr.get_values())
 
-    def window_attributes(self) -> dict[str, tuple[int, ...]]:
-        return {
-            "strides": self._ints(self.strides),
-            "dilations": self._ints(self.dilations),
-            "pads": self._ints(self.pads),
-        }
+    def window(self) -> Window:
+        return (
+            self._ints(self.strides),
+            self._ints(self.dilations),
+            self._ints(self.pads),
+        )
 
     def kernel_of(self, *shapes: tuple[int, ...]) -> tuple[int, ...]:
         raise NotImplementedError
@@ -85,17 +126,17 @@ class WindowOp(HipComputeOp, ABC):
     def spatial_output(self, *shapes: tuple[int, ...]) -> tuple[int, ...]:
         """The output's spatial sizes for these `ins` shapes."""
         x = shapes[0]
-        a = self.window_attributes()
+        strides, dilations, pads = self.window()
         rank = len(x) - 2
         kernel = self.kernel_of(*shapes)
         return tuple(
             window_output_size(
                 x[2 + d],
                 kernel[d],
-                a["strides"][d],
-                a["dilations"][d],
-                a["pads"][d],
-                a["pads"][rank + d],
+                strides[d],
+                dilations[d],
+                pads[d],
+                pads[rank + d],
                 self.uses_ceil_mode(),
             )
             for d in range(rank)
@@ -109,9 +150,8 @@ class WindowOp(HipComputeOp, ABC):
                 f"'{self.name}' ins operand 0 must have rank >= 3 (N, C, spatial), "
                 f"got {fmt_shape(x)}"
             )
-        a = self.window_attributes()
-        for key, count in (("strides", rank), ("dilations", rank), ("pads", 2 * rank)):
-            values = a[key]
+        keys, counts = ("strides", "dilations", "pads"), (rank, rank, 2 * rank)
+        for key, values, count in zip(keys, self.window(), counts):
             if len(values) != count or any(
                 v < (0 if key == "pads" else 1) for v in values
             ):
@@ -163,8 +203,8 @@ class ConvOp(WindowOp):
             },
         )
 
-    def runtime_attributes(self) -> dict[str, object]:
-        return {**self.window_attributes(), "group": self.group.value.data}
+    def runtime_attributes(self) -> ConvAttributes:
+        return ConvAttributes(*self.window(), group=self.group.value.data)
 
     def kernel_of(self, *shapes: tuple[int, ...]) -> tuple[int, ...]:
         return shapes[1][2:]
@@ -176,11 +216,11 @@ class ConvOp(WindowOp):
         """Elements of the workspace for these `ins` shapes (DYNAMIC_INDEX if
         unknown)."""
         x, w = shapes[0], shapes[1]
-        a = self.window_attributes()
+        strides, _, pads = self.window()
         if (
             all(k == 1 for k in w[2:])
-            and all(s == 1 for s in a["strides"])
-            and not any(a["pads"])
+            and all(s == 1 for s in strides)
+            and not any(pads)
         ):
             return 0
         sizes = (x[1], *w[2:], *self.spatial_output(*shapes))
@@ -237,6 +277,8 @@ class PoolOp(WindowOp, ABC):
     `ceil_mode` only decides the output size, which `outs` carries."""
 
     INS: ClassVar[tuple[str, ...]] = ("x",)
+    OUTS: ClassVar[tuple[str, ...]] = ("out", "indices?")
+    """MaxPool may write the indices too; AveragePool's verifier refuses them."""
     RUNTIME_CALL: ClassVar[str] = "pool"
 
     kernel_shape = opt_prop_def(DenseArrayBase[I64])
@@ -254,9 +296,17 @@ class PoolOp(WindowOp, ABC):
     def uses_ceil_mode(self) -> bool:
         return self.ceil_mode is not None
 
-    def runtime_attributes(self) -> dict[str, object]:
+    def pool_attributes(
+        self, column_major: bool = False, count_include_pad: bool = False
+    ) -> PoolAttributes:
         kernel = None if self.kernel_shape is None else self._ints(self.kernel_shape)
-        return {"kind": self.kind(), "kernel": kernel, **self.window_attributes()}
+        return PoolAttributes(
+            *self.window(),
+            kind=self.kind(),
+            kernel=kernel,
+            column_major=column_major,
+            count_include_pad=count_include_pad,
+        )
 
     def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
         return (*shapes[0][:2], *self.spatial_output(*shapes))
@@ -288,7 +338,6 @@ class MaxPoolOp(PoolOp):
     padding never wins."""
 
     name = "hip.miopen.max_pool"
-    OUTS: ClassVar[tuple[str, ...]] = ("out", "indices?")
 
     storage_order = opt_prop_def(UnitAttr)
 
@@ -324,11 +373,8 @@ class MaxPoolOp(PoolOp):
             },
         )
 
-    def runtime_attributes(self) -> dict[str, object]:
-        return {
-            **super().runtime_attributes(),
-            "column_major": self.storage_order is not None,
-        }
+    def runtime_attributes(self) -> PoolAttributes:
+        return self.pool_attributes(column_major=self.storage_order is not None)
 
     def verify_shapes(self) -> None:
         if len(self.outputs) == 2:
@@ -383,8 +429,12 @@ class AveragePoolOp(PoolOp):
             },
         )
 
-    def runtime_attributes(self) -> dict[str, object]:
-        return {
-            **super().runtime_attributes(),
-            "count_include_pad": self.count_include_pad is not None,
-        }
+    def runtime_attributes(self) -> PoolAttributes:
+        return self.pool_attributes(
+            count_include_pad=self.count_include_pad is not None
+        )
+
+    def verify_shapes(self) -> None:
+        if len(self.outputs) != 1:
+            raise VerifyException(f"'{self.name}' writes no indices")
+        super().verify_shapes()

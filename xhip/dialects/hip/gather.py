@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import (
@@ -21,6 +22,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from xhip.dialects.constraints import AnyShapedTypeConstr
 from xhip.dialects.hip.base import (
+    AxisAttributes,
     HipComputeOp,
     Value,
     fmt_shape,
@@ -28,6 +30,13 @@ from xhip.dialects.hip.base import (
     shape_of,
     static_mismatch,
 )
+
+
+@dataclass(frozen=True, slots=True)
+class GatherNDAttributes:
+    """The leading dims `data` and `indices` share (ONNX GatherND's)."""
+
+    batch_dims: int
 
 
 class _GatherOp(HipComputeOp, ABC):
@@ -96,8 +105,8 @@ class _AxisGatherOp(_GatherOp, ABC):
             {"axis": i64_attr(axis)},
         )
 
-    def runtime_attributes(self) -> dict[str, object]:
-        return {"axis": self.axis.value.data}
+    def runtime_attributes(self) -> AxisAttributes:
+        return AxisAttributes(self.axis.value.data)
 
     def _what(self) -> str:
         return f"axis {self.axis.value.data}"
@@ -174,8 +183,8 @@ class GatherNDOp(_GatherOp):
     def batch(self) -> int:
         return 0 if self.batch_dims is None else self.batch_dims.value.data
 
-    def runtime_attributes(self) -> dict[str, object]:
-        return {"batch_dims": self.batch()}
+    def runtime_attributes(self) -> GatherNDAttributes:
+        return GatherNDAttributes(self.batch())
 
     def _what(self) -> str:
         return f"batch_dims {self.batch()}"

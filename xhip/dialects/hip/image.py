@@ -4,6 +4,7 @@ kernels in `backend/kernels/image.h`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 from xdsl.dialects.builtin import (
@@ -39,6 +40,34 @@ PAD_MODES = ("constant", "reflect", "edge", "wrap")
 """`hip.pad`'s modes, as ONNX Pad names them."""
 
 
+@dataclass(frozen=True, slots=True)
+class PadAttributes:
+    """The padding `mode`, one of `PAD_MODES`."""
+
+    mode: str
+
+
+@dataclass(frozen=True, slots=True)
+class GroupNormAttributes:
+    """`num_groups` None: one group per channel (InstanceNormalization);
+    `per_group`: scale and bias have one value per group, not per channel."""
+
+    num_groups: int | None
+    epsilon: float
+    per_group: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LrnAttributes:
+    """ONNX LRN's: `size` channels per window, `bias + alpha / size * sum` to
+    the power `beta`."""
+
+    size: int
+    alpha: float
+    beta: float
+    bias: float
+
+
 @irdl_op_definition
 class PadOp(HipIndexedComputeOp):
     """ONNX Pad: the index operands are the pads, all begins then all ends (2 *
@@ -72,8 +101,8 @@ class PadOp(HipIndexedComputeOp):
             {"mode": str_attr(mode)},
         )
 
-    def runtime_attributes(self) -> dict[str, object]:
-        return {"mode": self.mode.data}
+    def runtime_attributes(self) -> PadAttributes:
+        return PadAttributes(self.mode.data)
 
     def result_shape(self, *args: Any) -> tuple[int, ...] | None:
         pads: tuple[int, ...] = args[: len(args) - len(self.inputs)]
@@ -156,12 +185,10 @@ class GroupNormOp(HipComputeOp):
     def groups(self) -> int | None:
         return None if self.num_groups is None else self.num_groups.value.data
 
-    def runtime_attributes(self) -> dict[str, object]:
-        return {
-            "num_groups": self.groups(),
-            "epsilon": self.epsilon.value.data,
-            "per_group": self.per_group is not None,
-        }
+    def runtime_attributes(self) -> GroupNormAttributes:
+        return GroupNormAttributes(
+            self.groups(), self.epsilon.value.data, self.per_group is not None
+        )
 
     def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
         return shapes[0]
@@ -230,13 +257,13 @@ class LrnOp(SameShapeOp):
             },
         )
 
-    def runtime_attributes(self) -> dict[str, object]:
-        return {
-            "size": self.size.value.data,
-            "alpha": self.alpha.value.data,
-            "beta": self.beta.value.data,
-            "bias": self.bias.value.data,
-        }
+    def runtime_attributes(self) -> LrnAttributes:
+        return LrnAttributes(
+            size=self.size.value.data,
+            alpha=self.alpha.value.data,
+            beta=self.beta.value.data,
+            bias=self.bias.value.data,
+        )
 
     def verify_shapes(self) -> None:
         super().verify_shapes()

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import (
@@ -25,6 +26,16 @@ from xhip.dialects.hip.base import (
     static_mismatch,
     unit_attr,
 )
+
+
+@dataclass(frozen=True, slots=True)
+class GemmAttributes:
+    """`alpha * op(A) @ op(B) + beta * C`, op transposing where asked."""
+
+    trans_a: bool
+    trans_b: bool
+    alpha: float
+    beta: float
 
 
 @irdl_op_definition
@@ -121,13 +132,18 @@ class GemmOp(HipComputeOp):
             },
         )
 
-    def runtime_attributes(self) -> dict[str, object]:
-        return {
-            "trans_a": self.trans_a is not None,
-            "trans_b": self.trans_b is not None,
-            "alpha": 1.0 if self.alpha is None else float(self.alpha.value.data),
-            "beta": 1.0 if self.beta is None else float(self.beta.value.data),
-        }
+    def runtime_attributes(self) -> GemmAttributes:
+        return GemmAttributes(
+            trans_a=self.trans_a is not None,
+            trans_b=self.trans_b is not None,
+            alpha=1.0 if self.alpha is None else float(self.alpha.value.data),
+            beta=1.0 if self.beta is None else float(self.beta.value.data),
+        )
+
+    def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
+        a, b = shapes[0], shapes[1]
+        m = a[1] if self.trans_a is not None else a[0]
+        return (m, b[0] if self.trans_b is not None else b[1])
 
     def verify_shapes(self) -> None:
         a, b = shape_of(self.inputs[0]), shape_of(self.inputs[1])

@@ -5,7 +5,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, Self
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -29,6 +30,7 @@ from xdsl.irdl import (
 from xdsl.utils.exceptions import VerifyException
 
 from xhip.dialects.hip.base import (
+    AxisAttributes,
     ContextType,
     HipComputeOp,
     HipDPSOp,
@@ -41,6 +43,20 @@ from xhip.dialects.hip.base import (
     shape_of,
     static_mismatch,
 )
+
+
+@dataclass(frozen=True, slots=True)
+class PermuteAttributes:
+    """`out` dim i is `src` dim `perm[i]`."""
+
+    perm: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SliceAttributes:
+    """The step of each dim (non-zero, negative backwards)."""
+
+    steps: tuple[int, ...]
 
 
 @irdl_op_definition
@@ -62,8 +78,14 @@ class ConcatOp(HipComputeOp):
             ctx, {"inputs": inputs, "out": out}, {"axis": i64_attr(axis)}
         )
 
-    def runtime_attributes(self) -> dict[str, object]:
-        return {"axis": self.axis.value.data}
+    def runtime_attributes(self) -> AxisAttributes:
+        return AxisAttributes(self.axis.value.data)
+
+    def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
+        axis = self.axis.value.data
+        dims = list(shapes[0])
+        dims[axis] = sum(x[axis] for x in shapes)
+        return tuple(dims)
 
     def verify_shapes(self) -> None:
         out = shape_of(self.outputs[0])
@@ -123,6 +145,13 @@ class TransposeOp(HipDPSOp):
             ctx, {"src": src, "out": out, "dim0": dim0, "dim1": dim1}
         )
 
+    def result_shape(self, *args: Any) -> tuple[int, ...] | None:
+        """For (dim0, dim1, src's shape): the index values come first."""
+        dim0, dim1, src = args
+        dims = list(src)
+        dims[dim0], dims[dim1] = dims[dim1], dims[dim0]
+        return tuple(dims)
+
     def swapped_dims(self) -> tuple[int, int] | None:
         """The two dims if both are constants, else None."""
         d0, d1 = constant_index(self.dim0), constant_index(self.dim1)
@@ -167,8 +196,8 @@ class PermuteOp(HipComputeOp):
     ) -> Self:
         return cls._from_roles(ctx, {"src": src, "out": out}, {"perm": i64_array(perm)})
 
-    def runtime_attributes(self) -> dict[str, object]:
-        return {"perm": self.permutation()}
+    def runtime_attributes(self) -> PermuteAttributes:
+        return PermuteAttributes(self.permutation())
 
     def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
         return tuple(shapes[0][p] for p in self.permutation())
@@ -232,8 +261,8 @@ class SliceOp(HipIndexedComputeOp):
     def step_values(self) -> tuple[int, ...]:
         return tuple(int(s) for s in self.steps.get_values())
 
-    def runtime_attributes(self) -> dict[str, object]:
-        return {"steps": self.step_values()}
+    def runtime_attributes(self) -> SliceAttributes:
+        return SliceAttributes(self.step_values())
 
     def verify_shapes(self) -> None:
         src, out = shape_of(self.inputs[0]), shape_of(self.outputs[0])

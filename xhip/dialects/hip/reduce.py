@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import (
@@ -24,6 +25,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from xhip.dialects.constraints import AnyShapedTypeConstr
 from xhip.dialects.hip.base import (
+    AxisAttributes,
     HipComputeOp,
     SameShapeOp,
     Value,
@@ -36,6 +38,32 @@ from xhip.dialects.hip.base import (
     static_mismatch,
     unit_attr,
 )
+
+
+@dataclass(frozen=True, slots=True)
+class ReduceAttributes:
+    """The reduction (`ReduceOp.kind()`) and the sorted axes it reduces."""
+
+    kind: str
+    axes: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ArgReduceAttributes:
+    """`max` or `min` along `axis`; ties go to the last index under
+    `select_last`, else the first."""
+
+    kind: str
+    axis: int
+    select_last: bool
+
+
+@dataclass(frozen=True, slots=True)
+class NormAttributes:
+    """Normalized over the dims from `axis` on, `epsilon` added to the variance."""
+
+    axis: int
+    epsilon: float
 
 
 @irdl_op_definition
@@ -69,8 +97,8 @@ class SoftmaxOp(HipComputeOp):
             {"axis": None if axis is None else i64_attr(axis)},
         )
 
-    def runtime_attributes(self) -> dict[str, object]:
-        return {"axis": -1 if self.axis is None else self.axis.value.data}
+    def runtime_attributes(self) -> AxisAttributes:
+        return AxisAttributes(-1 if self.axis is None else self.axis.value.data)
 
     def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
         return shapes[0]
@@ -137,8 +165,8 @@ class ReduceOp(HipComputeOp, ABC):
     def reduced_axes(self) -> tuple[int, ...]:
         return tuple(int(a) for a in self.axes.get_values())
 
-    def runtime_attributes(self) -> dict[str, object]:
-        return {"kind": self.kind(), "axes": self.reduced_axes()}
+    def runtime_attributes(self) -> ReduceAttributes:
+        return ReduceAttributes(self.kind(), self.reduced_axes())
 
     def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
         return _reduced_shape(shapes[0], self.reduced_axes(), self.keepdims is not None)
@@ -250,12 +278,9 @@ class ArgReduceOp(HipComputeOp, ABC):
     def kind(cls) -> str:
         return cls.name.rsplit(".", 1)[-1].removeprefix("arg")
 
-    def runtime_attributes(self) -> dict[str, object]:
-        return {
-            "kind": self.kind(),
-            "axis": self.axis.value.data,
-            "select_last": self.select_last_index is not None,
-        }
+    def runtime_attributes(self) -> ArgReduceAttributes:
+        last = self.select_last_index is not None
+        return ArgReduceAttributes(self.kind(), self.axis.value.data, last)
 
     def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
         return _reduced_shape(
@@ -302,8 +327,8 @@ class _NormOp(HipComputeOp, ABC):
     axis = prop_def(IntegerAttr)
     epsilon = prop_def(FloatAttr)
 
-    def runtime_attributes(self) -> dict[str, object]:
-        return {"axis": self.axis.value.data, "epsilon": self.epsilon.value.data}
+    def runtime_attributes(self) -> NormAttributes:
+        return NormAttributes(self.axis.value.data, self.epsilon.value.data)
 
     def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
         return shapes[0]
@@ -422,8 +447,8 @@ class _AxisOp(SameShapeOp, ABC):
     def make(cls, ctx: Value, /, *, src: Value, out: Value, axis: int) -> Self:
         return cls._from_roles(ctx, {"src": src, "out": out}, {"axis": i64_attr(axis)})
 
-    def runtime_attributes(self) -> dict[str, object]:
-        return {"axis": self.axis.value.data}
+    def runtime_attributes(self) -> AxisAttributes:
+        return AxisAttributes(self.axis.value.data)
 
     def verify_shapes(self) -> None:
         super().verify_shapes()

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Self, cast
 
 from xdsl.dialects.builtin import (
@@ -40,6 +41,22 @@ RESIZE_COORDINATE_MODES = (
     "tf_crop_and_resize",
 )
 RESIZE_NEAREST_MODES = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil")
+
+
+@dataclass(frozen=True, slots=True)
+class ResizeAttributes:
+    """`hip.resize`'s, as ONNX names them (`coordinate_mode` is
+    `coordinate_transformation_mode`); `scales` and `roi` None where absent."""
+
+    mode: str
+    coordinate_mode: str
+    nearest_mode: str
+    cubic_coeff_a: float
+    exclude_outside: bool
+    antialias: bool
+    extrapolation_value: float
+    scales: tuple[float, ...] | None
+    roi: tuple[float, ...] | None
 
 
 @irdl_op_definition
@@ -110,18 +127,18 @@ class ResizeOp(HipComputeOp):
         values = cast("DenseArrayBase[Any]", attr).get_values()
         return tuple(float(v) for v in values)
 
-    def runtime_attributes(self) -> dict[str, object]:
-        return {
-            "mode": self.mode.data,
-            "coordinate_mode": self.coordinate_transformation_mode.data,
-            "nearest_mode": self.nearest_mode.data,
-            "cubic_coeff_a": float(self.cubic_coeff_a.value.data),
-            "exclude_outside": self.exclude_outside is not None,
-            "antialias": self.antialias is not None,
-            "extrapolation_value": float(self.extrapolation_value.value.data),
-            "scales": self._floats(self.scales),
-            "roi": self._floats(self.roi),
-        }
+    def runtime_attributes(self) -> ResizeAttributes:
+        return ResizeAttributes(
+            mode=self.mode.data,
+            coordinate_mode=self.coordinate_transformation_mode.data,
+            nearest_mode=self.nearest_mode.data,
+            cubic_coeff_a=float(self.cubic_coeff_a.value.data),
+            exclude_outside=self.exclude_outside is not None,
+            antialias=self.antialias is not None,
+            extrapolation_value=float(self.extrapolation_value.value.data),
+            scales=self._floats(self.scales),
+            roi=self._floats(self.roi),
+        )
 
     def verify_shapes(self) -> None:
         x, out = shape_of(self.inputs[0]), shape_of(self.outputs[0])

@@ -4,6 +4,7 @@ kernels in `backend/kernels/scatter.h`)."""
 from __future__ import annotations
 
 from abc import ABC
+from dataclasses import dataclass
 from typing import Any, ClassVar, Self, cast
 
 from xdsl.dialects.builtin import (
@@ -24,6 +25,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from xhip.dialects.constraints import AnyShapedTypeConstr
 from xhip.dialects.hip.base import (
+    AxisAttributes,
     HipComputeOp,
     HipIndexedComputeOp,
     SameShapeOp,
@@ -53,6 +55,37 @@ def _is_index_type(element: Attribute, widths: tuple[int, ...]) -> bool:
     return element_kind(integer) == "i" and integer.width.data in widths
 
 
+@dataclass(frozen=True, slots=True)
+class ScatterAttributes:
+    """How an update combines with what is there, one of `SCATTER_REDUCTIONS`."""
+
+    reduction: str
+
+
+@dataclass(frozen=True, slots=True)
+class ScatterAxisAttributes(ScatterAttributes):
+    """ScatterElements's: the reduction and the axis (in `[0, rank)`)."""
+
+    axis: int
+
+
+@dataclass(frozen=True, slots=True)
+class TriluAttributes:
+    """Whether the upper triangle is kept, else the lower."""
+
+    upper: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CumSumAttributes:
+    """The axis (in `[0, rank)`); `exclusive` leaves each element out of its
+    own sum; `reverse` sums from the end."""
+
+    axis: int
+    exclusive: bool
+    reverse: bool
+
+
 class _ScatterOp(HipComputeOp, ABC):
     """`out` = a copy of `ins[0]` (data) with `ins[2]` (updates) written where
     `ins[1]` (indices, negative ones counted from the end) says, combined
@@ -64,8 +97,8 @@ class _ScatterOp(HipComputeOp, ABC):
 
     reduction = prop_def(StringAttr)
 
-    def runtime_attributes(self) -> dict[str, object]:
-        return {"reduction": self.reduction.data}
+    def runtime_attributes(self) -> ScatterAttributes:
+        return ScatterAttributes(self.reduction.data)
 
     def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
         return shapes[0]
@@ -180,8 +213,8 @@ class ScatterElementsOp(_ScatterOp):
             {"axis": i64_attr(axis), "reduction": str_attr(reduction)},
         )
 
-    def runtime_attributes(self) -> dict[str, object]:
-        return {**super().runtime_attributes(), "axis": self.axis.value.data}
+    def runtime_attributes(self) -> ScatterAxisAttributes:
+        return ScatterAxisAttributes(self.reduction.data, self.axis.value.data)
 
     def verify_shapes(self) -> None:
         super().verify_shapes()
@@ -223,8 +256,8 @@ class TriluOp(HipIndexedComputeOp):
             ctx, {"src": src, "out": out, "k": k}, {"upper": unit_attr(upper)}
         )
 
-    def runtime_attributes(self) -> dict[str, object]:
-        return {"upper": self.upper is not None}
+    def runtime_attributes(self) -> TriluAttributes:
+        return TriluAttributes(self.upper is not None)
 
     def result_shape(self, *args: Any) -> tuple[int, ...] | None:
         return args[-1]
@@ -277,12 +310,10 @@ class CumSumOp(SameShapeOp):
             },
         )
 
-    def runtime_attributes(self) -> dict[str, object]:
-        return {
-            "axis": self.axis.value.data,
-            "exclusive": self.exclusive is not None,
-            "reverse": self.reverse is not None,
-        }
+    def runtime_attributes(self) -> CumSumAttributes:
+        return CumSumAttributes(
+            self.axis.value.data, self.exclusive is not None, self.reverse is not None
+        )
 
     def verify_shapes(self) -> None:
         super().verify_shapes()
@@ -318,8 +349,8 @@ class OneHotOp(HipComputeOp):
             {"axis": i64_attr(axis)},
         )
 
-    def runtime_attributes(self) -> dict[str, object]:
-        return {"axis": self.axis.value.data}
+    def runtime_attributes(self) -> AxisAttributes:
+        return AxisAttributes(self.axis.value.data)
 
     def verify_element_types(self) -> None:
         values, want = _element_type(self.inputs[1]), _element_type(self.outputs[0])

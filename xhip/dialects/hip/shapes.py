@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import (
@@ -28,6 +29,13 @@ from xhip.dialects.hip.base import (
     fmt_shape,
     shape_of,
 )
+
+
+@dataclass(frozen=True, slots=True)
+class FillAttributes:
+    """The value every element gets (an int for an integer `out`)."""
+
+    value: float
 
 
 @irdl_op_definition
@@ -59,8 +67,8 @@ class FillOp(HipComputeOp):
         )
         return cls._from_roles(ctx, {"out": out}, {"value": attr})
 
-    def runtime_attributes(self) -> dict[str, object]:
-        return {"value": self.value.value.data}
+    def runtime_attributes(self) -> FillAttributes:
+        return FillAttributes(self.value.value.data)
 
 
 @irdl_op_definition

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import (
@@ -28,6 +29,14 @@ from xhip.dialects.hip.base import (
     static_mismatch,
     unit_attr,
 )
+
+
+@dataclass(frozen=True, slots=True)
+class TopKAttributes:
+    """The axis (in `[0, rank)`) and whether the largest or smallest win."""
+
+    axis: int
+    largest: bool
 
 
 @irdl_op_definition
@@ -63,8 +72,8 @@ class TopKOp(HipComputeOp):
             {"axis": i64_attr(axis), "smallest": unit_attr(not largest)},
         )
 
-    def runtime_attributes(self) -> dict[str, object]:
-        return {"axis": self.axis.value.data, "largest": self.smallest is None}
+    def runtime_attributes(self) -> TopKAttributes:
+        return TopKAttributes(self.axis.value.data, largest=self.smallest is None)
 
     def verify_element_types(self) -> None:
         src, values, indices = self.inputs[0].type, *(o.type for o in self.outputs)

@@ -28,7 +28,12 @@ from xhip.dialects.hip.base import (
     static_mismatch,
     unit_attr,
 )
-from xhip.dialects.hip.conv import PoolOp, WindowOp
+from xhip.dialects.hip.conv import (
+    ConvAttributes,
+    LpPoolAttributes,
+    PoolOp,
+    WindowOp,
+)
 
 
 @irdl_op_definition
@@ -37,6 +42,7 @@ class LpPoolOp(PoolOp):
     the input (the padding adds nothing)."""
 
     name = "hip.miopen.lp_pool"
+    OUTS: ClassVar[tuple[str, ...]] = ("out",)
     RUNTIME_CALL: ClassVar[str] = "lp_pool"
 
     p = prop_def(IntegerAttr)
@@ -69,12 +75,9 @@ class LpPoolOp(PoolOp):
             },
         )
 
-    def runtime_attributes(self) -> dict[str, object]:
-        return {
-            "kernel": self._ints(self.kernel_shape),
-            **self.window_attributes(),
-            "p": self.p.value.data,
-        }
+    def runtime_attributes(self) -> LpPoolAttributes:
+        kernel = self._ints(self.kernel_shape)
+        return LpPoolAttributes(*self.window(), kernel=kernel, p=self.p.value.data)
 
 
 @irdl_op_definition
@@ -123,23 +126,23 @@ class ConvTransposeOp(WindowOp):
             },
         )
 
-    def runtime_attributes(self) -> dict[str, object]:
-        return {**self.window_attributes(), "group": self.group.value.data}
+    def runtime_attributes(self) -> ConvAttributes:
+        return ConvAttributes(*self.window(), group=self.group.value.data)
 
     def spatial_output(self, *shapes: tuple[int, ...]) -> tuple[int, ...]:
         x, w = shapes[0], shapes[1]
-        a = self.window_attributes()
+        strides, dilations, pads = self.window()
         extra = self._ints(self.output_padding)
         rank = len(x) - 2
         return tuple(
             DYNAMIC_INDEX
             if DYNAMIC_INDEX in (x[2 + d], w[2 + d])
-            else a["strides"][d] * (x[2 + d] - 1)
+            else strides[d] * (x[2 + d] - 1)
             + extra[d]
-            + a["dilations"][d] * (w[2 + d] - 1)
+            + dilations[d] * (w[2 + d] - 1)
             + 1
-            - a["pads"][d]
-            - a["pads"][rank + d]
+            - pads[d]
+            - pads[rank + d]
             for d in range(rank)
         )
 
@@ -152,11 +155,11 @@ class ConvTransposeOp(WindowOp):
         """Elements of the workspace for these `ins` shapes (DYNAMIC_INDEX if
         unknown)."""
         x, w = shapes[0], shapes[1]
-        a = self.window_attributes()
+        strides, _, pads = self.window()
         if (
             all(k == 1 for k in w[2:])
-            and all(s == 1 for s in a["strides"])
-            and not any(a["pads"])
+            and all(s == 1 for s in strides)
+            and not any(pads)
             and not any(self._ints(self.output_padding))
         ):
             return 0
