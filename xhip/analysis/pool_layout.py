@@ -11,7 +11,7 @@ after pass 16 and on the final IR (`hip.alloc` pool, constants-blob views).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, func, memref
@@ -31,20 +31,7 @@ from xhip.analysis.liveness import BufferLiveness
 from xhip.analysis.memory_plan import element_bytes
 from xhip.dialects import hip
 from xhip.dialects.constraints import AnyMemRefTypeConstr
-
-_BINARY: dict[type[Operation], Callable[[int, int], int]] = {
-    arith.AddiOp: lambda a, b: a + b,
-    arith.SubiOp: lambda a, b: a - b,
-    arith.MuliOp: lambda a, b: a * b,
-    arith.DivUIOp: lambda a, b: a // b,
-    arith.DivSIOp: lambda a, b: int(a / b),
-    arith.CeilDivUIOp: lambda a, b: -(-a // b),
-    arith.RemUIOp: lambda a, b: a % b,
-    arith.MaxUIOp: max,
-    arith.MinUIOp: min,
-    arith.MaxSIOp: max,
-    arith.MinSIOp: min,
-}
+from xhip.transforms.index_arith import INDEX_BINARY, INDEX_COMPARE
 
 
 class PoolEvaluationError(ValueError):
@@ -153,11 +140,11 @@ class _Evaluator:
     def visit(self, op: Operation) -> None:
         if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
             self.ints[op.result] = op.value.value.data
-        elif type(op) in _BINARY and all(o in self.ints for o in op.operands):
-            lhs, rhs = (self.ints[o] for o in op.operands)
-            self.ints[op.results[0]] = _BINARY[type(op)](lhs, rhs)
-        elif isinstance(op, arith.IndexCastOp) and op.input in self.ints:
-            self.ints[op.result] = self.ints[op.input]
+        elif isinstance(op, arith.IndexCastOp | arith.CmpiOp | arith.SelectOp) or (
+            type(op) in INDEX_BINARY
+        ):
+            if all(o in self.ints for o in op.operands):
+                self.ints[op.results[0]] = self._arith(op)
         elif isinstance(op, memref.DimOp):
             shape = self.shapes.get(op.source)
             if shape is not None and op.index in self.ints:
@@ -166,6 +153,18 @@ class _Evaluator:
             self._shape_from_sizes(op.results[0], op.operands)
         elif isinstance(op, memref.CastOp) and op.source in self.shapes:
             self.shapes[op.dest] = self.shapes[op.source]
+
+    def _arith(self, op: Operation) -> int:
+        """`arith` on index values: `index_arith`'s one semantics of it."""
+        values = [self.ints[o] for o in op.operands]
+        if isinstance(op, arith.CmpiOp):
+            compare = list(INDEX_COMPARE.values())[op.predicate.value.data]
+            return int(compare(*values))
+        if isinstance(op, arith.SelectOp):
+            return values[1] if values[0] else values[2]
+        if isinstance(op, arith.IndexCastOp):
+            return values[0]
+        return INDEX_BINARY[type(op)](*values)
 
     def _shape_from_sizes(self, result: SSAValue, operands: Sequence[SSAValue]) -> None:
         assert AnyMemRefTypeConstr.verifies(result.type)

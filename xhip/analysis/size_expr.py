@@ -10,7 +10,7 @@ IR exists; `IndexExprEmitter` then writes each distinct subexpression once.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 
 from xdsl.ir import SSAValue
@@ -40,6 +40,14 @@ class CeilDivAtom(Atom):
 
     numerator: Poly
     divisor: int
+
+
+@dataclass(frozen=True, eq=False)
+class KeyAtom(Atom):
+    """A quantity named by a key: a dim, or an op the algebra does not expand
+    (`floordivsi` of polynomials, a `select`) by its operands' polynomials."""
+
+    key: Hashable
 
 
 Monomial = tuple[Atom, ...]
@@ -173,6 +181,7 @@ class AtomTable:
     def __init__(self) -> None:
         self._values: dict[SSAValue, ValueAtom] = {}
         self._ceil_divs: dict[tuple[Poly, int], CeilDivAtom] = {}
+        self._keys: dict[Hashable, KeyAtom] = {}
         self._next_rank = 0
 
     def _rank(self) -> int:
@@ -183,6 +192,12 @@ class AtomTable:
         if value not in self._values:
             self._values[value] = ValueAtom(self._rank(), value)
         return Poly.atom(self._values[value])
+
+    def keyed(self, key: Hashable) -> Poly:
+        """The atom of `key`: equal keys, one atom."""
+        if key not in self._keys:
+            self._keys[key] = KeyAtom(self._rank(), key)
+        return Poly.atom(self._keys[key])
 
     def ceil_div(self, numerator: Poly, divisor: int) -> Poly:
         """`ceil(numerator / divisor)`, folded where it is exact or constant."""
@@ -204,6 +219,7 @@ __all__ = [
     "Atom",
     "AtomTable",
     "CeilDivAtom",
+    "KeyAtom",
     "Monomial",
     "Poly",
     "ValueAtom",

@@ -21,7 +21,7 @@ from xdsl.dialects import arith, bufferization, func, memref, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, MemRefType, TensorType
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
-from xhip.transforms.index_arith import INDEX_BINARY
+from xhip.transforms.index_arith import INDEX_BINARY, INDEX_COMPARE
 
 
 class UnknownDim(Exception):
@@ -96,6 +96,36 @@ class Binary(DimExpr):
         if self.symbol.isalpha():
             return f"{self.symbol}({self.lhs}, {self.rhs})"
         return f"({self.lhs}{self.symbol}{self.rhs})"
+
+
+@dataclass(frozen=True)
+class Compare(DimExpr):
+    """`arith.cmpi` of sizes: 1 or 0 (`b if a == 1 else a`, a run-time broadcast)."""
+
+    predicate: str
+    lhs: DimExpr
+    rhs: DimExpr
+
+    def evaluate(self, shapes: Sequence[tuple[int, ...]]) -> int:
+        compare = INDEX_COMPARE[self.predicate]
+        return int(compare(self.lhs.evaluate(shapes), self.rhs.evaluate(shapes)))
+
+    def __str__(self) -> str:
+        return f"{self.predicate}({self.lhs}, {self.rhs})"
+
+
+@dataclass(frozen=True)
+class Select(DimExpr):
+    condition: DimExpr
+    if_true: DimExpr
+    if_false: DimExpr
+
+    def evaluate(self, shapes: Sequence[tuple[int, ...]]) -> int:
+        chosen = self.if_true if self.condition.evaluate(shapes) else self.if_false
+        return chosen.evaluate(shapes)
+
+    def __str__(self) -> str:
+        return f"({self.if_true} if {self.condition} else {self.if_false})"
 
 
 def product(factors: Sequence[DimExpr]) -> DimExpr:
@@ -192,6 +222,11 @@ class _Reader:
             return self.dim(op.source, dim.value)
         if isinstance(op, arith.IndexCastOp):
             return self.index(op.input)
+        if isinstance(op, arith.CmpiOp):
+            predicate = list(INDEX_COMPARE)[op.predicate.value.data]
+            return Compare(predicate, self.index(op.lhs), self.index(op.rhs))
+        if isinstance(op, arith.SelectOp):
+            return Select(self.index(op.cond), self.index(op.lhs), self.index(op.rhs))
         symbol = SYMBOLS.get(type(op))
         if symbol is not None:
             assert isinstance(op, arith.SignlessIntegerBinaryOperation)

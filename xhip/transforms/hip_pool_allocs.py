@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     MemRefType,
+    i1,
     i8,
     i64,
 )
@@ -164,11 +165,12 @@ def _available_at(value: SSAValue, position: int, liveness: BufferLiveness) -> b
 
 
 def _is_size_arithmetic(op: Operation, block: Block) -> bool:
-    """An op of `block` that computes indices and nothing else, so it can move."""
+    """An op of `block` that computes indices and nothing else, so it can move
+    (the `i1` of a run-time broadcast's `select` included)."""
     return (
         op.parent_block() is block
         and not op.regions
-        and all(isinstance(r.type, IndexType) for r in op.results)
+        and all(isinstance(r.type, IndexType) or r.type == i1 for r in op.results)
         and is_side_effect_free(op)
     )
 

@@ -1,12 +1,13 @@
 """ONNX compute ops -> hip DPS ops in tensor mode, one pattern per op type.
 
 Each result gets a `tensor.empty` init whose dynamic sizes are `tensor.dim`s of
-the operand that decides them (`support.build_init`).
+the operand that decides them, or of the operands a dim broadcasts from
+(`support.build_init`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from xdsl.dialects import arith, tensor
@@ -25,6 +26,7 @@ from xhip.transforms.onnx_to_hip.support import (
     ConversionState,
     DimSource,
     OnnxPattern,
+    SizeSource,
     Unsupported,
     broadcast_sources,
     build_init,
@@ -38,7 +40,7 @@ def _emit(
     op: Operation,
     rewriter: PatternRewriter,
     inputs: list[SSAValue],
-    sources: list[DimSource | None],
+    sources: Sequence[SizeSource],
     build: Callable[[SSAValue, SSAValue], hip.HipDPSOp],
 ) -> None:
     """Replace `op` by `build(ctx, init)`, init a fresh one of `op`'s result
@@ -60,7 +62,7 @@ class ConvertMatMul(OnnxPattern[onnx.MatMulOp]):
         if not a_shape or not b_shape:
             raise Unsupported("MatMul operands must have rank >= 1")
         batch_rank = max(len(a_shape), len(b_shape)) - 2
-        sources: list[DimSource | None] = []
+        sources: list[SizeSource] = []
         if batch_rank > 0:
             batch = [(op.A, a_shape[:-2]), (op.B, b_shape[:-2])]
             sources = broadcast_sources(batch, batch_rank)
@@ -235,7 +237,7 @@ def emit_elementwise(
     )
 
 
-def _binary_sources(op: Operation) -> list[DimSource | None]:
+def _binary_sources(op: Operation) -> list[SizeSource]:
     result = ranked(op.results[0], "the result")
     shapes = [(v, ranked(v, "an operand").get_shape()) for v in op.operands]
     return broadcast_sources(shapes, len(result.get_shape()))

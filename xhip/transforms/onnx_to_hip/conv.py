@@ -48,6 +48,7 @@ from xhip.transforms.onnx_to_hip.support import (
     build_init,
     context_of,
     ranked,
+    static_size,
 )
 
 
@@ -579,14 +580,7 @@ class ConvertBatchNormalization(OnnxPattern[onnx.BatchNormalizationOp]):
         shapes = [(v, ranked(v, "an operand").get_shape()) for v in (a, b)]
         rank = len(ranked(like, "an operand").get_shape())
         sources = broadcast_sources(shapes, rank)
-        shape = [
-            DYNAMIC_INDEX
-            if src is not None and ranked(src[0], "an operand").get_shape()[src[1]] < 0
-            else 1
-            if src is None
-            else ranked(src[0], "an operand").get_shape()[src[1]]
-            for src in sources
-        ]
+        shape = [static_size(src) for src in sources]
         init = build_init(
             self.rewriter, self.state, self.op, TensorType(self.element, shape), sources
         )

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, get_args, get_origin
 
-from xdsl.dialects import arith, tensor
+from xdsl.dialects import arith, builtin, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
@@ -15,14 +15,21 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnregisteredOp,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.utils.hints import isa
 
-from xhip.dialects import onnx
+from xhip.analysis.size_expr import Atom, AtomTable, KeyAtom, Poly
+from xhip.dialects import hip, onnx
 from xhip.dialects.constraints import AnyTensorTypeConstr
 from xhip.transforms.hip_add_context_arg import context_arg, enclosing_function
-from xhip.transforms.index_arith import ConstantFolder, int_constant
+from xhip.transforms.index_arith import (
+    INDEX_BINARY,
+    INDEX_COMPARE,
+    ConstantFolder,
+    int_constant,
+    named_dims,
+)
 
 
 class Unsupported(Exception):
@@ -51,6 +58,8 @@ class ConversionState:
     folder: ConstantFolder = field(default_factory=ConstantFolder)
     failures: dict[int, str] = field(default_factory=dict[int, str])
     """Why a pattern gave up on an op, by the op's id."""
+    sizes: SizeKeys | None = None
+    """What the dims of the converted values are (`SizeKeys`), made on first use."""
 
     def record(self, op: Operation, reason: str) -> None:
         self.failures[id(op)] = reason
@@ -62,6 +71,210 @@ class ConversionState:
 
 DimSource = tuple[SSAValue, int]
 """Which operand dimension gives a result dimension at run time."""
+
+
+@dataclass(frozen=True)
+class Broadcast:
+    """Operand dims that broadcast to one result dim, the types knowing the
+    size of at most one (not 1): its size is one dim's where that one is proven
+    the broadcast of all, else their broadcast at run time (`build_init`)."""
+
+    dims: tuple[DimSource, ...]
+
+
+SizeSource = DimSource | Broadcast | None
+"""What gives a result dim's size: one operand dim, a broadcast, or nothing."""
+
+
+@dataclass(frozen=True)
+class OpKey:
+    """An index op the algebra does not expand, by its operands."""
+
+    op_type: type[Operation]
+    predicate: int | None
+    """`arith.cmpi`'s."""
+    operands: tuple[Poly, ...]
+
+
+@dataclass(frozen=True)
+class BroadcastKey:
+    """numpy's broadcast of two or more sizes, none a number, where they
+    broadcast: `select(a == 1, b, a)` is the broadcast of `a` and `b`."""
+
+    members: frozenset[Poly]
+
+
+class SizeKeys:
+    """Each dim of a converted value as a polynomial in the arguments' dims:
+    equal polynomials are equal sizes at run time.
+
+    A hip op's result has the dims of its `outs` init, a `tensor.empty` its
+    size operands, a view its output sizes (a collapse: products); a named
+    argument dim (`batch`) is the first argument dim of that name, as the
+    session checks. Sums, differences and products expand (`x + 2 - 3 + 1` is
+    `x`); other index ops are atoms keyed by their operands' polynomials
+    (`OpKey`), so a convolution's output size computed twice is one atom.
+    """
+
+    def __init__(self, module: builtin.ModuleOp | None) -> None:
+        self.named = named_dims(module) if module is not None else {}
+        self.table = AtomTable()
+        self._dims: dict[DimSource, Poly] = {}
+        self._indices: dict[SSAValue, Poly] = {}
+
+    def dim(self, value: SSAValue, i: int) -> Poly:
+        """Dim `i` of the ranked tensor `value`."""
+        key = (value, i)
+        if key not in self._dims:
+            self._dims[key] = self._dim(value, i)
+        return self._dims[key]
+
+    def _dim(self, value: SSAValue, i: int) -> Poly:
+        shape = ranked(value, "a value").get_shape()
+        if shape[i] != DYNAMIC_INDEX:
+            return Poly.const(shape[i])
+        dynamic = sum(1 for s in shape[:i] if s == DYNAMIC_INDEX)
+        owner = value.owner
+        if isinstance(owner, hip.HipDPSOp) and isinstance(value, OpResult):
+            return self.dim(owner.outputs[value.index], i)
+        if isinstance(owner, tensor.EmptyOp):
+            return self.index(owner.dynamic_sizes[dynamic])
+        if isinstance(owner, tensor.ExpandShapeOp):
+            static = owner.static_output_shape.get_values()
+            if static[i] != DYNAMIC_INDEX:
+                return Poly.const(static[i])
+            position = sum(1 for s in static[:i] if s == DYNAMIC_INDEX)
+            return self.index(owner.dynamic_output_shape[position])
+        if isinstance(owner, tensor.CastOp):
+            return self.dim(owner.source, i)
+        if isinstance(owner, tensor.CollapseShapeOp):
+            size = Poly.const(1)
+            for d in owner.reassociation.data[i]:
+                size = size * self.dim(owner.src, d.value.data)
+            return size
+        return self.table.keyed(self.named.get((value, i), (value, i)))
+
+    def index(self, value: SSAValue) -> Poly:
+        """The index value `value`."""
+        if value not in self._indices:
+            self._indices[value] = self._index(value)
+        return self._indices[value]
+
+    def _index(self, value: SSAValue) -> Poly:
+        number = int_constant(value)
+        if number is not None and len(number) == 1:
+            return Poly.const(number[0])
+        owner = value.owner
+        if isinstance(owner, tensor.DimOp):
+            i = int_constant(owner.index)
+            if i is not None and len(i) == 1:
+                return self.dim(owner.source, i[0])
+        if isinstance(owner, arith.AddiOp | arith.SubiOp | arith.MuliOp):
+            lhs, rhs = self.index(owner.lhs), self.index(owner.rhs)
+            if isinstance(owner, arith.AddiOp):
+                return lhs + rhs
+            return lhs - rhs if isinstance(owner, arith.SubiOp) else lhs * rhs
+        if isinstance(owner, arith.CmpiOp | arith.SelectOp) or (
+            isinstance(owner, Operation) and type(owner) in INDEX_BINARY
+        ):
+            predicate = (
+                owner.predicate.value.data if isinstance(owner, arith.CmpiOp) else None
+            )
+            operands = tuple(self.index(o) for o in owner.operands)
+            return self._apply(OpKey(type(owner), predicate, operands))
+        return self.table.value(value)
+
+    def _apply(self, key: OpKey) -> Poly:
+        """The op of `key`: a number if its operands are, else its atom."""
+        op_type, predicate, operands = key.op_type, key.predicate, key.operands
+        numbers = [o.constant for o in operands]
+        if op_type is arith.SelectOp:
+            if numbers[0] is not None:
+                return operands[1] if numbers[0] else operands[2]
+            if operands[1] == operands[2]:
+                return operands[1]
+            condition = operands[0].as_atom
+            one = Poly.const(1)
+            if isinstance(condition, KeyAtom) and condition.key == OpKey(
+                arith.CmpiOp, 0, (operands[2], one)
+            ):
+                return self.broadcast((operands[2], operands[1]))
+        elif all(n is not None for n in numbers):
+            lhs, rhs = (n for n in numbers if n is not None)
+            if predicate is not None:
+                return Poly.const(
+                    int(list(INDEX_COMPARE.values())[predicate](lhs, rhs))
+                )
+            return Poly.const(INDEX_BINARY[op_type](lhs, rhs))
+        elif operands[0] == operands[1] and op_type in _IDEMPOTENT:
+            return operands[0]
+        elif op_type in _DIVISIONS:
+            quotient = operands[0].divided_exactly(operands[1])
+            if quotient is not None:
+                return quotient
+        return self.table.keyed(key)
+
+    def broadcast(self, sizes: Iterable[Poly]) -> Poly:
+        """numpy's broadcast of `sizes`, where they broadcast: a set of them,
+        less the 1s (broadcasts in it are their members); a number not 1 is
+        the size."""
+        members: set[Poly] = set()
+        for size in sizes:
+            members |= self.members(size)
+        members.discard(Poly.const(1))
+        numbers = [m for m in members if m.constant is not None]
+        if numbers or len(members) <= 1:
+            return numbers[0] if numbers else next(iter(members), Poly.const(1))
+        return self.table.keyed(BroadcastKey(frozenset(members)))
+
+    def members(self, size: Poly) -> frozenset[Poly]:
+        """The sizes `size` is the broadcast of (itself, if it is none)."""
+        atom = size.as_atom
+        if isinstance(atom, KeyAtom) and isinstance(atom.key, BroadcastKey):
+            return atom.key.members
+        return frozenset((size,))
+
+    def substitute(self, poly: Poly, atom: Atom, number: int) -> Poly:
+        """`poly` where `atom` is `number`, folded."""
+        total = Poly.const(0)
+        for monomial, coefficient in poly.terms:
+            term = Poly.const(coefficient)
+            for factor in monomial:
+                term = term * self._substitute_atom(factor, atom, number)
+            total = total + term
+        return total
+
+    def _substitute_atom(self, factor: Atom, atom: Atom, number: int) -> Poly:
+        if factor is atom:
+            return Poly.const(number)
+        key = factor.key if isinstance(factor, KeyAtom) else None
+        if isinstance(key, OpKey):
+            operands = tuple(self.substitute(o, atom, number) for o in key.operands)
+            return self._apply(OpKey(key.op_type, key.predicate, operands))
+        if isinstance(key, BroadcastKey):
+            return self.broadcast(self.substitute(m, atom, number) for m in key.members)
+        return Poly.atom(factor)
+
+    def gives(self, size: Poly, other: Poly) -> bool:
+        """Whether `size` is the broadcast of `size` and `other` wherever they
+        broadcast: they are equal, `other` is 1, or `other` is 1 when `size`
+        is (`min(seq, 512)` against `seq`)."""
+        if other.constant == 1 or self.members(other) <= self.members(size):
+            return True
+        atom = size.as_atom
+        return atom is not None and self.substitute(other, atom, 1).constant == 1
+
+
+_IDEMPOTENT = (arith.MaxSIOp, arith.MinSIOp, arith.MaxUIOp, arith.MinUIOp)
+"""Ops whose value for equal operands is that operand."""
+_DIVISIONS = (
+    arith.DivUIOp,
+    arith.DivSIOp,
+    arith.FloorDivSIOp,
+    arith.CeilDivUIOp,
+    arith.CeilDivSIOp,
+)
+"""Ops that are `a / b` where `b` divides `a` (`b*s*768 / (b*s)` is `768*s`)."""
 
 
 def ranked(value: SSAValue, what: str) -> TensorType[Attribute]:
@@ -84,26 +297,44 @@ def context_of(op: Operation) -> SSAValue:
 
 def broadcast_sources(
     operands: Sequence[tuple[SSAValue, Sequence[int]]], out_rank: int
-) -> list[DimSource | None]:
-    """For each dim of a numpy broadcast of the shapes, the operand dim that sets it.
+) -> list[SizeSource]:
+    """For each dim of a numpy broadcast of the shapes, what sets its size.
 
     Each operand comes with the (leading part of its) shape that takes part.
-    The first operand whose right-aligned dim is dynamic wins, then the first
-    whose static size is not 1: a size-1 dim is the one being broadcast.
+    One dynamic dim, and no static size but 1, gives the size; several dims
+    that may differ at run time are a `Broadcast`; else the first static size
+    that is not 1: a size-1 dim is the one being broadcast.
     """
-    sources: list[DimSource | None] = []
+    sources: list[SizeSource] = []
     for i in range(out_rank):
-        best: tuple[int, DimSource] | None = None
+        dynamic: list[DimSource] = []
+        static: DimSource | None = None
         for value, shape in operands:
             j = i - (out_rank - len(shape))
             if j < 0:
                 continue
-            size = shape[j]
-            rank = 0 if size == DYNAMIC_INDEX else 1 if size != 1 else 2
-            if best is None or rank < best[0]:
-                best = (rank, (value, j))
-        sources.append(best[1] if best is not None else None)
+            if shape[j] == DYNAMIC_INDEX:
+                dynamic.append((value, j))
+            elif static is None or (shape[j] != 1 and static_size(static) == 1):
+                static = (value, j)
+        if dynamic and static is not None and static_size(static) != 1:
+            sources.append(Broadcast((*dynamic, static)))
+        elif len(dynamic) > 1:
+            sources.append(Broadcast(tuple(dynamic)))
+        else:
+            sources.append(dynamic[0] if dynamic else static)
     return sources
+
+
+def static_size(source: SizeSource) -> int:
+    """The size a source gives if its type knows it, else `DYNAMIC_INDEX`
+    (always for a `Broadcast`); no source is a dim of size 1."""
+    if source is None:
+        return 1
+    if isinstance(source, Broadcast):
+        return DYNAMIC_INDEX
+    value, i = source
+    return ranked(value, "an operand").get_shape()[i]
 
 
 def build_init(
@@ -111,10 +342,11 @@ def build_init(
     state: ConversionState,
     op: Operation,
     result_type: TensorType[Attribute],
-    sources: Sequence[DimSource | None],
+    sources: Sequence[SizeSource],
 ) -> SSAValue:
-    """`tensor.empty` of `result_type`, each dynamic size a `tensor.dim` of its source."""
-    needed: list[DimSource] = []
+    """`tensor.empty` of `result_type`, each dynamic size a `tensor.dim` of its
+    source (of a `Broadcast`, numpy's broadcast of its dims: `_broadcast`)."""
+    needed: list[DimSource | Broadcast] = []
     for i, size in enumerate(result_type.get_shape()):
         if size != DYNAMIC_INDEX:
             continue
@@ -123,15 +355,66 @@ def build_init(
             raise Unsupported(f"no operand dim gives the size of result dim {i}")
         needed.append(source)
     sizes: list[SSAValue] = []
-    for value, dim in needed:
-        index = state.folder.index(rewriter, op, dim)
-        dim_op = tensor.DimOp(value, index)
-        dim_op.result.name_hint = "dim"
-        rewriter.insert(dim_op)
-        sizes.append(dim_op.result)
+    for source in needed:
+        if isinstance(source, Broadcast):
+            sizes.append(_broadcast(rewriter, state, op, source))
+        else:
+            sizes.append(_dim(rewriter, state, op, source))
     empty = tensor.EmptyOp(sizes, result_type)
     rewriter.insert(empty)
     return empty.tensor
+
+
+def _dim(
+    rewriter: PatternRewriter, state: ConversionState, op: Operation, source: DimSource
+) -> SSAValue:
+    value, i = source
+    dim_op = tensor.DimOp(value, state.folder.index(rewriter, op, i))
+    dim_op.result.name_hint = "dim"
+    rewriter.insert(dim_op)
+    return dim_op.result
+
+
+def _broadcast(
+    rewriter: PatternRewriter, state: ConversionState, op: Operation, of: Broadcast
+) -> SSAValue:
+    """The size of a result dim that dynamic operand dims broadcast to.
+
+    Dims proven equal (`SizeKeys`: the same dim, the same named dim, the same
+    polynomial in the arguments' dims) are one, and a dim proven 1 drops out;
+    where one dim is the broadcast of all (`SizeKeys.gives`), usually the
+    first, the size is its `tensor.dim`. Otherwise the size is numpy's
+    rule folded over them, `b if a == 1 else a` (not `max`: 0 and 1 give 0),
+    an `arith.cmpi` and an `arith.select` per further dim; sizes that differ
+    and are not 1 are the runtime's error, as numpy's.
+    """
+    if state.sizes is None:
+        top = op.get_toplevel_object()
+        state.sizes = SizeKeys(top if isinstance(top, builtin.ModuleOp) else None)
+    sizes = state.sizes
+    distinct: dict[Poly, DimSource] = {}
+    for value, i in of.dims:
+        size = sizes.dim(value, i)
+        if size.constant is not None and size.constant != 1:
+            return _dim(rewriter, state, op, (value, i))  # canonicalize folds it
+        if size.constant != 1:
+            distinct.setdefault(size, (value, i))
+    if not distinct:
+        return _dim(rewriter, state, op, of.dims[0])
+    for size, source in distinct.items():
+        if all(sizes.gives(size, other) for other in distinct):
+            return _dim(rewriter, state, op, source)
+    first, *others = distinct.values()
+    size = _dim(rewriter, state, op, first)
+    one = state.folder.index(rewriter, op, 1)
+    for source in others:
+        other = _dim(rewriter, state, op, source)
+        is_one = arith.CmpiOp(size, one, "eq")
+        select = arith.SelectOp(is_one, other, size)
+        rewriter.insert(is_one)
+        rewriter.insert(select)
+        size = select.result
+    return size
 
 
 constant_ints = int_constant

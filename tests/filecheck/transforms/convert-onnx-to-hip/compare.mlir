@@ -4,7 +4,7 @@
 // take and give i1. The type rule is the hip op's, derived from its formula:
 // a Not of i64 is refused with the operand that is wrong.
 
-func.func @compare(%ctx: !hip.context, %a: tensor<?x3xi64>, %b: tensor<3xi64>, %m: tensor<?x3xi1>) -> (tensor<?x3xi1>, tensor<?x3xi1>) {
+func.func @compare(%ctx: !hip.context, %a: tensor<?x3xi64> {onnx.dim_params = "0:n"}, %b: tensor<3xi64>, %m: tensor<?x3xi1> {onnx.dim_params = "0:n"}) -> (tensor<?x3xi1>, tensor<?x3xi1>) {
   %0 = "onnx.Less"(%a, %b) {onnx_node_name = "less"} : (tensor<?x3xi64>, tensor<3xi64>) -> tensor<?x3xi1>
   %1 = "onnx.And"(%0, %m) {onnx_node_name = "and"} : (tensor<?x3xi1>, tensor<?x3xi1>) -> tensor<?x3xi1>
   %2 = "onnx.Not"(%1) {onnx_node_name = "not"} : (tensor<?x3xi1>) -> tensor<?x3xi1>
