@@ -1,7 +1,10 @@
-"""The long fuzzer run: `python scripts/fuzz.py --seeds 5000 [--start 0]`.
+"""The long fuzzer run: `python scripts/fuzz.py --seeds 5000 [--start 0]
+[--runtime cpu|cuda-emulated|hip-emulated]`.
 
-Prints one line per mismatch, error or refusal, then the counts; exits 1 if
-any seed gave a wrong answer or an unexpected exception.
+Prints one line per mismatch, error, refusal or runtime refusal, then the
+counts; exits 1 if any seed gave a wrong answer or an unexpected exception.
+`--runtime cuda-emulated` and `hip-emulated` run the GPU runtimes on the CPU
+stand-in of their device API (`xhip.testing.emulator`).
 """
 
 from __future__ import annotations
@@ -11,27 +14,26 @@ import sys
 import time
 from collections import Counter
 
-from xhip.testing.fuzz import check
+from xhip.testing.fuzz import OUTCOMES, RUNTIMES, check
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seeds", type=int, default=5000)
     parser.add_argument("--start", type=int, default=0)
+    parser.add_argument("--runtime", choices=RUNTIMES, default="cpu")
     args = parser.parse_args()
     counts: Counter[str] = Counter()
     began = time.perf_counter()
     for seed in range(args.start, args.start + args.seeds):
-        result = check(seed)
+        result = check(seed, args.runtime)
         counts[result.outcome] += 1
         if result.outcome != "match":
             print(f"seed {seed}: {result.outcome}: {result.detail.strip()}", flush=True)
     elapsed = time.perf_counter() - began
     print(
-        f"{args.seeds} seeds from {args.start} in {elapsed:.0f} s: "
-        + ", ".join(
-            f"{counts[k]} {k}" for k in ("match", "mismatch", "error", "refused")
-        )
+        f"{args.seeds} seeds from {args.start} on {args.runtime} in {elapsed:.0f} s: "
+        + ", ".join(f"{counts[k]} {k}" for k in OUTCOMES)
     )
     return 1 if counts["mismatch"] or counts["error"] else 0
 

@@ -10,9 +10,14 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 import xhip
-from xhip.testing.fuzz import GENERATORS, check, generate, unfuzzed_ops
+from xhip.backend.runtime import NotImplementedOnDevice
+from xhip.backend.session import CompiledModel
+from xhip.testing.emulator import EmulatorUnavailable
+from xhip.testing.fuzz import GENERATORS, check, generate, make_runtime, unfuzzed_ops
 
 SEEDS = range(200)
+
+EMULATED = ["cuda-emulated", "hip-emulated"]
 
 
 @pytest.mark.parametrize("chunk", range(10))
@@ -25,6 +30,41 @@ def test_fixed_seeds_match_onnxruntime(chunk: int) -> None:
     results = [check(seed) for seed in SEEDS if seed % 10 == chunk]
     bad = [r for r in results if r.outcome != "match"]
     assert not bad, "\n".join(f"seed {r.seed}: {r.outcome}: {r.detail}" for r in bad)
+
+
+@pytest.fixture(params=EMULATED)
+def emulated_runtime(request: pytest.FixtureRequest) -> str:
+    """A GPU runtime on the emulator; a skip only where no host compiler exists."""
+    try:
+        make_runtime(request.param).close()
+    except EmulatorUnavailable as e:
+        pytest.skip(str(e))
+    return request.param
+
+
+@pytest.mark.emulator
+def test_fixed_seeds_match_onnxruntime_on_emulated_gpus(emulated_runtime: str) -> None:
+    """40 seeds on each GPU runtime, on the CPU stand-in of its device: the
+    same comparison with ONNX Runtime. A runtime's refusal (`unsupported`) is
+    not a match: these seeds draw only what the GPU kernels run."""
+    results = [check(seed, emulated_runtime) for seed in range(40)]
+    bad = [r for r in results if r.outcome != "match"]
+    assert not bad, "\n".join(f"seed {r.seed}: {r.outcome}: {r.detail}" for r in bad)
+
+
+def test_a_runtime_refusal_is_unsupported_not_a_match(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A GPU runtime without a kernel for an op in some type refuses in one
+    line: counted apart from the compiler's refusals, never as a match."""
+    refusal = NotImplementedOnDevice("cuda")
+
+    def refuse(self: CompiledModel, feeds: object) -> object:
+        raise refusal
+
+    monkeypatch.setattr(CompiledModel, "__call__", refuse)
+    result = check(0)
+    assert (result.outcome, result.detail) == ("unsupported", str(refusal))
 
 
 def test_every_op_the_importer_reads_is_fuzzed() -> None:

@@ -1,0 +1,98 @@
+"""What the generators build on: the graph so far, its values and constants,
+and the helpers several families share."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+OPSET = 20
+"""The graphs' opset: the newest the drawn ops (Gelu) need."""
+
+
+Shape = tuple[int | str, ...]
+"""A value's shape: sizes, or the names of dynamic dims."""
+
+
+@dataclass
+class Value:
+    name: str
+    shape: Shape
+
+
+@dataclass
+class Graph:
+    """What the generators build on: values so far, nodes, initializers."""
+
+    rng: np.random.Generator
+    values: list[Value] = field(default_factory=list[Value])
+    nodes: list[onnx.NodeProto] = field(default_factory=list[onnx.NodeProto])
+    initializers: list[TensorProto] = field(default_factory=list[TensorProto])
+    counter: int = 0
+
+    def fresh(self, stem: str) -> str:
+        self.counter += 1
+        return f"{stem}{self.counter}"
+
+    def pick(self, rank: int | None = None) -> Value | None:
+        """A random value (of `rank` if given), preferring recent ones."""
+        pool = [v for v in self.values if rank is None or len(v.shape) == rank]
+        if not pool:
+            return None
+        weights = np.arange(1, len(pool) + 1, dtype=np.float64)
+        return pool[int(self.rng.choice(len(pool), p=weights / weights.sum()))]
+
+    def constant(self, array: np.ndarray, stem: str = "c") -> str:
+        name = self.fresh(stem)
+        self.initializers.append(numpy_helper.from_array(array, name))
+        return name
+
+    def add(
+        self, op_type: str, inputs: list[str], shape: Shape, **attributes: object
+    ) -> Value:
+        out = Value(self.fresh(op_type.lower()), shape)
+        node = helper.make_node(op_type, inputs, [out.name], name=out.name)
+        node.attribute.extend(
+            helper.make_attribute(k, v) for k, v in sorted(attributes.items())
+        )
+        self.nodes.append(node)
+        self.values.append(out)
+        return out
+
+
+Generator = Callable[[Graph], Value | None]
+"""Adds one node of its op type to the graph, or None if nothing fits."""
+
+
+def broadcast_partner(g: Graph, x: Value) -> tuple[str, Shape]:
+    """Another operand for `x`: a value of its shape, or a constant that
+    broadcasts (a suffix of its static dims, ones, or a scalar)."""
+    same = [v for v in g.values if v.shape == x.shape and v is not x]
+    if same and g.rng.random() < 0.5:
+        return same[int(g.rng.integers(len(same)))].name, x.shape
+    static = [d if isinstance(d, int) else 1 for d in x.shape]
+    keep = int(g.rng.integers(0, len(static) + 1))
+    shape = [1 if g.rng.random() < 0.3 else d for d in static[len(static) - keep :]]
+    array = g.rng.uniform(0.5, 1.5, shape).astype(np.float32)
+    return g.constant(array), x.shape
+
+
+def to_float(g: Graph, value: Value) -> Value:
+    """`value` (bool or int64) cast back to float32, so later ops may read it."""
+    g.values.pop()
+    return g.add("Cast", [value.name], value.shape, to=TensorProto.FLOAT)
+
+
+def channels_first(g: Graph) -> Value | None:
+    """A rank-3 value as (batch, channels, length): channels static, length
+    whatever it is (a named dim included)."""
+    x = g.pick(rank=3)
+    if x is None or not isinstance(x.shape[2], int):
+        return None
+    return g.add(
+        "Transpose", [x.name], (x.shape[0], x.shape[2], x.shape[1]), perm=[0, 2, 1]
+    )
