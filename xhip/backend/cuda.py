@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,10 +25,17 @@ CUBLAS_GEMM_DEFAULT = -1
 
 def _import_cupy() -> Any:
     try:
+        # Lazy: CuPy and libcublas load only when the cuda runtime is asked for.
         import cupy  # pyright: ignore[reportMissingImports]
+        from cupy.cuda import cublas  # pyright: ignore[reportMissingImports]  # noqa: F401
     except ImportError as e:
+        what = (
+            "cuBLAS cannot be loaded"
+            if "cublas" in str(e).lower()
+            else ("CuPy is not installed")
+        )
         raise DeviceUnavailable(
-            f"--device cuda: CuPy is not installed ({e}); pip install 'xhip[cuda]'"
+            f"--device cuda: {what} ({e}); pip install 'xhip[cuda]'"
         ) from None
     try:
         count = cupy.cuda.runtime.getDeviceCount()
@@ -48,9 +56,7 @@ class CupyDevice:
 
     def __init__(self, cupy: Any):
         self.cupy = cupy
-        from cupy.cuda import cublas  # pyright: ignore[reportMissingImports]
-
-        self.cublas = cublas
+        self.cublas = cupy.cuda.cublas
         self._live: dict[int, Any] = {}
         """Pool allocations by address: dropping one gives it back to the pool."""
         self._kernels: dict[str, Any] = {}
@@ -82,8 +88,20 @@ class CupyDevice:
         self.cupy.cuda.runtime.memset(address, value, nbytes)
 
     def load_kernels(self, source: str, names: Sequence[str]) -> None:
-        module = self.cupy.RawModule(code=source, options=NVRTC_OPTIONS)
-        self._kernels = {name: module.get_function(name) for name in names}
+        try:
+            module = self.cupy.RawModule(code=source, options=NVRTC_OPTIONS)
+            self._kernels = {name: module.get_function(name) for name in names}
+        except Exception as e:  # NVRTC's CompileException, CuPy's RuntimeError
+            text = str(e).strip()
+            if not re.search(
+                r"cannot open source file|CUDA headers?|No such file", text
+            ):
+                raise
+            first = text.splitlines()[0] if text else type(e).__name__
+            raise DeviceUnavailable(
+                f"--device cuda: NVRTC cannot find the CUDA headers ({first}); "
+                "install them or set CUDA_PATH"
+            ) from None
 
     def launch(
         self,

@@ -22,6 +22,10 @@ from xhip.backend.device import GEMM_COMPUTE, DeviceAPI, GemmType, KernelArg, Op
 from xhip.backend.gpu import KernelRuntime
 from xhip.backend.runtime import DeviceUnavailable
 
+HIPRTC_OPTIONS = ("-std=c++14",)
+"""What hiprtc compiles the kernel source with, besides --offload-arch (hiprtc
+adds no denormal flag: subnormals are kept; test_kernel_compile.py too)."""
+
 WORKSPACE = 32 << 20
 """Bytes of hipBLASLt workspace, allocated once per runtime."""
 
@@ -228,7 +232,7 @@ class HipDevice:
             )
         )
         try:
-            options = [b"--offload-arch=" + arch, b"-std=c++14"]
+            options = [b"--offload-arch=" + arch, *(o.encode() for o in HIPRTC_OPTIONS)]
             status = hiprtc.hiprtcCompileProgram(
                 prog=program, numOptions=len(options), options=options
             )

@@ -31,6 +31,7 @@ from numpy.lib.stride_tricks import as_strided
 from xhip.backend.cuda import NVRTC_OPTIONS
 from xhip.backend.device import GEMM_COMPUTE, GemmType, KernelArg, Op
 from xhip.backend.elementwise import TYPE_CODES
+from xhip.backend.hip import HIPRTC_OPTIONS
 from xhip.testing.emulator.build import (
     Denormals,
     DeviceMemory,
@@ -44,10 +45,6 @@ CUPY_NVRTC_OPTIONS = ("-ftz=true",)
 """What CuPy's RawModule appends to the caller's NVRTC options, always
 (cupy/cuda/compiler.py, `_compile_with_cache_cuda`): float32 subnormals
 flushed to zero."""
-
-HIPRTC_OPTIONS = ("-std=c++14",)
-"""What `HipDevice.load_kernels` (xhip/backend/hip.py) gives hiprtc besides
---offload-arch; hiprtc adds no denormal flag of its own."""
 
 COMPILE_OPTIONS: dict[Runtime, tuple[str, ...]] = {
     "cuda": (*NVRTC_OPTIONS, *CUPY_NVRTC_OPTIONS),
