@@ -12,7 +12,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     UnitAttr,
 )
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     irdl_op_definition,
     opt_prop_def,
@@ -306,3 +306,19 @@ def _attention_element(value: SSAValue) -> Attribute:
 
 def _is_i64(value: SSAValue) -> bool:
     return _attention_element(value) == IntegerType(64)
+
+
+OPS: tuple[type[Operation], ...] = (
+    AttentionSoftmaxOp,
+    RotaryEmbeddingOp,
+)
+"""This family's ops, in the order the dialect lists them (a new op goes at
+the end: the kernels number elementwise ops in this order)."""
+
+__all__ = [
+    "ATTENTION_STAGES",
+    "AttentionAttributes",
+    "AttentionSoftmaxOp",
+    "RotaryAttributes",
+    "RotaryEmbeddingOp",
+]

@@ -943,3 +943,44 @@ class FreeOp(IRDLOperation):
 
     def __init__(self, ctx: SSAValue | Operation, memref: SSAValue | Operation):
         super().__init__(operands=[ctx, memref])
+
+
+OPS: tuple[type[Operation], ...] = (
+    ReadbackOp,
+    AllocOp,
+    FreeOp,
+)
+"""This family's ops, in the order the dialect lists them (a new op goes at
+the end: the kernels number elementwise ops in this order)."""
+
+__all__ = [
+    "AllocOp",
+    "AxisAttributes",
+    "BinaryElementwiseOp",
+    "CONSTANTS_FILE",
+    "CONSTANTS_FILE_ATTR",
+    "ContextType",
+    "DestinationStyleEffects",
+    "EXTERNAL_DATA_ATTR",
+    "ElementwiseAttributes",
+    "ElementwiseOp",
+    "FreeOp",
+    "HipComputeOp",
+    "HipDPSOp",
+    "HipIndexedComputeOp",
+    "OpT",
+    "ReadbackOp",
+    "Role",
+    "RoleArg",
+    "SameShapeOp",
+    "ShapedType",
+    "TernaryElementwiseOp",
+    "UnaryElementwiseOp",
+    "Value",
+    "bind_group",
+    "element_kind",
+    "elementwise_op",
+    "parse_roles",
+    "role_counts",
+    "shape_of",
+]

@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     UnitAttr,
 )
+from xdsl.ir import Operation
 from xdsl.irdl import (
     irdl_op_definition,
     opt_prop_def,
@@ -438,3 +439,24 @@ class AveragePoolOp(PoolOp):
         if len(self.outputs) != 1:
             raise VerifyException(f"'{self.name}' writes no indices")
         super().verify_shapes()
+
+
+OPS: tuple[type[Operation], ...] = (
+    ConvOp,
+    MaxPoolOp,
+    AveragePoolOp,
+)
+"""This family's ops, in the order the dialect lists them (a new op goes at
+the end: the kernels number elementwise ops in this order)."""
+
+__all__ = [
+    "AveragePoolOp",
+    "ConvAttributes",
+    "ConvOp",
+    "LpPoolAttributes",
+    "MaxPoolOp",
+    "PoolAttributes",
+    "PoolOp",
+    "WindowAttributes",
+    "window_output_size",
+]

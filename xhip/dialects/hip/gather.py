@@ -13,6 +13,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
 )
+from xdsl.ir import Operation
 from xdsl.irdl import (
     irdl_op_definition,
     opt_prop_def,
@@ -201,3 +202,19 @@ class GatherNDOp(_GatherOp):
         if any(map(static_mismatch, data[:b], indices[:b])):
             return None
         return (*indices[:-1], *data[b + k :])
+
+
+OPS: tuple[type[Operation], ...] = (
+    GatherOp,
+    GatherElementsOp,
+    GatherNDOp,
+)
+"""This family's ops, in the order the dialect lists them (a new op goes at
+the end: the kernels number elementwise ops in this order)."""
+
+__all__ = [
+    "GatherElementsOp",
+    "GatherNDAttributes",
+    "GatherNDOp",
+    "GatherOp",
+]

@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnitAttr,
 )
+from xdsl.ir import Operation
 from xdsl.irdl import (
     irdl_op_definition,
     opt_prop_def,
@@ -271,3 +272,22 @@ class LrnOp(SameShapeOp):
             raise VerifyException(
                 f"'{self.name}' needs an (N, C, ...) input and a positive size"
             )
+
+
+OPS: tuple[type[Operation], ...] = (
+    PadOp,
+    GroupNormOp,
+    LrnOp,
+)
+"""This family's ops, in the order the dialect lists them (a new op goes at
+the end: the kernels number elementwise ops in this order)."""
+
+__all__ = [
+    "GroupNormAttributes",
+    "GroupNormOp",
+    "LrnAttributes",
+    "LrnOp",
+    "PAD_MODES",
+    "PadAttributes",
+    "PadOp",
+]

@@ -10,6 +10,7 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     UnitAttr,
 )
+from xdsl.ir import Operation
 from xdsl.irdl import (
     irdl_op_definition,
     opt_prop_def,
@@ -161,3 +162,17 @@ class GemmOp(HipComputeOp):
                 f"'{self.name}' outs operand 0 has shape {fmt_shape(out)}, expected "
                 f"{fmt_shape((m, n))}"
             )
+
+
+OPS: tuple[type[Operation], ...] = (
+    MatmulOp,
+    GemmOp,
+)
+"""This family's ops, in the order the dialect lists them (a new op goes at
+the end: the kernels number elementwise ops in this order)."""
+
+__all__ = [
+    "GemmAttributes",
+    "GemmOp",
+    "MatmulOp",
+]

@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     TensorType,
 )
+from xdsl.ir import Operation
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     base,
@@ -334,3 +335,26 @@ class ExpandOp(HipComputeOp):
                 f"'{self.name}' ins operand 0 of shape {fmt_shape(src)} does not "
                 f"broadcast to outs operand 0 of shape {fmt_shape(out)}"
             )
+
+
+OPS: tuple[type[Operation], ...] = (
+    ConcatOp,
+    TransposeOp,
+    PermuteOp,
+    SliceOp,
+    TileOp,
+    ExpandOp,
+)
+"""This family's ops, in the order the dialect lists them (a new op goes at
+the end: the kernels number elementwise ops in this order)."""
+
+__all__ = [
+    "ConcatOp",
+    "ExpandOp",
+    "PermuteAttributes",
+    "PermuteOp",
+    "SliceAttributes",
+    "SliceOp",
+    "TileOp",
+    "TransposeOp",
+]

@@ -16,6 +16,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     UnitAttr,
 )
+from xdsl.ir import Operation
 from xdsl.irdl import (
     irdl_op_definition,
     opt_prop_def,
@@ -474,3 +475,49 @@ class HardmaxOp(_AxisOp):
 
     name = "hip.hardmax"
     RUNTIME_CALL: ClassVar[str] = "hardmax"
+
+
+OPS: tuple[type[Operation], ...] = (
+    SoftmaxOp,
+    ReduceSumOp,
+    ReduceMeanOp,
+    ReduceMaxOp,
+    ReduceMinOp,
+    ReduceProdOp,
+    ReduceL1Op,
+    ReduceL2Op,
+    ReduceLogSumExpOp,
+    ReduceSumSquareOp,
+    ArgMaxOp,
+    ArgMinOp,
+    LayerNormOp,
+    RmsNormOp,
+    LogSoftmaxOp,
+    HardmaxOp,
+)
+"""This family's ops, in the order the dialect lists them (a new op goes at
+the end: the kernels number elementwise ops in this order)."""
+
+__all__ = [
+    "ArgMaxOp",
+    "ArgMinOp",
+    "ArgReduceAttributes",
+    "ArgReduceOp",
+    "HardmaxOp",
+    "LayerNormOp",
+    "LogSoftmaxOp",
+    "NormAttributes",
+    "ReduceAttributes",
+    "ReduceL1Op",
+    "ReduceL2Op",
+    "ReduceLogSumExpOp",
+    "ReduceMaxOp",
+    "ReduceMeanOp",
+    "ReduceMinOp",
+    "ReduceOp",
+    "ReduceProdOp",
+    "ReduceSumOp",
+    "ReduceSumSquareOp",
+    "RmsNormOp",
+    "SoftmaxOp",
+]

@@ -13,7 +13,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnitAttr,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 from xdsl.irdl import (
     irdl_op_definition,
     opt_prop_def,
@@ -166,3 +166,18 @@ class ResizeOp(HipComputeOp):
                     f"'{self.name}' {key} {list(values)} must be {count} "
                     f"{'positive ' if key == 'scales' else ''}numbers"
                 )
+
+
+OPS: tuple[type[Operation], ...] = (
+    ResizeOp,
+)
+"""This family's ops, in the order the dialect lists them (a new op goes at
+the end: the kernels number elementwise ops in this order)."""
+
+__all__ = [
+    "RESIZE_COORDINATE_MODES",
+    "RESIZE_MODES",
+    "RESIZE_NEAREST_MODES",
+    "ResizeAttributes",
+    "ResizeOp",
+]

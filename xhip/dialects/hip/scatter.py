@@ -15,7 +15,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnitAttr,
 )
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     irdl_op_definition,
     opt_prop_def,
@@ -385,3 +385,27 @@ class OneHotOp(HipComputeOp):
                 f"'{self.name}' outs operand 0 has shape {fmt_shape(out)} but the "
                 f"indices have {fmt_shape(indices)} (dim {axis} is the depth)"
             )
+
+
+OPS: tuple[type[Operation], ...] = (
+    ScatterNDOp,
+    ScatterElementsOp,
+    TriluOp,
+    CumSumOp,
+    OneHotOp,
+)
+"""This family's ops, in the order the dialect lists them (a new op goes at
+the end: the kernels number elementwise ops in this order)."""
+
+__all__ = [
+    "CumSumAttributes",
+    "CumSumOp",
+    "OneHotOp",
+    "SCATTER_REDUCTIONS",
+    "ScatterAttributes",
+    "ScatterAxisAttributes",
+    "ScatterElementsOp",
+    "ScatterNDOp",
+    "TriluAttributes",
+    "TriluOp",
+]

@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     i64,
 )
+from xdsl.ir import Operation
 from xdsl.irdl import (
     base,
     irdl_op_definition,
@@ -105,3 +106,19 @@ class RangeOp(HipComputeOp):
     @classmethod
     def make(cls, ctx: Value, /, *, start: Value, delta: Value, out: Value) -> Self:
         return cls._from_roles(ctx, {"start": start, "delta": delta, "out": out})
+
+
+OPS: tuple[type[Operation], ...] = (
+    FillOp,
+    FromElementsOp,
+    RangeOp,
+)
+"""This family's ops, in the order the dialect lists them (a new op goes at
+the end: the kernels number elementwise ops in this order)."""
+
+__all__ = [
+    "FillAttributes",
+    "FillOp",
+    "FromElementsOp",
+    "RangeOp",
+]

@@ -12,6 +12,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     UnitAttr,
 )
+from xdsl.ir import Operation
 from xdsl.irdl import (
     irdl_op_definition,
     opt_prop_def,
@@ -119,3 +120,15 @@ class TopKOp(HipComputeOp):
                 f"operand 0 has shape {fmt_shape(src)} (they may differ in dim {axis} "
                 "only, where outs has at most as many)"
             )
+
+
+OPS: tuple[type[Operation], ...] = (
+    TopKOp,
+)
+"""This family's ops, in the order the dialect lists them (a new op goes at
+the end: the kernels number elementwise ops in this order)."""
+
+__all__ = [
+    "TopKAttributes",
+    "TopKOp",
+]

@@ -13,6 +13,7 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     IntegerAttr,
 )
+from xdsl.ir import Operation
 from xdsl.irdl import (
     irdl_op_definition,
     prop_def,
@@ -211,3 +212,16 @@ class ConvTransposeOp(WindowOp):
                 f"'{self.name}' outs operand 1 (the workspace) has shape "
                 f"{fmt_shape(ws)}, expected {'?' if size < 0 else size} elements"
             )
+
+
+OPS: tuple[type[Operation], ...] = (
+    LpPoolOp,
+    ConvTransposeOp,
+)
+"""This family's ops, in the order the dialect lists them (a new op goes at
+the end: the kernels number elementwise ops in this order)."""
+
+__all__ = [
+    "ConvTransposeOp",
+    "LpPoolOp",
+]
