@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import AnyFloat, FloatAttr, IntegerAttr
+from xdsl.ir import Operation
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     AttrSizedResultSegments,
@@ -85,3 +86,15 @@ class RotaryEmbeddingOp(OnnxOp):
     num_heads = opt_prop_def(IntegerAttr)
     traits = traits_def(NoMemoryEffect())
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+
+OPS: tuple[type[Operation], ...] = (
+    AttentionOp,
+    RotaryEmbeddingOp,
+)
+"""This family's ops; a new op goes at the end."""
+
+__all__ = [
+    "AttentionOp",
+    "RotaryEmbeddingOp",
+]

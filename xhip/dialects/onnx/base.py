@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import (
     SymbolRefAttr,
     TensorType,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 from xdsl.irdl import (
     IRDLOperation,
     base,
@@ -108,3 +108,18 @@ class EntryPointOp(OnnxOp):
     name = "onnx.EntryPoint"
 
     func = prop_def(SymbolRefAttr)
+
+
+OPS: tuple[type[Operation], ...] = (
+    EntryPointOp,
+)
+"""This family's ops; a new op goes at the end."""
+
+__all__ = [
+    "AnyTensor",
+    "DIM_PARAMS",
+    "EntryPointOp",
+    "OnnxOp",
+    "format_dim_params",
+    "parse_dim_params",
+]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 from xdsl.irdl import irdl_op_definition, opt_attr_def, result_def, traits_def
 from xdsl.traits import NoMemoryEffect
 
@@ -16,3 +16,13 @@ class ConstantOp(OnnxOp):
     value = opt_attr_def(Attribute)
     output = result_def(AnyTensor)
     traits = traits_def(NoMemoryEffect())
+
+
+OPS: tuple[type[Operation], ...] = (
+    ConstantOp,
+)
+"""This family's ops; a new op goes at the end."""
+
+__all__ = [
+    "ConstantOp",
+]

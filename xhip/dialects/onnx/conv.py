@@ -13,6 +13,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     StringAttr,
 )
+from xdsl.ir import Operation
 from xdsl.irdl import (
     AttrSizedResultSegments,
     irdl_op_definition,
@@ -130,3 +131,23 @@ class BatchNormalizationOp(OnnxOp):
     training_mode = opt_prop_def(IntegerAttr)
     traits = traits_def(NoMemoryEffect())
     irdl_options = (AttrSizedResultSegments(as_property=True),)
+
+
+OPS: tuple[type[Operation], ...] = (
+    ConvOp,
+    MaxPoolOp,
+    AveragePoolOp,
+    GlobalAveragePoolOp,
+    GlobalMaxPoolOp,
+    BatchNormalizationOp,
+)
+"""This family's ops; a new op goes at the end."""
+
+__all__ = [
+    "AveragePoolOp",
+    "BatchNormalizationOp",
+    "ConvOp",
+    "GlobalAveragePoolOp",
+    "GlobalMaxPoolOp",
+    "MaxPoolOp",
+]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr
+from xdsl.ir import Operation
 from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
@@ -49,3 +50,15 @@ class LpPoolOp(Windowed):
     Y = result_def(AnyTensor)
     ceil_mode = opt_prop_def(IntegerAttr)
     p = opt_prop_def(IntegerAttr)
+
+
+OPS: tuple[type[Operation], ...] = (
+    LpPoolOp,
+    ConvTransposeOp,
+)
+"""This family's ops; a new op goes at the end."""
+
+__all__ = [
+    "ConvTransposeOp",
+    "LpPoolOp",
+]

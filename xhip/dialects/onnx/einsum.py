@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from xdsl.dialects.builtin import StringAttr
+from xdsl.ir import Operation
 from xdsl.irdl import (
     irdl_op_definition,
     prop_def,
@@ -26,3 +27,13 @@ class EinsumOp(OnnxOp):
     Output = result_def(AnyTensor)
     equation = prop_def(StringAttr)
     traits = traits_def(NoMemoryEffect())
+
+
+OPS: tuple[type[Operation], ...] = (
+    EinsumOp,
+)
+"""This family's ops; a new op goes at the end."""
+
+__all__ = [
+    "EinsumOp",
+]

@@ -7,6 +7,7 @@ from abc import ABC
 from typing import ClassVar
 
 from xdsl.dialects.builtin import IntegerAttr, StringAttr
+from xdsl.ir import Operation
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     irdl_op_definition,
@@ -104,3 +105,29 @@ class CastLikeOp(OnnxOp):
     saturate = opt_prop_def(IntegerAttr)
     round_mode = opt_prop_def(StringAttr)
     traits = traits_def(NoMemoryEffect())
+
+
+OPS: tuple[type[Operation], ...] = (
+    GeluOp,
+    PReluOp,
+    MaxOp,
+    MinOp,
+    SumOp,
+    MeanOp,
+    ClipOp,
+    ModOp,
+    CastLikeOp,
+)
+"""This family's ops; a new op goes at the end."""
+
+__all__ = [
+    "CastLikeOp",
+    "ClipOp",
+    "GeluOp",
+    "MaxOp",
+    "MeanOp",
+    "MinOp",
+    "ModOp",
+    "PReluOp",
+    "SumOp",
+]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import IntegerAttr
+from xdsl.ir import Operation
 from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
@@ -59,3 +60,17 @@ class GatherNDOp(OnnxOp):
     output = result_def(AnyTensor)
     batch_dims = opt_prop_def(IntegerAttr)
     traits = traits_def(NoMemoryEffect())
+
+
+OPS: tuple[type[Operation], ...] = (
+    GatherOp,
+    GatherElementsOp,
+    GatherNDOp,
+)
+"""This family's ops; a new op goes at the end."""
+
+__all__ = [
+    "GatherElementsOp",
+    "GatherNDOp",
+    "GatherOp",
+]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import AnyFloat, FloatAttr, IntegerAttr, StringAttr
+from xdsl.ir import Operation
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     irdl_op_definition,
@@ -114,3 +115,23 @@ class LRNOp(OnnxOp):
     bias = opt_prop_def(FloatAttr[AnyFloat])
     size = opt_prop_def(IntegerAttr)
     traits = traits_def(NoMemoryEffect())
+
+
+OPS: tuple[type[Operation], ...] = (
+    PadOp,
+    DepthToSpaceOp,
+    SpaceToDepthOp,
+    InstanceNormalizationOp,
+    GroupNormalizationOp,
+    LRNOp,
+)
+"""This family's ops; a new op goes at the end."""
+
+__all__ = [
+    "DepthToSpaceOp",
+    "GroupNormalizationOp",
+    "InstanceNormalizationOp",
+    "LRNOp",
+    "PadOp",
+    "SpaceToDepthOp",
+]

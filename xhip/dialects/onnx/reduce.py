@@ -7,6 +7,7 @@ from abc import ABC
 from typing import ClassVar
 
 from xdsl.dialects.builtin import AnyFloat, ArrayAttr, FloatAttr, IntegerAttr
+from xdsl.ir import Operation
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     AttrSizedResultSegments,
@@ -190,3 +191,44 @@ class DropoutOp(OnnxOp):
     seed = opt_prop_def(IntegerAttr)
     traits = traits_def(NoMemoryEffect())
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+
+OPS: tuple[type[Operation], ...] = (
+    ReduceMeanOp,
+    ReduceSumOp,
+    ReduceMaxOp,
+    ReduceMinOp,
+    ReduceProdOp,
+    ReduceL1Op,
+    ReduceL2Op,
+    ReduceLogSumExpOp,
+    ReduceSumSquareOp,
+    ArgMaxOp,
+    ArgMinOp,
+    LayerNormalizationOp,
+    RMSNormalizationOp,
+    LogSoftmaxOp,
+    HardmaxOp,
+    DropoutOp,
+)
+"""This family's ops; a new op goes at the end."""
+
+__all__ = [
+    "ArgMaxOp",
+    "ArgMinOp",
+    "DropoutOp",
+    "HardmaxOp",
+    "LayerNormalizationOp",
+    "LogSoftmaxOp",
+    "RMSNormalizationOp",
+    "ReduceBase",
+    "ReduceL1Op",
+    "ReduceL2Op",
+    "ReduceLogSumExpOp",
+    "ReduceMaxOp",
+    "ReduceMeanOp",
+    "ReduceMinOp",
+    "ReduceProdOp",
+    "ReduceSumOp",
+    "ReduceSumSquareOp",
+]

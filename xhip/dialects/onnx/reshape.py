@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import IntegerAttr
+from xdsl.ir import Operation
 from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
@@ -63,3 +64,19 @@ class UnsqueezeOp(OnnxOp):
     axes = operand_def(AnyTensor)
     expanded = result_def(AnyTensor)
     traits = traits_def(NoMemoryEffect())
+
+
+OPS: tuple[type[Operation], ...] = (
+    ReshapeOp,
+    FlattenOp,
+    SqueezeOp,
+    UnsqueezeOp,
+)
+"""This family's ops; a new op goes at the end."""
+
+__all__ = [
+    "FlattenOp",
+    "ReshapeOp",
+    "SqueezeOp",
+    "UnsqueezeOp",
+]

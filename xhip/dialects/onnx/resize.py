@@ -11,6 +11,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     StringAttr,
 )
+from xdsl.ir import Operation
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     irdl_op_definition,
@@ -67,3 +68,13 @@ class ResizeOp(OnnxOp):
         value = self.DEFAULTS[name]
         assert isinstance(value, str)
         return value
+
+
+OPS: tuple[type[Operation], ...] = (
+    ResizeOp,
+)
+"""This family's ops; a new op goes at the end."""
+
+__all__ = [
+    "ResizeOp",
+]

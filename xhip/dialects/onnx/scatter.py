@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import IntegerAttr, StringAttr
+from xdsl.ir import Operation
 from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
@@ -92,3 +93,21 @@ class OneHotOp(OnnxOp):
     output = result_def(AnyTensor)
     axis = opt_prop_def(IntegerAttr)
     traits = traits_def(NoMemoryEffect())
+
+
+OPS: tuple[type[Operation], ...] = (
+    ScatterNDOp,
+    ScatterElementsOp,
+    TriluOp,
+    CumSumOp,
+    OneHotOp,
+)
+"""This family's ops; a new op goes at the end."""
+
+__all__ = [
+    "CumSumOp",
+    "OneHotOp",
+    "ScatterElementsOp",
+    "ScatterNDOp",
+    "TriluOp",
+]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import IntegerAttr
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
@@ -67,3 +67,19 @@ class RangeOp(OnnxOp):
     delta = operand_def(AnyTensor)
     output = result_def(AnyTensor)
     traits = traits_def(NoMemoryEffect())
+
+
+OPS: tuple[type[Operation], ...] = (
+    ShapeOp,
+    SizeOp,
+    ConstantOfShapeOp,
+    RangeOp,
+)
+"""This family's ops; a new op goes at the end."""
+
+__all__ = [
+    "ConstantOfShapeOp",
+    "RangeOp",
+    "ShapeOp",
+    "SizeOp",
+]

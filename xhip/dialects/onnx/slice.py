@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import IntegerAttr
+from xdsl.ir import Operation
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     irdl_op_definition,
@@ -73,3 +74,19 @@ class ExpandOp(OnnxOp):
     shape = operand_def(AnyTensor)
     output = result_def(AnyTensor)
     traits = traits_def(NoMemoryEffect())
+
+
+OPS: tuple[type[Operation], ...] = (
+    SliceOp,
+    SplitOp,
+    TileOp,
+    ExpandOp,
+)
+"""This family's ops; a new op goes at the end."""
+
+__all__ = [
+    "ExpandOp",
+    "SliceOp",
+    "SplitOp",
+    "TileOp",
+]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import IntegerAttr
+from xdsl.ir import Operation
 from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
@@ -32,3 +33,13 @@ class TopKOp(OnnxOp):
     largest = opt_prop_def(IntegerAttr)
     sorted = opt_prop_def(IntegerAttr)
     traits = traits_def(NoMemoryEffect())
+
+
+OPS: tuple[type[Operation], ...] = (
+    TopKOp,
+)
+"""This family's ops; a new op goes at the end."""
+
+__all__ = [
+    "TopKOp",
+]
