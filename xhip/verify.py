@@ -53,19 +53,13 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
 )
-from xdsl.interpreter import (
-    Interpreter,
-    InterpreterFunctions,
-    PythonValues,
-    impl,
-    register_impls,
-)
 from xdsl.interpreters.scf import ScfFunctions
 from xdsl.ir import Attribute, Block, Operation, SSAValue, TypeAttribute
 from xdsl.passes import ModulePass, PassPipeline
 
 from xhip.backend.interpreter import (
     BuildEnv,
+    DeallocFunctions,
     HipContext,
     UnsupportedOpError,
     build,
@@ -73,7 +67,6 @@ from xhip.backend.interpreter import (
 )
 from xhip.backend.runtime import DeviceArray, Runtime
 from xhip.backend.session import CompiledModel, Signature
-from xhip.dialects import bufferization as xbufferization
 from xhip.dialects import hip
 from xhip.dialects import onnx as onnx_dialect
 from xhip.dialects.hip import CONSTANTS_FILE, ContextType
@@ -334,45 +327,6 @@ def compare(
 # The memref engine: the backend, plus the ops of the deallocation stages.
 
 
-@register_impls
-class _DeallocFunctions(InterpreterFunctions):
-    """What the deallocation stages (7-11) add to the memref IR."""
-
-    def __init__(self, runtime: Runtime):
-        self.runtime = runtime
-
-    @impl(memref.ExtractStridedMetaDataOp)
-    def run_extract_strided_metadata(
-        self, interpreter: Interpreter, op: Operation, args: PythonValues
-    ) -> PythonValues:
-        (value,) = args
-        assert isinstance(value, DeviceArray)
-        base = DeviceArray(value.buffer, value.base, (), (), value.dtype, value.base)
-        offset = (value.offset - value.base) // value.itemsize
-        return (base, offset, *value.shape, *value.strides)
-
-    @impl(xbufferization.DeallocOp)
-    def run_dealloc(
-        self, interpreter: Interpreter, op: Operation, args: PythonValues
-    ) -> PythonValues:
-        assert isinstance(op, xbufferization.DeallocOp)
-        n, m = len(op.memrefs), len(op.conditions)
-        memrefs: Sequence[DeviceArray] = args[:n]
-        conditions: Sequence[bool] = args[n : n + m]
-        retained: Sequence[DeviceArray] = args[n + m :]
-        kept = {id(r.buffer) for r in retained}
-        freed: set[int] = set()
-        for value, condition in zip(memrefs, conditions):
-            key = id(value.buffer)
-            if condition and key not in kept and key not in freed:
-                freed.add(key)
-                self.runtime.free(value.buffer)
-        return tuple(
-            any(c and v.buffer is r.buffer for v, c in zip(memrefs, conditions))
-            for r in retained
-        )
-
-
 class _StageModel(CompiledModel):
     """A memref stage on the backend: the plan, else the interpreter with the
     deallocation ops (the plan runs neither regions nor multi-result ops)."""
@@ -392,7 +346,7 @@ class _StageModel(CompiledModel):
                 module, signature, constants, runtime, engine="interpreter", fuse=fuse
             )
             self._interpreter.register_implementations(ScfFunctions())
-            self._interpreter.register_implementations(_DeallocFunctions(runtime))
+            self._interpreter.register_implementations(DeallocFunctions(runtime))
 
 
 # The tensor engine.

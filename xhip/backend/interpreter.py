@@ -9,7 +9,7 @@ same builders.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from xdsl.dialects import arith, memref
@@ -33,12 +33,15 @@ from xhip.backend.build_env import (
 )
 from xhip.backend.build_hip import build, builder_of
 from xhip.backend.plan import Plan, find_function
+from xhip.backend.runtime import DeviceArray, Runtime
+from xhip.dialects import bufferization as xbufferization
 from xhip.dialects import hip
 from xhip.dialects import memref as xmemref
 from xhip.transforms.index_arith import INDEX_BINARY, INDEX_BITS
 
 __all__ = [
     "BuildEnv",
+    "DeallocFunctions",
     "HipContext",
     "Plan",
     "UnsupportedOpError",
@@ -129,3 +132,44 @@ def make_interpreter(module: ModuleOp, env: BuildEnv) -> Interpreter:
     for functions in (ArithFunctions, MemRefFunctions, HipFunctions):
         interpreter.register_implementations(functions(env))
     return interpreter
+
+
+@register_impls
+class DeallocFunctions(InterpreterFunctions):
+    """What the deallocation stages (7-11) add to the memref IR, for running
+    those stages (`xhip verify-passes`): `memref.extract_strided_metadata` and
+    `bufferization.dealloc` on the runtime's buffers."""
+
+    def __init__(self, runtime: Runtime):
+        self.runtime = runtime
+
+    @impl(memref.ExtractStridedMetaDataOp)
+    def run_extract_strided_metadata(
+        self, interpreter: Interpreter, op: Operation, args: PythonValues
+    ) -> PythonValues:
+        (value,) = args
+        assert isinstance(value, DeviceArray)
+        base = DeviceArray(value.buffer, value.base, (), (), value.dtype, value.base)
+        offset = (value.offset - value.base) // value.itemsize
+        return (base, offset, *value.shape, *value.strides)
+
+    @impl(xbufferization.DeallocOp)
+    def run_dealloc(
+        self, interpreter: Interpreter, op: Operation, args: PythonValues
+    ) -> PythonValues:
+        assert isinstance(op, xbufferization.DeallocOp)
+        n, m = len(op.memrefs), len(op.conditions)
+        memrefs: Sequence[DeviceArray] = args[:n]
+        conditions: Sequence[bool] = args[n : n + m]
+        retained: Sequence[DeviceArray] = args[n + m :]
+        kept = {id(r.buffer) for r in retained}
+        freed: set[int] = set()
+        for value, condition in zip(memrefs, conditions):
+            key = id(value.buffer)
+            if condition and key not in kept and key not in freed:
+                freed.add(key)
+                self.runtime.free(value.buffer)
+        return tuple(
+            any(c and v.buffer is r.buffer for v, c in zip(memrefs, conditions))
+            for r in retained
+        )
