@@ -105,7 +105,7 @@ class CpuReductions(CpuHost):
     def reduce(self, src: DA, out: DA, attrs: ReduceAttributes) -> None:
         """The reduction `kind` (a `hip.ReduceOp.kind()`: sum, mean, max, min,
         prod, l1, l2, log_sum_exp, sum_square) of `src` over `axes` (sorted;
-        none: a copy). `out` has `src`'s rank (reduced dims of size 1) or
+        none: the element function on each value, |x| for l1, x*x for sum_square). `out` has `src`'s rank (reduced dims of size 1) or
         drops the reduced dims. An empty reduction gives the kind's identity:
         0, 1 for prod, -inf for max and log_sum_exp, +inf for min, NaN for mean."""
         axes = attrs.axes

@@ -52,6 +52,7 @@ CONSTANT_OPERAND: dict[str, int | tuple[int, ...]] = {
         for kind in ("Mean", "Sum", "Max", "Min", "Prod", "L1", "L2", "LogSumExp")
     },
     "ReduceSumSquare": 1,
+    "ReduceLogSum": 1,
     "Trilu": 1,
     "CumSum": 1,
     "OneHot": 1,

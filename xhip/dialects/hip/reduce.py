@@ -134,7 +134,7 @@ def _reduced_shape(
 
 class ReduceOp(HipComputeOp, ABC):
     """`out` = a reduction of `ins[0]` over `axes` (sorted, unique, in `[0,
-    rank)`; none: a copy), the reduced dims kept as size 1 under `keepdims`,
+    rank)`; none: the element function on each value, |x| for l1), the reduced dims kept as size 1 under `keepdims`,
     else dropped. `kind()` names the reduction (`sum` for `reduce_sum`)."""
 
     RUNTIME_CALL: ClassVar[str] = "reduce"

@@ -85,6 +85,11 @@ class ReduceSumSquareOp(ReduceBase):
     name = "onnx.ReduceSumSquare"
 
 
+@irdl_op_definition
+class ReduceLogSumOp(ReduceBase):
+    name = "onnx.ReduceLogSum"
+
+
 class _ArgReduce(OnnxOp, ABC):
     DEFAULTS: ClassVar[dict[str, object]] = {
         "axis": 0,
@@ -210,6 +215,7 @@ OPS: tuple[type[Operation], ...] = (
     LogSoftmaxOp,
     HardmaxOp,
     DropoutOp,
+    ReduceLogSumOp,
 )
 """This family's ops; a new op goes at the end."""
 
@@ -225,6 +231,7 @@ __all__ = [
     "ReduceL1Op",
     "ReduceL2Op",
     "ReduceLogSumExpOp",
+    "ReduceLogSumOp",
     "ReduceMaxOp",
     "ReduceMeanOp",
     "ReduceMinOp",

@@ -27,13 +27,24 @@ def _axis_op(op_type: str, nan_free: bool = False) -> Generator:
     return make
 
 
-def _reduce(op_type: str) -> Generator:
-    """Opset 20: every reduction takes `axes` as an input."""
+def _reduce(op_type: str, positive: bool = False) -> Generator:
+    """Opset 20: every reduction takes `axes` as an input; one in eight is
+    `noop_with_empty_axes` without axes (the element function, no reduction).
+    With `positive` drawn on `Abs(x) + 0.1` (ReduceLogSum: the log of a sum
+    near 0 is NaN or not by the order of the additions)."""
 
     def make(g: Graph) -> Value | None:
         x = g.pick()
         if x is None or not x.shape:
             return None
+        if positive:
+            x = g.add("Abs", [x.name], x.shape)
+            g.values.pop()
+            one_tenth = g.constant(np.array(0.1, np.float32))
+            x = g.add("Add", [x.name, one_tenth], x.shape)
+            g.values.pop()
+        if g.rng.random() < 1 / 8:
+            return g.add(op_type, [x.name], x.shape, noop_with_empty_axes=1)
         count = int(g.rng.integers(1, len(x.shape) + 1))
         axes = sorted(int(a) for a in g.rng.choice(len(x.shape), count, replace=False))
         keep = int(g.rng.integers(2))
@@ -92,6 +103,7 @@ GENERATORS: dict[str, Generator] = {
             "ReduceSumSquare",
         )
     },
+    "ReduceLogSum": _reduce("ReduceLogSum", positive=True),
     "LogSoftmax": _axis_op("LogSoftmax"),
     # With NaN, ORT's Hardmax depends on its SIMD lanes (docs/fuzzing.md).
     "Hardmax": _axis_op("Hardmax", nan_free=True),

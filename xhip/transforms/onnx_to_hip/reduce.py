@@ -4,8 +4,10 @@ hip DPS ops in tensor mode.
 - `ReduceX` -> `hip.miopen.reduce_x` / `hip.reduce_x` with `axes` normalized
   (sorted, unique, in `[0, rank)`) and `keepdims` only when set. `axes` comes
   from the attribute (older opsets) or from the input, which must be a
-  constant; no axes reduce everything, or, under `noop_with_empty_axes`, are
-  the input itself.
+  constant; no axes reduce everything, or, under `noop_with_empty_axes`,
+  nothing: a reduction over zero axes (|x| for L1), or the input itself for
+  sum, mean, max, min and prod. `ReduceLogSum` -> `hip.miopen.reduce_sum`
+  then `hip.miopen.log`.
 - `ArgMax`/`ArgMin` -> `hip.argmax`/`hip.argmin` into an i64 init.
 - `LayerNormalization` -> `hip.miopen.layer_norm`: one init for `Y`, and one
   each for the mean and the inverse standard deviation when either output is
@@ -32,6 +34,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.utils.hints import isa
 
 from xhip.dialects import hip, onnx
+from xhip.transforms.onnx_to_hip.compute import element_type_check
 from xhip.transforms.onnx_to_hip.support import (
     DimSource,
     OnnxPattern,
@@ -93,28 +96,42 @@ def _reduce_axes(
     return normalized
 
 
+_ONE_IS_ITSELF = ("sum", "mean", "max", "min", "prod")
+"""The reductions whose value over one element is that element, bit for bit
+(the others apply |x|, x * x, ... to it)."""
+
+
 def _convert_reduce(
     pattern: OnnxPattern[Any],
     op: onnx.OnnxOp,
     rewriter: PatternRewriter,
     hip_type: type[hip.ReduceOp],
+    then: type[hip.UnaryElementwiseOp] | None = None,
 ) -> None:
+    """`op` as `hip_type` over its axes, then `then` of that if given.
+
+    Under `noop_with_empty_axes` with no axes, ONNX Runtime and onnx's
+    reference reduce nothing but still apply the element function (ReduceL1
+    gives |x|): that is `hip_type` over zero axes, which every runtime
+    computes as over one dim of size 1, as ONNX Runtime does; a kind of
+    `_ONE_IS_ITSELF` leaves the input as it is.
+    """
     data, *rest = op.operands
     axes_input = rest[0] if rest else None
     result = op.results[0]
     _same_element_type(data, result)
+    if then is not None:
+        element_type_check(then, [data], result)
     shape = ranked(data, "the input").get_shape()
     axes = _reduce_axes(op, data, axes_input)
+    noop = axes is None and bool(op.get_int("noop_with_empty_axes"))
+    if noop and data.type != result.type:
+        raise Unsupported(
+            f"a no-op reduction's result type {result.type} differs from "
+            f"its input's {data.type}"
+        )
     if axes is None:
-        if op.get_int("noop_with_empty_axes"):
-            if data.type != result.type:
-                raise Unsupported(
-                    f"a no-op reduction's result type {result.type} differs from "
-                    f"its input's {data.type}"
-                )
-            rewriter.replace(op, [], [data])
-            return
-        axes = list(range(len(shape)))
+        axes = [] if noop else list(range(len(shape)))
     keepdims = bool(op.get_int("keepdims"))
     if keepdims:
         sources: list[DimSource | None] = [
@@ -122,11 +139,22 @@ def _convert_reduce(
         ]
     else:
         sources = [(data, d) for d in range(len(shape)) if d not in axes]
-    init = _init(pattern, op, rewriter, result, sources)
-    new = hip_type.make(
-        context_of(op), src=data, out=init, axes=axes, keepdims=keepdims
-    )
-    rewriter.replace(op, new)
+    value, last = data, None
+    if not (noop and hip_type.kind() in _ONE_IS_ITSELF):
+        init = _init(pattern, op, rewriter, result, sources)
+        last = hip_type.make(
+            context_of(op), src=data, out=init, axes=axes, keepdims=keepdims
+        )
+        value = last.res[0]
+    if then is not None:
+        if last is not None:
+            rewriter.insert(last)
+        init = _init(pattern, op, rewriter, result, sources)
+        last = then.make(context_of(op), value, out=init)
+    if last is None:
+        rewriter.replace(op, [], [data])
+    else:
+        rewriter.replace(op, last)
 
 
 class ConvertReduceMean(OnnxPattern[onnx.ReduceMeanOp]):
@@ -172,6 +200,14 @@ class ConvertReduceLogSumExp(OnnxPattern[onnx.ReduceLogSumExpOp]):
 class ConvertReduceSumSquare(OnnxPattern[onnx.ReduceSumSquareOp]):
     def convert(self, op: onnx.ReduceSumSquareOp, rewriter: PatternRewriter) -> None:
         _convert_reduce(self, op, rewriter, hip.ReduceSumSquareOp)
+
+
+class ConvertReduceLogSum(OnnxPattern[onnx.ReduceLogSumOp]):
+    """`onnx.ReduceLogSum` -> `hip.miopen.reduce_sum`, then `hip.miopen.log`
+    (float types: log takes no integers)."""
+
+    def convert(self, op: onnx.ReduceLogSumOp, rewriter: PatternRewriter) -> None:
+        _convert_reduce(self, op, rewriter, hip.ReduceSumOp, then=hip.LogOp)
 
 
 def _convert_arg(

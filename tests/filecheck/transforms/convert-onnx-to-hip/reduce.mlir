@@ -20,7 +20,8 @@ func.func @reduce_axes_attribute(%ctx: !hip.context, %x: tensor<?x5x7xf32>) -> (
 
 // Axes as a constant input (ReduceSum from 13, the others from 18): read at
 // compile time, the constant goes with its user. No axes reduce every dim; under
-// noop_with_empty_axes they are the input itself.
+// noop_with_empty_axes ReduceL2 is a reduction over zero axes (its element
+// function on every value, as ONNX Runtime computes it).
 
 func.func @reduce_axes_input(%ctx: !hip.context, %x: tensor<?x5xf32>) -> (tensor<?xf32>, tensor<1x1xf32>, tensor<?x5xf32>) {
   %axes = "onnx.Constant"() {value = dense<[1]> : tensor<1xi64>} : () -> tensor<1xi64>
@@ -37,7 +38,10 @@ func.func @reduce_axes_input(%ctx: !hip.context, %x: tensor<?x5xf32>) -> (tensor
 // CHECK-NEXT:    %1 = hip.miopen.reduce_sum(%ctx) ins(%x : tensor<?x5xf32>) outs(%0 : tensor<?xf32>) {axes = array<i64: 1>} -> tensor<?xf32>
 // CHECK-NEXT:    %2 = tensor.empty() : tensor<1x1xf32>
 // CHECK-NEXT:    %3 = hip.reduce_log_sum_exp(%ctx) ins(%x : tensor<?x5xf32>) outs(%2 : tensor<1x1xf32>) {axes = array<i64: 0, 1>, keepdims} -> tensor<1x1xf32>
-// CHECK-NEXT:    func.return %1, %3, %x : tensor<?xf32>, tensor<1x1xf32>, tensor<?x5xf32>
+// CHECK-NEXT:    %dim_1 = tensor.dim %x, %c0 : tensor<?x5xf32>
+// CHECK-NEXT:    %4 = tensor.empty(%dim_1) : tensor<?x5xf32>
+// CHECK-NEXT:    %5 = hip.miopen.reduce_l2(%ctx) ins(%x : tensor<?x5xf32>) outs(%4 : tensor<?x5xf32>) {axes = array<i64>, keepdims} -> tensor<?x5xf32>
+// CHECK-NEXT:    func.return %1, %3, %5 : tensor<?xf32>, tensor<1x1xf32>, tensor<?x5xf32>
 
 // ArgMax/ArgMin into an i64 init; axis in [0, rank), keepdims and
 // select_last_index as unit attributes only when set (ArgMin's defaults: axis 0,
