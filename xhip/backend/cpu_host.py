@@ -110,6 +110,10 @@ class CpuHost(Runtime, ABC):
     def array(self, value: DeviceArray) -> np.ndarray:
         """The numpy view of a DeviceArray (made once, then cached on it)."""
         native = value.native
+        if native is None and 0 in value.shape:
+            # No bytes to view: numpy refuses a view whose offset lies at or
+            # past the end of a buffer (a concat's empty slice at its end).
+            native = value.native = np.empty(value.shape, value.dtype)
         if native is None:
             item = value.dtype.itemsize
             native = np.ndarray(
