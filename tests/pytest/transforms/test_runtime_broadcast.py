@@ -3,6 +3,8 @@
 `arith.cmpi` and an `arith.select` at run time, so an operand whose dim is 1
 at run time broadcasts against one whose dim is N, either way round, and 0
 against 1 gives 0 (not `max`). Dims of one named symbol need no select.
+Expand sizes two run-time sizes (its input's, its shape operand's) the same way
+(`support.broadcast_size`).
 
 Each model runs through every pass and the CPU runtime, against ONNX Runtime
 (`tests/pytest/emulator/test_runtime_broadcast.py` runs them on the GPU
@@ -179,3 +181,77 @@ def test_output_size_follows_the_broadcast() -> None:
             "y": np.arange(b, dtype=np.float32),
         }
         assert compiled(inputs)["z"].shape == np.broadcast_shapes((a,), (b,))
+
+
+def _expand(shape_from_input: bool) -> onnx.ModelProto:
+    """`Expand(x, shape)`, each dim a run-time size on both sides: `shape` is
+    the shape of an input `y`, or an input `s` read back at run time (then the
+    result's size is known only there, so the outputs are its shape and sum)."""
+    if not shape_from_input:
+        return _model(
+            [
+                helper.make_node("Shape", ["y"], ["s"]),
+                helper.make_node("Expand", ["x", "s"], ["z"]),
+            ],
+            [("x", F, ["a", "b"]), ("y", F, ["c", "d"])],
+            ["e", "f"],
+        )
+    graph = helper.make_graph(
+        [
+            helper.make_node("Expand", ["x", "s"], ["e"]),
+            helper.make_node("Shape", ["e"], ["shape"]),
+            helper.make_node("ReduceSum", ["e"], ["sum"], keepdims=0),
+        ],
+        "expand",
+        [
+            helper.make_tensor_value_info("x", F, ["a", "b"]),
+            helper.make_tensor_value_info("s", TensorProto.INT64, [2]),
+        ],
+        [
+            helper.make_tensor_value_info("shape", TensorProto.INT64, [2]),
+            helper.make_tensor_value_info("sum", F, []),
+        ],
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+EXPAND_RUNS = [
+    ((1, 3), (0, 3)),  # 1 against 0 is 0 (`max` gave 1)
+    ((0, 3), (1, 3)),
+    ((1, 3), (4, 3)),  # 1 against N is N
+    ((4, 1), (4, 5)),
+    ((4, 3), (1, 1)),
+    ((2, 3), (2, 3)),
+]
+"""The shape of `x`, and the shape `Expand` is given."""
+
+
+@pytest.mark.parametrize("shape_from_input", [True, False], ids=["input", "shape-of"])
+def test_expand_of_run_time_sizes_matches_onnxruntime(shape_from_input: bool) -> None:
+    """Expand sizes two run-time sizes as every broadcast does, not with `max`."""
+    model = _expand(shape_from_input)
+    compiled = xhip.compile(model, device="cpu")
+    session = ort.InferenceSession(
+        model.SerializeToString(), providers=["CPUExecutionProvider"]
+    )
+    rng = np.random.default_rng(0)
+    for x_shape, shape in EXPAND_RUNS:
+        inputs: dict[str, np.ndarray] = {
+            "x": rng.standard_normal(x_shape).astype(np.float32)
+        }
+        if shape_from_input:
+            inputs["s"] = np.array(shape, np.int64)
+        else:
+            inputs["y"] = np.zeros(shape, np.float32)
+        got = compiled(inputs)
+        names = [o.name for o in model.graph.output]
+        want = {n: np.asarray(v) for n, v in zip(names, session.run(None, inputs))}
+        assert got.keys() == want.keys()
+        for name, value in want.items():
+            assert got[name].shape == value.shape, (x_shape, shape, name)
+            np.testing.assert_allclose(got[name], value, rtol=1e-5, atol=1e-6)
+        broadcast = np.broadcast_shapes(x_shape, shape)
+        assert (
+            tuple(want["shape"] if shape_from_input else want["z"].shape) == broadcast
+        )
+    assert _selects(model) == 2

@@ -12,7 +12,8 @@
 - `Tile` -> `hip.tile` (the output size `size * repeat` per dim), `Expand` ->
   `hip.expand` (numpy broadcasting of the input's shape and `shape`: a 1 on
   either side takes the other, a run-time size against a number the number,
-  two run-time sizes their max).
+  two run-time sizes `b if a == 1 else a` as `support.broadcast_size` sizes
+  every broadcast, or their max where one is proven the broadcast of both).
 
 Index arithmetic is `IndexArith`'s: nothing is emitted for what is known at
 compile time, so a static slice is a `hip.slice` of constants.
@@ -33,7 +34,9 @@ from xhip.transforms.onnx_to_hip.shapes import shape_operand
 from xhip.transforms.onnx_to_hip.support import (
     OnnxPattern,
     Unsupported,
+    broadcast_size,
     context_of,
+    proven_broadcast,
     ranked,
 )
 
@@ -252,10 +255,12 @@ class ConvertExpand(OnnxPattern[onnx.ExpandOp]):
         new = hip.ExpandOp.make(context_of(op), src=op.input, out=init)
         rewriter.replace(op, new)
 
-    @staticmethod
-    def _broadcast(arith: IndexArith, a: Index, b: Index, dim: int) -> Index:
+    def _broadcast(self, arith: IndexArith, a: Index, b: Index, dim: int) -> Index:
         """numpy's rule for one dim: a 1 takes the other side; a number against
-        a run-time size is the number; two run-time sizes, their max."""
+        a run-time size is the number; two run-time sizes, `broadcast_size`'s
+        `b if a == 1 else a` (0 against 1 is 0), or their `max` where one is
+        proven the broadcast of both (it is that one; the IR the golden tests
+        hold)."""
         if a == 1:
             return b
         if b == 1:
@@ -268,4 +273,6 @@ class ConvertExpand(OnnxPattern[onnx.ExpandOp]):
             return a
         if isinstance(b, int):
             return b
-        return arith.max(a, b)
+        if proven_broadcast(self.state, arith.anchor, (a, b)) is not None:
+            return arith.max(a, b)
+        return broadcast_size(arith.rewriter, self.state, arith.anchor, (a, b))

@@ -345,7 +345,7 @@ def build_init(
     sources: Sequence[SizeSource],
 ) -> SSAValue:
     """`tensor.empty` of `result_type`, each dynamic size a `tensor.dim` of its
-    source (of a `Broadcast`, numpy's broadcast of its dims: `_broadcast`)."""
+    source (of a `Broadcast`, numpy's broadcast of its dims: `broadcast_size`)."""
     needed: list[DimSource | Broadcast] = []
     for i, size in enumerate(result_type.get_shape()):
         if size != DYNAMIC_INDEX:
@@ -357,7 +357,7 @@ def build_init(
     sizes: list[SSAValue] = []
     for source in needed:
         if isinstance(source, Broadcast):
-            sizes.append(_broadcast(rewriter, state, op, source))
+            sizes.append(broadcast_size(rewriter, state, op, source.dims))
         else:
             sizes.append(_dim(rewriter, state, op, source))
     empty = tensor.EmptyOp(sizes, result_type)
@@ -375,42 +375,75 @@ def _dim(
     return dim_op.result
 
 
-def _broadcast(
-    rewriter: PatternRewriter, state: ConversionState, op: Operation, of: Broadcast
-) -> SSAValue:
-    """The size of a result dim that dynamic operand dims broadcast to.
+SizeSourceOrIndex = DimSource | SSAValue
+"""A run-time size: an operand dim, or an index value (Expand's shape operand)."""
 
-    Dims proven equal (`SizeKeys`: the same dim, the same named dim, the same
-    polynomial in the arguments' dims) are one, and a dim proven 1 drops out;
-    where one dim is the broadcast of all (`SizeKeys.gives`), usually the
-    first, the size is its `tensor.dim`. Otherwise the size is numpy's
-    rule folded over them, `b if a == 1 else a` (not `max`: 0 and 1 give 0),
-    an `arith.cmpi` and an `arith.select` per further dim; sizes that differ
-    and are not 1 are the runtime's error, as numpy's.
-    """
+
+def proven_broadcast(
+    state: ConversionState, op: Operation, of: Sequence[SizeSourceOrIndex]
+) -> SizeSourceOrIndex | None:
+    """The one of `of` proven (`SizeKeys`) to be the broadcast of all, if any."""
+    return _broadcast_parts(state, op, of)[0]
+
+
+def _broadcast_parts(
+    state: ConversionState, op: Operation, of: Sequence[SizeSourceOrIndex]
+) -> tuple[SizeSourceOrIndex | None, list[SizeSourceOrIndex]]:
+    """The size proven the broadcast of all, if any; and the sizes not proven
+    equal, less those proven 1."""
     if state.sizes is None:
         top = op.get_toplevel_object()
         state.sizes = SizeKeys(top if isinstance(top, builtin.ModuleOp) else None)
     sizes = state.sizes
-    distinct: dict[Poly, DimSource] = {}
-    for value, i in of.dims:
-        size = sizes.dim(value, i)
+    distinct: dict[Poly, SizeSourceOrIndex] = {}
+    for source in of:
+        if isinstance(source, SSAValue):
+            size = sizes.index(source)
+        else:
+            size = sizes.dim(*source)
         if size.constant is not None and size.constant != 1:
-            return _dim(rewriter, state, op, (value, i))  # canonicalize folds it
+            return source, []  # canonicalize folds it
         if size.constant != 1:
-            distinct.setdefault(size, (value, i))
+            distinct.setdefault(size, source)
     if not distinct:
-        return _dim(rewriter, state, op, of.dims[0])
+        return of[0], []
     for size, source in distinct.items():
         if all(sizes.gives(size, other) for other in distinct):
-            return _dim(rewriter, state, op, source)
-    first, *others = distinct.values()
-    size = _dim(rewriter, state, op, first)
+            return source, []
+    return None, list(distinct.values())
+
+
+def broadcast_size(
+    rewriter: PatternRewriter,
+    state: ConversionState,
+    op: Operation,
+    of: Sequence[SizeSourceOrIndex],
+) -> SSAValue:
+    """numpy's broadcast of run-time sizes.
+
+    Sizes proven equal (`SizeKeys`: the same dim, the same named dim, the same
+    polynomial in the arguments' dims) are one, and a size proven 1 drops out;
+    where one size is the broadcast of all (`SizeKeys.gives`), usually the
+    first, the result is it (a dim's `tensor.dim`). Otherwise the size is
+    numpy's rule folded over them, `b if a == 1 else a` (not `max`: 0 and 1
+    give 0), an `arith.cmpi` and an `arith.select` per further size; sizes
+    that differ and are not 1 are the runtime's error, as numpy's.
+    """
+
+    def value(source: SizeSourceOrIndex) -> SSAValue:
+        if isinstance(source, SSAValue):
+            return source
+        return _dim(rewriter, state, op, source)
+
+    proven, distinct = _broadcast_parts(state, op, of)
+    if proven is not None:
+        return value(proven)
+    first, *others = distinct
+    size = value(first)
     one = state.folder.index(rewriter, op, 1)
     for source in others:
-        other = _dim(rewriter, state, op, source)
         is_one = arith.CmpiOp(size, one, "eq")
-        select = arith.SelectOp(is_one, other, size)
+        select = arith.SelectOp(is_one, value(source), size)
         rewriter.insert(is_one)
         rewriter.insert(select)
         size = select.result

@@ -162,7 +162,8 @@ func.func @expand(%ctx: !hip.context, %x: tensor<?x1x4xf32>, %n: index) -> tenso
 // CHECK-NEXT:    %1 = hip.expand(%ctx) ins(%x : tensor<?x1x4xf32>) outs(%0 : tensor<2x?x?x4xf32>) -> tensor<2x?x?x4xf32>
 // CHECK-NEXT:    func.return %1 : tensor<2x?x?x4xf32>
 
-// Expand where both sides are known only at run time: their max.
+// Expand where both sides are known only at run time and not proven equal:
+// their broadcast, `b if a == 1 else a` (0 against 1 is 0, not their max).
 
 func.func @expand_both_dynamic(%ctx: !hip.context, %x: tensor<?x3xf32>, %n: index) -> tensor<?x3xf32> {
   %k = arith.index_cast %n : index to i64
@@ -172,10 +173,12 @@ func.func @expand_both_dynamic(%ctx: !hip.context, %x: tensor<?x3xf32>, %n: inde
   func.return %0 : tensor<?x3xf32>
 }
 // CHECK-LABEL: func.func @expand_both_dynamic
+// CHECK-NEXT:    %c1 = arith.constant 1 : index
 // CHECK-NEXT:    %c0 = arith.constant 0 : index
 // CHECK-NEXT:    %c3 = arith.constant 3 : i64
 // CHECK-NEXT:    %dim = tensor.dim %x, %c0 : tensor<?x3xf32>
-// CHECK-NEXT:    %0 = arith.maxsi %dim, %n : index
-// CHECK-NEXT:    %1 = tensor.empty(%0) : tensor<?x3xf32>
-// CHECK-NEXT:    %2 = hip.expand(%ctx) ins(%x : tensor<?x3xf32>) outs(%1 : tensor<?x3xf32>) -> tensor<?x3xf32>
-// CHECK-NEXT:    func.return %2 : tensor<?x3xf32>
+// CHECK-NEXT:    %0 = arith.cmpi eq, %dim, %c1 : index
+// CHECK-NEXT:    %1 = arith.select %0, %n, %dim : index
+// CHECK-NEXT:    %2 = tensor.empty(%1) : tensor<?x3xf32>
+// CHECK-NEXT:    %3 = hip.expand(%ctx) ins(%x : tensor<?x3xf32>) outs(%2 : tensor<?x3xf32>) -> tensor<?x3xf32>
+// CHECK-NEXT:    func.return %3 : tensor<?x3xf32>
