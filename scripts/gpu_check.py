@@ -998,7 +998,8 @@ def sub_emulated_cli(argv: Sequence[str]) -> int:
     def runtime_for(device: str = "cpu", debug: bool = False, notes: Any = None) -> Any:
         if device != "cuda":
             return real(device, debug, notes)
-        return CudaRuntime(debug=debug, device=EmulatedDevice(32, kernels=kernels))
+        emulated = EmulatedDevice(32, kernels=kernels, runtime="cuda")
+        return CudaRuntime(debug=debug, device=emulated)
 
     backend.runtime_for = runtime_for
     return cli_main(list(argv))

@@ -16,7 +16,7 @@ __all__ = ["compile", "compile_to_ir"]
 
 def __getattr__(name: str) -> Any:
     if name in __all__:
-        from xhip import api
+        from xhip import api  # lazy: `import xhip` stays light until the API is used
 
         return getattr(api, name)
     raise AttributeError(f"module 'xhip' has no attribute {name!r}")

@@ -20,10 +20,17 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 
+from xhip import backend
+from xhip.backend.memory import parse_size, physical_memory
+from xhip.backend.session import CompiledModel, Signature
+from xhip.context import make_context
+from xhip.dialects.hip import CONSTANTS_FILE
+from xhip.frontend.onnx_importer import import_model
+from xhip.pipeline import build_pipeline, onnx_to_hip_passes
+from xhip.transforms.composite import expand_composite_passes
+
 if TYPE_CHECKING:
     import onnx
-
-    from xhip.backend.session import CompiledModel, Signature
 
 
 @dataclass
@@ -51,8 +58,6 @@ class CompiledIR:
 def _import(model: str | os.PathLike[str] | onnx.ModelProto | ModuleOp) -> ModuleOp:
     if isinstance(model, ModuleOp):
         return model.clone()
-    from xhip.frontend.onnx_importer import import_model
-
     return import_model(model)
 
 
@@ -68,8 +73,6 @@ def _main_graph(module: ModuleOp) -> func.FuncOp | None:
 
 
 def _signature(module: ModuleOp) -> Signature:
-    from xhip.backend.session import Signature
-
     function = _main_graph(module)
     if function is None:
         raise ValueError("the module has no @main_graph function")
@@ -87,9 +90,6 @@ def _passes(
     externalize_dir: str,
     externalize_min_num_elements: int,
 ) -> tuple[ModulePass, ...]:
-    from xhip.pipeline import build_pipeline, onnx_to_hip_passes
-    from xhip.transforms.composite import expand_composite_passes
-
     if pipeline is None:
         return tuple(onnx_to_hip_passes(externalize_min_num_elements, externalize_dir))
     if isinstance(pipeline, str):
@@ -114,9 +114,6 @@ def compile_to_ir(
     `xhip.pipeline.PipelineError` for a `pipeline` spec that names an unknown
     pass or a bad option.
     """
-    from xhip.context import make_context
-    from xhip.dialects.hip import CONSTANTS_FILE
-
     imported = _import(model)
     signature = _signature(imported)
     module = imported.clone()
@@ -162,14 +159,10 @@ def compile(
     allocate (default: the machine's physical memory): a call whose buffers
     need more raises `xhip.backend.memory.MemoryLimitError` before allocating.
     """
-    from xhip.backend import runtime_for
-    from xhip.backend.memory import parse_size, physical_memory
-    from xhip.backend.session import CompiledModel
-
     limit = parse_size(max_memory) if isinstance(max_memory, str) else max_memory
     if limit is not None and limit <= 0:
         raise ValueError(f"max_memory must be positive, got {max_memory!r}")
-    runtime = runtime_for(device, debug=debug)
+    runtime = backend.runtime_for(device, debug=debug)  # at call time: swappable
     runtime.max_memory = physical_memory() if limit is None else limit
     ir = compile_to_ir(model, externalize_min_num_elements=externalize_min_num_elements)
     return CompiledModel(ir.module, ir.signature, ir.constants, runtime)

@@ -8,11 +8,11 @@ from xdsl.dialects.builtin import Builtin, ModuleOp
 from xdsl.parser import Parser
 from xdsl.universe import Universe
 
+import xhip.universe  # noqa: F401  (swaps in the extended dialects)
+
 
 def make_context(allow_unregistered: bool = False) -> Context:
     """The Context our tools and tests use: the same as plain `xdsl-opt`'s."""
-    import xhip.universe  # noqa: F401  (swaps in the extended dialects)
-
     ctx = Context(allow_unregistered=allow_unregistered)
     for name, factory in Universe.get_multiverse().all_dialects.items():
         ctx.register_dialect(name, factory)

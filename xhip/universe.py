@@ -67,6 +67,7 @@ PASS_NAMES = (
 
 
 def _onnx_frontend() -> type[Frontend]:
+    # lazy: onnx loads only when xdsl-opt reads a model, not with every plugin
     from xhip.frontend.xdsl_frontend import OnnxFrontend
 
     return OnnxFrontend

@@ -40,6 +40,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
 from xdsl.dialects import arith, func, memref, tensor
 from xdsl.dialects import bufferization as xdsl_bufferization
 from xdsl.dialects.builtin import (
@@ -56,7 +58,9 @@ from xdsl.dialects.builtin import (
 from xdsl.interpreters.scf import ScfFunctions
 from xdsl.ir import Attribute, Block, Operation, SSAValue, TypeAttribute
 from xdsl.passes import ModulePass, PassPipeline
+from xdsl.utils.exceptions import DiagnosticException
 
+from xhip.backend.cpu import CpuRuntime
 from xhip.backend.interpreter import (
     BuildEnv,
     DeallocFunctions,
@@ -65,11 +69,16 @@ from xhip.backend.interpreter import (
     build,
     numpy_dtype,
 )
+from xhip.backend.memory import physical_memory
 from xhip.backend.runtime import DeviceArray, Runtime
 from xhip.backend.session import CompiledModel, Signature
+from xhip.context import make_context
 from xhip.dialects import hip
 from xhip.dialects import onnx as onnx_dialect
 from xhip.dialects.hip import CONSTANTS_FILE, ContextType
+from xhip.frontend.onnx_importer import import_model
+from xhip.pipeline import build_pipeline, onnx_to_hip_passes
+from xhip.transforms.composite import expand_composite_passes
 
 RTOL = 1e-4
 ATOL = 1e-5
@@ -257,7 +266,7 @@ def random_inputs(
 def reference_outputs(
     model: str | bytes, inputs: Mapping[str, np.ndarray]
 ) -> dict[str, np.ndarray]:
-    import onnxruntime as ort
+    import onnxruntime as ort  # lazy: optional (the dev extra), the oracle only
 
     options = ort.SessionOptions()
     options.log_severity_level = 4
@@ -381,8 +390,6 @@ def _dense_array(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
 
 
 def _onnx_attribute(name: str, value: Attribute) -> Any:
-    from onnx import helper, numpy_helper
-
     if isinstance(value, IntegerAttr):
         return helper.make_attribute(name, int(value.value.data))
     if isinstance(value, FloatAttr):
@@ -411,8 +418,7 @@ def _onnx_node(
     op: onnx_dialect.OnnxOp, opset: int
 ) -> Callable[..., tuple[np.ndarray, ...]]:
     """`op` as a one-node ONNX model on ONNX Runtime: arrays in, arrays out."""
-    import onnxruntime as ort
-    from onnx import TensorProto, helper
+    import onnxruntime as ort  # lazy: optional (the dev extra), the oracle only
 
     definition = op.get_irdl_definition()
     names: list[str] = []
@@ -631,9 +637,6 @@ def _opset(model: Any) -> int:
 
 
 def _passes(pipeline: str | None, directory: str) -> list[ModulePass]:
-    from xhip.pipeline import build_pipeline, onnx_to_hip_passes
-    from xhip.transforms.composite import expand_composite_passes
-
     if pipeline is None:
         return onnx_to_hip_passes(externalize_output_dir=directory)
     built = build_pipeline(pipeline, {"externalize-output-dir": directory})
@@ -653,10 +656,6 @@ class _Compiled:
 def _compile(
     imported: ModuleOp, pipeline: str | None, inject: Injection | None
 ) -> _Compiled:
-    from xdsl.utils.exceptions import DiagnosticException
-
-    from xhip.context import make_context
-
     signature = Signature.from_function(_main(imported))
     module = imported.clone()
     stages: list[tuple[str, ModuleOp]] = [(IMPORT_STAGE, imported.clone())]
@@ -729,9 +728,6 @@ def run_stage(
 ) -> tuple[dict[str, np.ndarray], str]:
     """One stage's outputs on `inputs`, and the engine that ran it; raises
     `NotRunnable` if no engine can."""
-    from xhip.backend.cpu import CpuRuntime
-    from xhip.backend.memory import physical_memory
-
     runtime = CpuRuntime(debug=debug)
     runtime.max_memory = physical_memory()
     function = _main(module)
@@ -776,10 +772,6 @@ def verify_passes(
     `xhip.pipeline.PipelineError` for a bad `pipeline`, `InputError` for inputs
     that do not fit, `VerifyError` when ONNX Runtime cannot run the model.
     """
-    import onnx
-
-    from xhip.frontend.onnx_importer import import_model
-
     path = os.fspath(model)
     imported = import_model(path)
     proto = onnx.load(path, load_external_data=False)

@@ -11,11 +11,15 @@ A cycle is a strongly connected component of more than one module. The one
 allowed kind is xDSL's idiom: a dialect and the canonicalization patterns its
 ops name through their traits (`xhip.dialects.X` <->
 `xhip.transforms.canonicalization_patterns.X`).
+
+An import inside a function says why it waits, with a `# lazy: <reason>`
+comment (`test_function_level_imports_say_why`).
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -171,7 +175,8 @@ def test_no_import_cycles() -> None:
 def test_graph_sees_the_known_seams() -> None:
     """The graph is read right: edges we know exist are found."""
     graph = import_graph()
-    assert "xhip.pipeline" in graph["xhip.api"]  # function-level
+    assert "xhip.pipeline" in graph["xhip.api"]
+    assert "xhip.frontend.onnx_importer" in graph["xhip.cli.common"]  # lazy
     assert "xhip.transforms.composite" in graph["xhip.pipeline"]
     assert "xhip.cli.run" in graph["xhip.cli"]  # `from xhip.cli.run import ...`
     assert "xhip.api" in graph["xhip.cli.run"]  # `from xhip import api`
@@ -220,6 +225,82 @@ def test_a_reintroduced_cycle_is_caught(tmp_path: Path) -> None:
         "xhip.cli.run": {"xhip.api"},
     }
     assert cycles(graph) == [["xhip.api", "xhip.cli.run"]]
+
+
+LAZY = re.compile(r"#\s*lazy:\s*\S")
+"""The mark of a function-level import: `# lazy: <the reason>`."""
+
+
+def unmarked_lazy_imports(root: Path = PACKAGE) -> list[str]:
+    """`path:line` of every import inside a function without a `# lazy:` reason
+    on its lines or on the line above; a run of imports under one mark shares
+    it (docs/architecture.md, "Seams")."""
+    bad: list[str] = []
+    functions = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+    for path in sorted(root.rglob("*.py")):
+        lines = path.read_text().splitlines()
+        tree = ast.parse("\n".join(lines), str(path))
+        spans = sorted(
+            {
+                (node.lineno, node.end_lineno or node.lineno)
+                for function in ast.walk(tree)
+                if isinstance(function, functions)
+                for node in ast.walk(function)
+                if isinstance(node, ast.Import | ast.ImportFrom)
+            }
+        )
+        marked_up_to = 0  # the last line of the latest marked import
+        for first, last in spans:
+            own = any(LAZY.search(line) for line in lines[first - 1 : last])
+            above = lines[first - 2].strip() if first > 1 else ""
+            if own or LAZY.match(above) or marked_up_to == first - 1:
+                marked_up_to = last
+            else:
+                bad.append(f"{path.relative_to(root.parent)}:{first}")
+    return bad
+
+
+def test_function_level_imports_say_why() -> None:
+    """An import inside a function only where laziness is the point (GPU and
+    optional libraries, what `import xhip` and `xhip --help` leave out, the
+    dialect <-> canonicalization-patterns cycle), and it says so."""
+    bad = unmarked_lazy_imports()
+    assert not bad, (
+        "function-level imports without a `# lazy: <reason>` comment (move them "
+        "to module level, or say why they must wait):\n" + "\n".join(bad)
+    )
+
+
+def test_an_unmarked_function_level_import_is_caught(tmp_path: Path) -> None:
+    pkg = tmp_path / "xhip"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(
+        "import os\n"
+        "def marked():\n"
+        "    # lazy: a reason\n"
+        "    import cupy\n"
+        "    from cupy import cuda\n"
+        "\n"
+        "    import json  # lazy: on its line\n"
+        "def unmarked():\n"
+        "    x = 1\n"
+        "    import json\n"
+        "def bare_mark():\n"
+        "    # lazy:\n"
+        "    import json\n"
+        "class C:\n"
+        "    def method(self):\n"
+        "        # lazy: a reason\n"
+        "        x = 1\n"
+        "        from xhip import (\n"
+        "            api,\n"
+        "        )\n"
+    )
+    assert unmarked_lazy_imports(pkg) == [
+        "xhip/__init__.py:10",
+        "xhip/__init__.py:13",
+        "xhip/__init__.py:18",
+    ]
 
 
 LAYERS: dict[str, tuple[str, ...]] = {

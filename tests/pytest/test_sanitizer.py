@@ -164,7 +164,8 @@ def debug_gpu(
 ) -> Iterator[KernelRuntime]:
     """A GPU runtime in debug mode on a fresh stand-in device."""
     kind, warp = request.param
-    runtime = RUNTIMES[kind](debug=True, device=EmulatedDevice(warp, kernels=kernels))
+    device = EmulatedDevice(warp, kernels=kernels, runtime=kind)
+    runtime = RUNTIMES[kind](debug=True, device=device)
     yield runtime
     runtime.close()
 
@@ -312,7 +313,10 @@ def test_node_suite_on_hip_in_debug_mode(case: Any, kernels: EmulatedKernels) ->
     """One GPU configuration (AMD's warp 64) keeps the suite's time in bounds;
     `tests/pytest/emulator/test_node_suite.py` runs all three without debug."""
     _run_node_case(
-        case, RUNTIMES["hip"](debug=True, device=EmulatedDevice(64, kernels=kernels))
+        case,
+        RUNTIMES["hip"](
+            debug=True, device=EmulatedDevice(64, kernels=kernels, runtime="hip")
+        ),
     )
 
 
@@ -446,7 +450,8 @@ def test_concat_slices_are_checked_against_their_output() -> None:
 def test_gpu_gemm_scratch_and_bias_are_checked(kernels: EmulatedKernels) -> None:
     """The GPU runtimes' internal writes go through the same checks: a GEMM
     output too small for what BLAS writes is refused before the call."""
-    gpu = RUNTIMES["cuda"](debug=True, device=EmulatedDevice(32, kernels=kernels))
+    device = EmulatedDevice(32, kernels=kernels, runtime="cuda")
+    gpu = RUNTIMES["cuda"](debug=True, device=device)
     try:
         f32 = np.dtype(np.float32)
         a = gpu.upload(np.ones((4, 8), np.float32), copy=True)

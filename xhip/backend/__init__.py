@@ -23,15 +23,16 @@ def runtime_for(
 ) -> Runtime:
     """The runtime for `device`; GPU libraries are imported only here, lazily."""
     if device == "cpu":
+        # lazy: `xhip --help` imports this package; a runtime loads when chosen
         from xhip.backend.cpu import CpuRuntime
 
         return CpuRuntime(debug=debug)
     if device == "hip":
-        from xhip.backend.hip import HipRuntime
+        from xhip.backend.hip import HipRuntime  # lazy: loads when chosen
 
         return HipRuntime(debug=debug)
     if device == "cuda":
-        from xhip.backend.cuda import CudaRuntime
+        from xhip.backend.cuda import CudaRuntime  # lazy: loads when chosen
 
         return CudaRuntime(debug=debug)
     if device == "auto":

@@ -25,7 +25,7 @@ CUBLAS_GEMM_DEFAULT = -1
 
 def _import_cupy() -> Any:
     try:
-        # Lazy: CuPy and libcublas load only when the cuda runtime is asked for.
+        # lazy: CuPy and libcublas load only when the cuda runtime is asked for.
         import cupy  # pyright: ignore[reportMissingImports]
         from cupy.cuda import cublas  # pyright: ignore[reportMissingImports]  # noqa: F401
     except ImportError as e:

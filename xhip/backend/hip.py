@@ -12,6 +12,7 @@ seam"), the calls themselves are checked against the bindings' signatures.
 from __future__ import annotations
 
 import ctypes
+import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -61,8 +62,6 @@ class Bindings:
 
 def _optional(*modules: str) -> Any:
     """The first of `package.name` modules that imports, else None."""
-    import importlib
-
     for name in modules:
         try:
             return importlib.import_module(name)
@@ -76,8 +75,10 @@ def import_bindings() -> Bindings:
     when HIP itself cannot be imported or loaded."""
     try:
         try:
+            # lazy: hip-python loads only when the hip runtime is asked for
             from rocm.bindings import hip, hiprtc  # pyright: ignore
         except ImportError:
+            # lazy: hip-python 6.x's layout
             from hip import hip, hiprtc  # pyright: ignore
     except ImportError as e:
         raise DeviceUnavailable(

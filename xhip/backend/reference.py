@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from onnx import TensorProto, helper, numpy_helper
 
 D_MODEL = 64
 SCALE = 0.125
@@ -52,7 +53,6 @@ class AttentionWeights:
 
     def onnx_model(self) -> bytes:
         """The seed's attention graph as a serialized ONNX model."""
-        from onnx import TensorProto, helper, numpy_helper
 
         def init(name: str, value: np.ndarray) -> TensorProto:
             return numpy_helper.from_array(value, name)

@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, BlockArgument
 
+from xhip.backend.cpu import CpuRuntime
 from xhip.backend.interpreter import (
     BuildEnv,
     HipContext,
@@ -302,8 +303,6 @@ class CompiledModel:
         fuse: bool = True,
     ):
         if runtime is None:
-            from xhip.backend.cpu import CpuRuntime
-
             runtime = CpuRuntime()
         self.module = fuse_for_execution(module) if fuse else module
         """The IR that runs: the given module after `hip-fuse-scaled-softmax`,

@@ -39,6 +39,7 @@ def whole_message(message: str) -> str:
 
 def import_onnx(path: str) -> ModuleOp:
     """The `onnx`-dialect module of an `.onnx` file; import errors are user errors."""
+    # lazy: onnx and the importer stay out of the CLI's start-up
     from xhip.frontend.onnx_importer import OnnxImportError, import_model
 
     try:

@@ -14,7 +14,9 @@ from typing import IO, Any
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
 from xdsl.passes import ModulePass, PassPipeline
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 
 from xhip.cli.common import (
     UserError,
@@ -92,9 +94,6 @@ def load_module(path: str, ctx: Context) -> ModuleOp:
 
 def parse_mlir(path: str, ctx: Context) -> ModuleOp:
     """Parse and verify an MLIR file; errors name `path:line:col`."""
-    from xdsl.parser import Parser
-    from xdsl.utils.exceptions import ParseError, VerifyException
-
     try:
         text = Path(path).read_text()
     except FileNotFoundError:
@@ -125,6 +124,7 @@ def _parse_error_line(message: str) -> str:
 
 def build_passes(spec: str, options: dict[str, str | int]) -> list[ModulePass]:
     """`xhip.pipeline.build_pipeline`, its errors as `--pipeline` user errors."""
+    # lazy: the passes stay out of the CLI's start-up
     from xhip.pipeline import PipelineError, PipelineSyntaxError, build_pipeline
 
     try:
@@ -137,6 +137,7 @@ def build_passes(spec: str, options: dict[str, str | int]) -> list[ModulePass]:
 
 def expand(passes: Sequence[ModulePass]) -> tuple[ModulePass, ...]:
     """Composite passes (`onnx-to-hip`) replaced by their stages, recursively."""
+    # lazy: the passes stay out of the CLI's start-up
     from xhip.transforms.composite import expand_composite_passes
 
     return tuple(expand_composite_passes(passes))
@@ -149,7 +150,6 @@ def run_pipeline(
     print_after: IO[str] | None = None,
 ) -> None:
     """Apply `passes`; pass failures are user errors naming the pass."""
-    from xdsl.utils.exceptions import DiagnosticException
 
     def after(prev: ModulePass | None, op: ModuleOp, _next: ModulePass | None) -> None:
         if prev is not None and print_after is not None:
@@ -172,6 +172,7 @@ def run_pipeline(
 
 
 def cmd_compile(args: argparse.Namespace) -> int:
+    # lazy: xDSL's plugin universe stays out of the CLI's start-up
     from xhip.context import make_context
 
     ctx = make_context()

@@ -30,9 +30,12 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.printer import Printer
+from xdsl.utils.exceptions import DiagnosticException
 
 from xhip.cli import show_warning
 from xhip.cli.common import UserError, atomic_output, import_onnx, whole_message
+from xhip.cli.compile import parse_mlir
+from xhip.context import make_context
 
 PROG = "hip-mlir-opt"
 PIPELINE = "onnx-to-hip-pipeline"
@@ -150,6 +153,7 @@ def pipeline_passes(text: str | None) -> list[ModulePass]:
     """The 21 passes `--onnx-to-hip-pipeline=text` runs (none without the flag)."""
     if text is None:
         return []
+    # lazy: only --onnx-to-hip-pipeline needs the passes
     from xhip.pipeline import PipelineError, build_pipeline
     from xhip.transforms.composite import (
         expand_composite_passes,
@@ -240,8 +244,6 @@ def dump_after(
 
 def load(path: str, ctx: Context) -> ModuleOp:
     """An `.onnx` model imported, anything else parsed as MLIR (`-`: stdin)."""
-    from xhip.cli.compile import parse_mlir
-
     if path.endswith(".onnx"):
         return import_onnx(path)
     return parse_mlir("/dev/stdin" if path == "-" else path, ctx)
@@ -256,8 +258,6 @@ def run(
 ) -> None:
     """Apply and verify the passes one by one, dumping the IR after each to
     `dumps`; a failing pass is a user error naming it."""
-    from xdsl.utils.exceptions import DiagnosticException
-
     for p in passes:
         try:
             p.apply(ctx, module)
@@ -271,8 +271,6 @@ def run(
 
 
 def hip_mlir_opt(options: Options) -> None:
-    from xhip.context import make_context
-
     passes = pipeline_passes(options.pipeline)
     ctx = make_context(allow_unregistered=options.allow_unregistered)
     module = load(options.input, ctx)

@@ -19,6 +19,8 @@ from typing import Any
 import numpy as np
 
 from xhip.backend import DEVICES
+from xhip.backend.memory import MemoryLimitError, parse_size, physical_memory
+from xhip.backend.runtime import DeviceUnavailable
 from xhip.cli.common import UserError, umask, writable_dir
 
 RTOL = 1e-4
@@ -93,8 +95,6 @@ def parse_dims(text: str) -> dict[str, int]:
 
 def parse_max_memory(text: str | None) -> int | None:
     """`--max-memory` in bytes; None: the machine's physical memory."""
-    from xhip.backend.memory import parse_size, physical_memory
-
     if text is None:
         return physical_memory()
     try:
@@ -111,8 +111,6 @@ def check_input_memory(
 ) -> None:
     """The random inputs are made on the host before anything else: refuse
     them, with their size, before numpy tries."""
-    from xhip.backend.memory import MemoryLimitError
-
     nbytes = sum(a.nbytes for a in given.values())
     for spec in signature.inputs:
         if spec.name not in given:
@@ -174,15 +172,14 @@ def random_inputs(
 
 
 def _compile(path: str, device: str, debug: bool, max_memory: int | None) -> Any:
-    from xhip import api
+    from xhip import api  # lazy: the compiler stays out of the CLI's start-up
 
     return api.compile(path, device, debug=debug, max_memory=max_memory)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    # lazy: the interpreter, sessions and onnx stay out of the CLI's start-up
     from xhip.backend.interpreter import UnsupportedOpError
-    from xhip.backend.memory import MemoryLimitError
-    from xhip.backend.runtime import DeviceUnavailable
     from xhip.backend.session import InputError
     from xhip.frontend import OnnxImportError
 
@@ -245,7 +242,7 @@ def check_against_onnxruntime(
     path: str, inputs: Mapping[str, np.ndarray], outputs: Mapping[str, np.ndarray]
 ) -> int:
     try:
-        import onnxruntime as ort
+        import onnxruntime as ort  # lazy: optional, only --check needs it
     except ImportError:
         raise UserError("--check needs onnxruntime (pip install onnxruntime)") from None
     session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])

@@ -15,7 +15,8 @@ import sys
 from typing import Any
 
 from xhip.cli.common import UserError
-from xhip.cli.run import ATOL, RTOL
+from xhip.cli.compile import build_passes
+from xhip.cli.run import ATOL, RTOL, load_inputs, parse_dims
 
 HIDDEN = argparse.SUPPRESS
 
@@ -73,9 +74,8 @@ def _number(value: float | None) -> str:
 
 
 def cmd_verify_passes(args: argparse.Namespace) -> int:
+    # lazy: sessions, onnx and the verifier stay out of the CLI's start-up
     from xhip.backend.session import InputError
-    from xhip.cli.compile import build_passes
-    from xhip.cli.run import load_inputs, parse_dims
     from xhip.frontend import OnnxImportError
     from xhip.verify import Injection, VerifyError, verify_passes
 

@@ -25,6 +25,7 @@ from xdsl.utils.exceptions import VerifyException
 class _DeallocCanonicalization(HasCanonicalizationPatternsTrait):
     @classmethod
     def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        # lazy: breaks the dialect <-> canonicalization-patterns cycle
         from xhip.transforms.canonicalization_patterns.bufferization import (
             DEALLOC_CANONICALIZATION_PATTERNS,
         )

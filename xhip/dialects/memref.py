@@ -57,6 +57,7 @@ from xdsl.utils.hints import isa
 class _CastCanonicalization(HasCanonicalizationPatternsTrait):
     @classmethod
     def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        # lazy: breaks the dialect <-> canonicalization-patterns cycle
         from xhip.transforms.canonicalization_patterns.memref import (
             FoldCastOfCast,
             FoldIdentityCast,
@@ -68,6 +69,7 @@ class _CastCanonicalization(HasCanonicalizationPatternsTrait):
 class _DimCanonicalization(HasCanonicalizationPatternsTrait):
     @classmethod
     def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        # lazy: breaks the dialect <-> canonicalization-patterns cycle
         from xhip.transforms.canonicalization_patterns.memref import (
             FoldDimOfAllocLike,
             FoldDimOfCast,

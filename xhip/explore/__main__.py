@@ -15,6 +15,7 @@ import tempfile
 from collections.abc import Sequence
 
 from xhip.explore.stages import Walkthrough
+from xhip.frontend import OnnxImportError
 
 
 def parse_dims(text: str) -> dict[str, int]:
@@ -38,9 +39,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("-o", "--output", help="save the memory-plan picture here")
     args = parser.parse_args(argv)
-
-    from xhip.frontend import OnnxImportError
-
     with tempfile.TemporaryDirectory(prefix="xhip-explore-") as scratch:
         try:
             walk = Walkthrough.from_onnx(

@@ -139,7 +139,7 @@ class PlacedPlan:
         return "\n".join(rows)
 
     def figure(self, width: float | None = None, height: float = 5.0) -> Figure:
-        from matplotlib.figure import Figure
+        from matplotlib.figure import Figure  # lazy: optional, only pictures need it
 
         width = width or max(9.0, 0.45 * len(self.steps))
         fig = Figure(figsize=(width, height), layout="constrained")
@@ -149,6 +149,7 @@ class PlacedPlan:
     def draw(self, ax: Axes) -> None:
         """Each buffer a box (steps across, pool bytes up), the pool size and
         the peak of live bytes as lines."""
+        # lazy: matplotlib is optional, only pictures need it
         from matplotlib.patches import Rectangle
         from matplotlib.ticker import FuncFormatter, MultipleLocator
 

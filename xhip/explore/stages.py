@@ -26,12 +26,14 @@ from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.printer import Printer
 
+from xhip import pipeline
 from xhip.context import make_context, parse_module
 from xhip.dialects.hip import EXTERNAL_DATA_ATTR
 from xhip.explore.diff import Diff
 from xhip.explore.formula import DimNames, dim_names
 from xhip.explore.memory import MemoryPlan
 from xhip.explore.summary import StageSummary, SummaryTable, summarize
+from xhip.frontend import import_model
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -224,8 +226,6 @@ class Walkthrough:
         the pipeline; `options` go to the pipeline (`externalize_min_num_elements`,
         `externalize_output_dir`: by default a temporary folder, so that the
         constants file lands nowhere it is not wanted)."""
-        from xhip.frontend import import_model
-
         module = import_model(model)
         if "externalize_output_dir" in options:
             return cls.run(module, default_passes(**options), errors=errors)
@@ -316,8 +316,6 @@ def _embed_function(module_text: str, function_text: str) -> str:
 
 def default_passes(**options: Any) -> list[ModulePass]:
     """The `onnx-to-hip` pipeline's passes, one by one."""
-    from xhip import pipeline
-
     return list(pipeline.onnx_to_hip_passes(**options))
 
 

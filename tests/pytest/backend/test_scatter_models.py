@@ -129,7 +129,8 @@ def gpu() -> Iterator[CudaRuntime]:
         kernels = EmulatedKernels(kernel_source(), "xhip_kernels.h")
     except EmulatorUnavailable as e:
         pytest.skip(str(e))
-    runtime = CudaRuntime(debug=True, device=EmulatedDevice(32, kernels=kernels))
+    device = EmulatedDevice(32, kernels=kernels, runtime="cuda")
+    runtime = CudaRuntime(debug=True, device=device)
     yield runtime
     runtime.close()
 

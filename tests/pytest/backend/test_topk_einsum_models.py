@@ -105,7 +105,7 @@ def _on_cpu(model: onnx.ModelProto, feeds: list[Feeds]) -> list[list[np.ndarray]
 def _on_gpu(kernels: EmulatedKernels) -> Run:
     def run(model: onnx.ModelProto, feeds: list[Feeds]) -> list[list[np.ndarray]]:
         ir = xhip.compile_to_ir(model)
-        device = EmulatedDevice(32, kernels=kernels)
+        device = EmulatedDevice(32, kernels=kernels, runtime="cuda")
         runtime = CudaRuntime(debug=True, device=device)
         try:
             compiled = CompiledModel(ir.module, ir.signature, ir.constants, runtime)

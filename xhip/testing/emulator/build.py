@@ -34,6 +34,8 @@ from typing import Literal
 
 import numpy as np
 
+from xhip.backend.gpu import kernel_source
+
 ArgKind = Literal["ptr", "i32", "i64", "f32", "f64"]
 KernelArg = tuple[ArgKind, int | float]
 Dims = int | Sequence[int]
@@ -334,8 +336,6 @@ class EmulatedKernels:
         max_shared: int = CUDA_DEFAULT_SHARED,
     ):
         if source is None:
-            from xhip.backend.gpu import kernel_source
-
             source = kernel_source()
         self.source = source
         self.max_shared = max_shared

@@ -10,7 +10,9 @@ import math
 import numpy as np
 from onnx import TensorProto
 
+from xhip.dialects.formula import operand_types
 from xhip.testing.fuzz.graph import Generator, Graph, Value, broadcast_partner, to_float
+from xhip.transforms.onnx_to_hip.compute import ELEMENTWISE
 
 POSITIVE_DOMAIN = frozenset({"Log", "Sqrt"})
 """Ops drawn on `Abs(x) + 0.1`: a NaN they would make for negative inputs
@@ -184,9 +186,6 @@ def _where(g: Graph) -> Value | None:
 def _elementwise_table() -> dict[str, Generator]:
     """A generator for every op of `compute.ELEMENTWISE`, from its formula:
     bool results are cast back to float32, bool operands are comparisons."""
-    from xhip.dialects.formula import operand_types
-    from xhip.transforms.onnx_to_hip.compute import ELEMENTWISE
-
     table: dict[str, Generator] = {}
     for onnx_type, hip_type in ELEMENTWISE.items():
         op_type = onnx_type.name.removeprefix("onnx.")

@@ -12,7 +12,17 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 import onnx
 from onnx import TensorProto, helper
+from xdsl.utils.exceptions import PassFailedException
 
+import xhip
+from xhip.backend import runtime_for
+from xhip.backend.cuda import CudaRuntime
+from xhip.backend.hip import HipRuntime
+from xhip.backend.runtime import NotImplementedOnDevice
+from xhip.backend.session import CompiledModel
+from xhip.frontend import OnnxImportError
+from xhip.frontend.onnx_importer import supported_ops
+from xhip.testing.emulator import EmulatedDevice, EmulatedKernels
 from xhip.testing.fuzz import (
     compute,
     conv,
@@ -33,7 +43,6 @@ from xhip.testing.fuzz.graph import OPSET, Generator, Graph, Shape, Value
 
 if TYPE_CHECKING:
     from xhip.backend.runtime import Runtime
-    from xhip.testing.emulator import EmulatedKernels
 
 FAMILIES = (
     compute,
@@ -78,8 +87,6 @@ NOT_DRAWN: dict[str, str] = {
 
 def unfuzzed_ops() -> list[str]:
     """Ops the importer reads that the fuzzer has no generator for."""
-    from xhip.frontend.onnx_importer import supported_ops
-
     return sorted(set(supported_ops()) - set(GENERATORS) - set(NOT_DRAWN))
 
 
@@ -184,36 +191,24 @@ def _differs(got: np.ndarray, want: np.ndarray) -> str | None:
 @cache
 def _emulated_kernels() -> EmulatedKernels:
     """xhip's kernel source built for the emulator once per process."""
-    from xhip.testing.emulator import EmulatedKernels
-
     return EmulatedKernels()
 
 
 def make_runtime(runtime: str) -> Runtime:
     """A fresh runtime for `runtime` (one of `RUNTIMES`)."""
-    from xhip.backend import runtime_for
-
     if not runtime.endswith("-emulated"):
         return runtime_for(runtime)
-    from xhip.backend.cuda import CudaRuntime
-    from xhip.backend.hip import HipRuntime
-    from xhip.testing.emulator import EmulatedDevice
-
-    kind = runtime.removesuffix("-emulated")
-    device = EmulatedDevice(EMULATED_WARP[kind], kernels=_emulated_kernels())
+    kind = "cuda" if runtime == "cuda-emulated" else "hip"
+    device = EmulatedDevice(
+        EMULATED_WARP[kind], kernels=_emulated_kernels(), runtime=kind
+    )
     return {"cuda": CudaRuntime, "hip": HipRuntime}[kind](device=device)
 
 
 def check(seed: int, runtime: str = "cpu") -> Result:
     """Compile and run the seed's graph with xhip on `runtime` and with ONNX
     Runtime's CPU provider."""
-    import onnxruntime as ort
-    from xdsl.utils.exceptions import PassFailedException
-
-    import xhip
-    from xhip.backend.runtime import NotImplementedOnDevice
-    from xhip.backend.session import CompiledModel
-    from xhip.frontend import OnnxImportError
+    import onnxruntime as ort  # lazy: optional (the dev extra), only the check needs it
 
     case = generate(seed)
     options = ort.SessionOptions()

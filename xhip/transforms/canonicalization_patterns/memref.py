@@ -11,6 +11,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
+from xhip.dialects import hip
 from xhip.dialects.constraints import AnyMemRefTypeConstr
 
 
@@ -25,8 +26,6 @@ def constant_index(value: SSAValue) -> int | None:
 def dynamic_size_operand(op: Operation, dim: int) -> SSAValue | None:
     """The size operand that gives dim `dim` of what an op made with its dynamic
     sizes (an alloc, a view, an `expand_shape`) returns."""
-    from xhip.dialects import hip
-
     if isinstance(op, memref.AllocOp | memref.AllocaOp | hip.AllocOp):
         sizes, result = op.dynamic_sizes, op.results[0]
     elif isinstance(op, memref.ViewOp):
