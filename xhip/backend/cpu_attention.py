@@ -85,14 +85,9 @@ class CpuAttention(CpuHost):
     """Mixed into `CpuRuntime`: the `Runtime` methods of attention."""
 
     def attention_softmax(
-        self,
-        past: int,
-        scores: DA,
-        mask: OptDA,
-        nonpad: OptDA,
-        out: DA,
+        self, past: int, scores: DA, mask: OptDA, nonpad: OptDA, out: DA,
         attrs: AttentionAttributes,
-    ) -> None:
+    ) -> None:  # fmt: skip
         """`hip.attention_softmax` of scores (B, H, S, T) into `out` (may be
         `scores` itself): `scale`, softcap, the bias (mask broadcast to (B, H,
         S, T'), keys from T' on masked; causal and window about i + offset,
@@ -137,14 +132,9 @@ class CpuAttention(CpuHost):
             dst[...] = p
 
     def rotary_embedding(
-        self,
-        x: DA,
-        cos: DA,
-        sin: DA,
-        position_ids: OptDA,
-        out: DA,
+        self, x: DA, cos: DA, sin: DA, position_ids: OptDA, out: DA,
         attrs: RotaryAttributes,
-    ) -> None:
+    ) -> None:  # fmt: skip
         """ONNX RotaryEmbedding: x (B, H, S, D), or (B, S, H * D) with
         `num_heads`; cos/sin (B, S, R / 2), or (P, R / 2) rows picked by the
         int64 position_ids (B, S); R = `rotary_dim`."""

@@ -152,15 +152,9 @@ class CpuReductions(CpuHost):
         return d, mean, inv
 
     def layer_norm(
-        self,
-        x: DA,
-        scale: DA,
-        bias: OptDA,
-        out: DA,
-        mean: OptDA,
-        inv_std: OptDA,
+        self, x: DA, scale: DA, bias: OptDA, out: DA, mean: OptDA, inv_std: OptDA,
         attrs: NormAttributes,
-    ) -> None:
+    ) -> None:  # fmt: skip
         """ONNX LayerNormalization over the dims from `axis` on; `scale` and
         `bias` broadcast to those dims; `mean`/`inv_std` (the normalized dims
         of size 1) written when given."""

@@ -47,14 +47,9 @@ class GpuAttention(GpuHost):
     """Mixed into `KernelRuntime`: the `Runtime` methods of attention."""
 
     def attention_softmax(
-        self,
-        past: int,
-        scores: DA,
-        mask: OptDA,
-        nonpad: OptDA,
-        out: DA,
+        self, past: int, scores: DA, mask: OptDA, nonpad: OptDA, out: DA,
         attrs: AttentionAttributes,
-    ) -> None:
+    ) -> None:  # fmt: skip
         floats = [scores, out]
         if mask is not None and mask.dtype != np.bool_:
             floats.append(mask)
@@ -101,14 +96,9 @@ class GpuAttention(GpuHost):
             self.free(src.buffer)
 
     def rotary_embedding(
-        self,
-        x: DA,
-        cos: DA,
-        sin: DA,
-        position_ids: OptDA,
-        out: DA,
+        self, x: DA, cos: DA, sin: DA, position_ids: OptDA, out: DA,
         attrs: RotaryAttributes,
-    ) -> None:
+    ) -> None:  # fmt: skip
         suffix = self._suffix(FLOAT_TYPES, x, cos, sin, out)
         kernel = f"xhip_rotary_embedding_{suffix}"
         n = out.size

@@ -244,15 +244,9 @@ class GpuReductions(GpuHost):
             self.free(value.buffer)
 
     def layer_norm(
-        self,
-        x: DA,
-        scale: DA,
-        bias: OptDA,
-        out: DA,
-        mean: OptDA,
-        inv_std: OptDA,
+        self, x: DA, scale: DA, bias: OptDA, out: DA, mean: OptDA, inv_std: OptDA,
         attrs: NormAttributes,
-    ) -> None:
+    ) -> None:  # fmt: skip
         self._norm(False, (x, scale, bias, out, mean, inv_std), attrs)
 
     def rms_norm(self, x: DA, scale: DA, out: DA, attrs: NormAttributes) -> None:
