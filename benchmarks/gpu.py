@@ -199,8 +199,8 @@ def kernel_record(device: Any, clock: Clock) -> Iterator[dict[str, list[float]]]
         pending.append((name, begin, end))
 
     device.launch = lambda kernel, *a: timed(kernel, launch, kernel, *a)
-    device.gemm_strided_batched = lambda dtype, *a: timed(
-        f"gemm {dtype} (BLAS)", gemm, dtype, *a
+    device.gemm_strided_batched = lambda call: timed(
+        f"gemm {call.dtype} (BLAS)", gemm, call
     )
     try:
         yield record

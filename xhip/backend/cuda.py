@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from xhip.backend.device import GEMM_COMPUTE, DeviceAPI, GemmType, KernelArg, Op
+from xhip.backend.device import GEMM_COMPUTE, DeviceAPI, KernelArg, StridedGemm
 from xhip.backend.gpu import KernelRuntime
 from xhip.backend.runtime import DeviceUnavailable
 
@@ -124,84 +124,40 @@ class CupyDevice:
     def synchronize(self) -> None:
         self.cupy.cuda.Device().synchronize()
 
-    def gemm_strided_batched(
-        self,
-        dtype: GemmType,
-        transa: Op,
-        transb: Op,
-        m: int,
-        n: int,
-        k: int,
-        alpha: float,
-        a: int,
-        lda: int,
-        stride_a: int,
-        b: int,
-        ldb: int,
-        stride_b: int,
-        beta: float,
-        c: int,
-        ldc: int,
-        stride_c: int,
-        batch_count: int,
-    ) -> None:
+    def gemm_strided_batched(self, call: StridedGemm) -> None:
         blas = self.cublas
         handle = self.cupy.cuda.device.get_cublas_handle()
         op = {"N": blas.CUBLAS_OP_N, "T": blas.CUBLAS_OP_T}
         blas.setPointerMode(handle, blas.CUBLAS_POINTER_MODE_HOST)
-        scalars = self._scalars[GEMM_COMPUTE[dtype]]
-        scalars[:] = alpha, beta
+        scalars = self._scalars[GEMM_COMPUTE[call.dtype]]
+        scalars[:] = call.alpha, call.beta
         alpha_at = scalars.ctypes.data
         beta_at = alpha_at + scalars.itemsize
-        if dtype == "float16":
+        head = (handle, op[call.transa], op[call.transb], call.m, call.n, call.k)
+        if call.dtype == "float16":
             blas.gemmStridedBatchedEx(
-                handle,
-                op[transa],
-                op[transb],
-                m,
-                n,
-                k,
+                *head,
                 alpha_at,
-                a,
-                CUDA_R_16F,
-                lda,
-                stride_a,
-                b,
-                CUDA_R_16F,
-                ldb,
-                stride_b,
+                *(call.a, CUDA_R_16F, call.lda, call.stride_a),
+                *(call.b, CUDA_R_16F, call.ldb, call.stride_b),
                 beta_at,
-                c,
-                CUDA_R_16F,
-                ldc,
-                stride_c,
-                batch_count,
+                *(call.c, CUDA_R_16F, call.ldc, call.stride_c),
+                call.batch_count,
                 CUBLAS_COMPUTE_32F,
                 CUBLAS_GEMM_DEFAULT,
             )
             return
-        call = (
-            blas.sgemmStridedBatched if dtype == "float32" else blas.dgemmStridedBatched
+        gemm = (
+            blas.sgemmStridedBatched
+            if call.dtype == "float32"
+            else blas.dgemmStridedBatched
         )
-        call(
-            handle,
-            op[transa],
-            op[transb],
-            m,
-            n,
-            k,
+        gemm(
+            *head,
             alpha_at,
-            a,
-            lda,
-            stride_a,
-            b,
-            ldb,
-            stride_b,
+            *(call.a, call.lda, call.stride_a, call.b, call.ldb, call.stride_b),
             beta_at,
-            c,
-            ldc,
-            stride_c,
-            batch_count,
+            *(call.c, call.ldc, call.stride_c, call.batch_count),
         )
 
     def close(self) -> None:

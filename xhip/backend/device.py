@@ -14,6 +14,7 @@ Device memory is named by addresses (ints), as the libraries name it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal, Protocol
 
 import numpy as np
@@ -34,6 +35,39 @@ GEMM_COMPUTE: dict[GemmType, GemmType] = {
 }
 """The type a GEMM of each element type multiplies, accumulates and scales
 (alpha, beta) in."""
+
+
+@dataclass(frozen=True, slots=True)
+class StridedGemm:
+    """cuBLAS's strided-batched GEMM on A, B, C of element type `dtype`: for
+    i < batch_count, column-major C_i = alpha op(A_i) op(B_i) + beta C_i, with
+    X_i = x + i * stride_x (elements), op(A_i) m x k, op(B_i) k x n, C_i m x n;
+    C is not read when beta is 0. One value, so the call is spelled once.
+
+    float32 is `cublasSgemmStridedBatched`, float64 `cublasDgemmStridedBatched`,
+    float16 `cublasGemmStridedBatchedEx` with CUDA_R_16F A/B/C and
+    CUBLAS_COMPUTE_32F: the half inputs multiplied and accumulated in float32,
+    alpha and beta applied in float32, the result rounded to half
+    (`GEMM_COMPUTE`)."""
+
+    dtype: GemmType
+    transa: Op
+    transb: Op
+    m: int
+    n: int
+    k: int
+    alpha: float
+    a: int
+    lda: int
+    stride_a: int
+    b: int
+    ldb: int
+    stride_b: int
+    beta: float
+    c: int
+    ldc: int
+    stride_c: int
+    batch_count: int
 
 
 class DeviceAPI(Protocol):
@@ -79,37 +113,8 @@ class DeviceAPI(Protocol):
 
     def synchronize(self) -> None: ...
 
-    def gemm_strided_batched(
-        self,
-        dtype: GemmType,
-        transa: Op,
-        transb: Op,
-        m: int,
-        n: int,
-        k: int,
-        alpha: float,
-        a: int,
-        lda: int,
-        stride_a: int,
-        b: int,
-        ldb: int,
-        stride_b: int,
-        beta: float,
-        c: int,
-        ldc: int,
-        stride_c: int,
-        batch_count: int,
-    ) -> None:
-        """cuBLAS's strided-batched GEMM on A, B, C of element type `dtype`:
-        for i < batch_count, column-major C_i = alpha op(A_i) op(B_i) + beta C_i,
-        with X_i = x + i * stride_x (elements), op(A_i) m x k, op(B_i) k x n,
-        C_i m x n; C is not read when beta is 0.
-
-        float32 is `cublasSgemmStridedBatched`, float64
-        `cublasDgemmStridedBatched`, float16 `cublasGemmStridedBatchedEx` with
-        CUDA_R_16F A/B/C and CUBLAS_COMPUTE_32F: the half inputs multiplied and
-        accumulated in float32, alpha and beta applied in float32, the result
-        rounded to half (`GEMM_COMPUTE`)."""
+    def gemm_strided_batched(self, call: StridedGemm) -> None:
+        """Run `call` (cuBLAS's strided-batched GEMM, see `StridedGemm`)."""
         ...
 
     def close(self) -> None:

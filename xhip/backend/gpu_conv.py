@@ -29,25 +29,36 @@ POOL_MODES = {"max": 0, "average": 1, "average_with_pad": 2}
 """The `mode` codes of `xhip_pool_f32` (the XHIP_POOL_* of conv.h)."""
 
 
+def conv_weights(
+    host: GpuHost, x: DA, w: DA, bias: OptDA, out: DA, scratch: list[DeviceArray]
+) -> DeviceArray | None:
+    """What Conv and ConvTranspose start with: float32 operands, and the
+    weights dense (a copy added to `scratch` where `w` is not); None when
+    `out` is empty and there is nothing to do."""
+    host._require_f32(x, w, out, *([bias] if bias is not None else []))
+    if out.size == 0:
+        return None
+    if w.is_contiguous():
+        return w
+    scratch.append(host._dense(w))
+    return scratch[-1]
+
+
 class GpuConvolutions(GpuHost):
     """Mixed into `KernelRuntime`: the `Runtime` methods of convolution and pooling."""
 
     def conv(
         self, x: DA, w: DA, bias: OptDA, out: DA, workspace: DA, attrs: ConvAttributes
     ) -> None:
-        values = [x, w, out, *([bias] if bias is not None else [])]
-        self._require_f32(*values)
-        if out.size == 0:
+        scratch: list[DeviceArray] = []
+        dense_w = conv_weights(self, x, w, bias, out, scratch)
+        if dense_w is None:
             return
         n, c, group = *x.shape[:2], attrs.group
         strides, dilations, pads = attrs.strides, attrs.dilations, attrs.pads
         m, kernel, out_spatial = w.shape[0], w.shape[2:], out.shape[2:]
         rank, taps, positions = len(kernel), math.prod(kernel), math.prod(out_spatial)
-        scratch: list[DeviceArray] = []
-        if not w.is_contiguous():
-            w = self._dense(w)
-            scratch.append(w)
-        weights = dense_view(w, (group, m // group, (c // group) * taps))
+        weights = dense_view(dense_w, (group, m // group, (c // group) * taps))
         target = out
         if not out.is_contiguous():
             target = self._dense(out, keep=False)

@@ -20,7 +20,13 @@ from typing import Any, cast
 
 import numpy as np
 
-from xhip.backend.device import GEMM_COMPUTE, DeviceAPI, GemmType, KernelArg
+from xhip.backend.device import (
+    GEMM_COMPUTE,
+    DeviceAPI,
+    GemmType,
+    KernelArg,
+    StridedGemm,
+)
 from xhip.backend.elementwise import (
     CAST_KERNEL,
     COPY_KERNELS,
@@ -475,24 +481,26 @@ class GpuHost(Runtime, ABC):
             rows = (call.batch - 1) * call.stride_c + (call.m - 1) * call.ldc
             check_span(target, rows + call.n, "gemm output")
         self.device.gemm_strided_batched(
-            dtype,
-            "T" if call.trans_b else "N",
-            "T" if call.trans_a else "N",
-            call.n,
-            call.m,
-            call.k,
-            alpha,
-            self._address(b),
-            call.ldb,
-            call.stride_b,
-            self._address(a),
-            call.lda,
-            call.stride_a,
-            beta,
-            self._address(target),
-            call.ldc,
-            call.stride_c,
-            call.batch,
+            StridedGemm(
+                dtype,
+                "T" if call.trans_b else "N",
+                "T" if call.trans_a else "N",
+                call.n,
+                call.m,
+                call.k,
+                alpha,
+                self._address(b),
+                call.ldb,
+                call.stride_b,
+                self._address(a),
+                call.lda,
+                call.stride_a,
+                beta,
+                self._address(target),
+                call.ldc,
+                call.stride_c,
+                call.batch,
+            )
         )
         if target is not out:
             self.copy(target, out)

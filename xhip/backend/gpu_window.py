@@ -21,6 +21,7 @@ import math
 
 import numpy as np
 
+from xhip.backend.gpu_conv import conv_weights
 from xhip.backend.gpu_host import GpuHost, dense_view, view_of
 from xhip.backend.runtime import (
     DA,
@@ -49,20 +50,17 @@ class GpuWindows(GpuHost):
     def conv_transpose(
         self, x: DA, w: DA, bias: OptDA, out: DA, workspace: DA, attrs: ConvAttributes
     ) -> None:
-        values = [x, w, out, *([bias] if bias is not None else [])]
-        self._require_f32(*values)
-        if out.size == 0:
-            return
-        n, c, group = *x.shape[:2], attrs.group
-        strides, dilations, pads = attrs.strides, attrs.dilations, attrs.pads
         m, kernel, in_spatial = out.shape[1], w.shape[2:], x.shape[2:]
         rank, taps, positions = len(kernel), math.prod(kernel), math.prod(in_spatial)
         scratch: list[DeviceArray] = []
-        if not w.is_contiguous():
-            w = self._dense(w)
-            scratch.append(w)
+        dense_w = conv_weights(self, x, w, bias, out, scratch)
+        if dense_w is None:
+            return
+        n, c, group = *x.shape[:2], attrs.group
         # (G, M/G * K, C/G): each group's weights, transposed.
-        weights = _swap_last(dense_view(w, (group, c // group, (m // group) * taps)))
+        weights = _swap_last(
+            dense_view(dense_w, (group, c // group, (m // group) * taps))
+        )
         if not x.is_contiguous():
             x = self._dense(x)
             scratch.append(x)
@@ -103,8 +101,8 @@ class GpuWindows(GpuHost):
         else:
             out_spatial = out.shape[2:]
             meta = np.asarray(
-                [m, *in_spatial, *out_spatial, *kernel, *strides, *dilations]
-                + [*pads[:rank], *out.strides[1:]]
+                [m, *in_spatial, *out_spatial, *kernel, *attrs.strides]
+                + [*attrs.dilations, *attrs.pads[:rank], *out.strides[1:]]
                 + [0 if bias is None else bias.strides[0]],
                 dtype=np.int64,
             )

@@ -19,7 +19,13 @@ from typing import Any
 
 import numpy as np
 
-from xhip.backend.device import GEMM_COMPUTE, DeviceAPI, GemmType, KernelArg, Op
+from xhip.backend.device import (
+    GEMM_COMPUTE,
+    DeviceAPI,
+    GemmType,
+    KernelArg,
+    StridedGemm,
+)
 from xhip.backend.gpu import KernelRuntime
 from xhip.backend.runtime import DeviceUnavailable
 
@@ -29,6 +35,13 @@ adds no denormal flag: subnormals are kept; test_kernel_compile.py too)."""
 
 WORKSPACE = 32 << 20
 """Bytes of hipBLASLt workspace, allocated once per runtime."""
+
+HIPBLAS_GEMMS: dict[GemmType, str] = {
+    "float32": "hipblasSgemmStridedBatched",
+    "float64": "hipblasDgemmStridedBatched",
+}
+"""hipBLAS's GEMM of each element type it has one for (float16 goes through
+`hipblasGemmStridedBatchedEx`, which names the types)."""
 
 
 class HipError(RuntimeError):
@@ -286,35 +299,13 @@ class HipDevice:
 
     # GEMM.
 
-    def gemm_strided_batched(
-        self,
-        dtype: GemmType,
-        transa: Op,
-        transb: Op,
-        m: int,
-        n: int,
-        k: int,
-        alpha: float,
-        a: int,
-        lda: int,
-        stride_a: int,
-        b: int,
-        ldb: int,
-        stride_b: int,
-        beta: float,
-        c: int,
-        ldc: int,
-        stride_c: int,
-        batch_count: int,
-    ) -> None:
+    def gemm_strided_batched(self, call: StridedGemm) -> None:
+        dtype = call.dtype
         scalars = self._scalars[GEMM_COMPUTE[dtype]]
-        scalars[:] = alpha, beta
+        scalars[:] = call.alpha, call.beta
         alpha_at = scalars.ctypes.data
         beta_at = alpha_at + scalars.itemsize
-        shape = (transa, transb, m, n, k, lda, stride_a, ldb, stride_b, ldc, stride_c)
-        plan = (
-            self._lt_plan(dtype, *shape, batch_count) if self._lt is not None else None
-        )
+        plan = self._lt_plan(call) if self._lt is not None else None
         if plan is not None:
             desc, a_layout, b_layout, c_layout, algo = plan
             _check(
@@ -322,14 +313,14 @@ class HipDevice:
                     handle=self._lt,
                     matmulDesc=desc,
                     alpha=alpha_at,
-                    A=a,
+                    A=call.a,
                     Adesc=a_layout,
-                    B=b,
+                    B=call.b,
                     Bdesc=b_layout,
                     beta=beta_at,
-                    C=c,
+                    C=call.c,
                     Cdesc=c_layout,
-                    D=c,
+                    D=call.c,
                     Ddesc=c_layout,
                     algo=int(algo),
                     workspace=self._workspace,
@@ -340,111 +331,63 @@ class HipDevice:
             return
         if self._blas is None:
             raise HipError(
-                f"hipBLASLt has no algorithm for this {dtype} GEMM ({shape}, batch "
-                f"{batch_count}) and hipBLAS is not loaded"
+                f"hipBLASLt has no algorithm for this {dtype} GEMM ({call.m} x "
+                f"{call.n} x {call.k}, batch {call.batch_count}) and hipBLAS is "
+                "not loaded"
             )
         hipblas = self.hipblas
         ops = hipblas.hipblasOperation_t
         op = {"N": ops.HIPBLAS_OP_N, "T": ops.HIPBLAS_OP_T}
-        if dtype == "float16":
-            if hasattr(hipblas, "hipblasDatatype_t"):
-                half, compute = _ex_types_6x(hipblas)
-            else:
-                half = self.hip.hipDataType.HIP_R_16F
-                compute = hipblas.hipblasComputeType_t.HIPBLAS_COMPUTE_32F
-            _check(
-                hipblas.hipblasGemmStridedBatchedEx(
-                    handle=self._blas,
-                    transA=op[transa],
-                    transB=op[transb],
-                    m=m,
-                    n=n,
-                    k=k,
-                    alpha=alpha_at,
-                    A=a,
-                    aType=half,
-                    lda=lda,
-                    strideA=stride_a,
-                    B=b,
-                    bType=half,
-                    ldb=ldb,
-                    strideB=stride_b,
-                    beta=beta_at,
-                    C=c,
-                    cType=half,
-                    ldc=ldc,
-                    strideC=stride_c,
-                    batchCount=batch_count,
-                    computeType=compute,
-                    algo=hipblas.hipblasGemmAlgo_t.HIPBLAS_GEMM_DEFAULT,
-                )
-            )
+        shared = dict(
+            handle=self._blas,
+            transA=op[call.transa],
+            transB=op[call.transb],
+            m=call.m,
+            n=call.n,
+            k=call.k,
+            alpha=alpha_at,
+            lda=call.lda,
+            strideA=call.stride_a,
+            ldb=call.ldb,
+            strideB=call.stride_b,
+            beta=beta_at,
+            ldc=call.ldc,
+            strideC=call.stride_c,
+            batchCount=call.batch_count,
+        )
+        if dtype != "float16":
+            gemm = getattr(hipblas, HIPBLAS_GEMMS[dtype])
+            _check(gemm(**shared, AP=call.a, BP=call.b, CP=call.c))
             return
-        if dtype == "float32":
-            status = hipblas.hipblasSgemmStridedBatched(
-                handle=self._blas,
-                transA=op[transa],
-                transB=op[transb],
-                m=m,
-                n=n,
-                k=k,
-                alpha=alpha_at,
-                AP=a,
-                lda=lda,
-                strideA=stride_a,
-                BP=b,
-                ldb=ldb,
-                strideB=stride_b,
-                beta=beta_at,
-                CP=c,
-                ldc=ldc,
-                strideC=stride_c,
-                batchCount=batch_count,
-            )
+        if hasattr(hipblas, "hipblasDatatype_t"):
+            half, compute = _ex_types_6x(hipblas)
         else:
-            status = hipblas.hipblasDgemmStridedBatched(
-                handle=self._blas,
-                transA=op[transa],
-                transB=op[transb],
-                m=m,
-                n=n,
-                k=k,
-                alpha=alpha_at,
-                AP=a,
-                lda=lda,
-                strideA=stride_a,
-                BP=b,
-                ldb=ldb,
-                strideB=stride_b,
-                beta=beta_at,
-                CP=c,
-                ldc=ldc,
-                strideC=stride_c,
-                batchCount=batch_count,
+            half = self.hip.hipDataType.HIP_R_16F
+            compute = hipblas.hipblasComputeType_t.HIPBLAS_COMPUTE_32F
+        _check(
+            hipblas.hipblasGemmStridedBatchedEx(
+                **shared,
+                A=call.a,
+                aType=half,
+                B=call.b,
+                bType=half,
+                C=call.c,
+                cType=half,
+                computeType=compute,
+                algo=hipblas.hipblasGemmAlgo_t.HIPBLAS_GEMM_DEFAULT,
             )
-        _check(status)
+        )
 
-    def _lt_plan(
-        self,
-        dtype: GemmType,
-        transa: Op,
-        transb: Op,
-        m: int,
-        n: int,
-        k: int,
-        lda: int,
-        stride_a: int,
-        ldb: int,
-        stride_b: int,
-        ldc: int,
-        stride_c: int,
-        batch: int,
-    ) -> tuple[Any, ...] | None:
+    def _lt_plan(self, call: StridedGemm) -> tuple[Any, ...] | None:
         """hipBLASLt's descriptors and algorithm for one GEMM type and shape,
         made once; None where the heuristic has no algorithm (hipBLAS then runs
         it). A, B, C are `dtype`; float16 computes and scales in float32."""
-        key = (transa, transb, m, n, k, lda, stride_a, ldb, stride_b, ldc, stride_c)
-        key = (dtype, *key, batch)
+        dtype, transa, transb = call.dtype, call.transa, call.transb
+        m, n, k, batch = call.m, call.n, call.k, call.batch_count
+        lda, ldb, ldc = call.lda, call.ldb, call.ldc
+        stride_a, stride_b, stride_c = call.stride_a, call.stride_b, call.stride_c
+        key = (dtype, transa, transb, m, n, k, lda, stride_a, ldb, stride_b, ldc)
+        key = (*key, stride_c, batch)
         if key in self._plans:
             return self._plans[key]
         hipblaslt, hipblas = self.hipblaslt, self.hipblas

@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xhip.backend import hip as hip_runtime
 from xhip.backend import runtime_for
 from xhip.backend.cpu import CpuRuntime
+from xhip.backend.device import StridedGemm
 from xhip.backend.gpu import (
     GemmCall,
     plan_gemm,
@@ -355,7 +356,7 @@ def test_cupy_device_gemm_calls(
     monkeypatch.setitem(sys.modules, "cupy", fake)
     monkeypatch.setitem(sys.modules, "cupy.cuda", cuda_module)
     device = cuda_runtime.CupyDevice(fake)
-    device.gemm_strided_batched(dtype, *GEMM_ARGS)  # type: ignore[arg-type]
+    device.gemm_strided_batched(StridedGemm(dtype, *GEMM_ARGS))  # type: ignore[arg-type]
     ((name, args, alpha, beta),) = blas.calls
     assert (name, alpha, beta) == (function, 0.5, -2.0)
     assert args[:6] == (7, 0, 1, 3, 4, 5)
@@ -459,7 +460,7 @@ def test_hip_device_gemm_falls_back_to_hipblas(dtype: str, legacy: bool) -> None
     hipblasDatatype_t), scalars in the compute type."""
     bindings = _hip_bindings(lt=False, found=0, legacy=legacy)
     device = hip_runtime.HipDevice(bindings)
-    device.gemm_strided_batched(dtype, *GEMM_ARGS)  # type: ignore[arg-type]
+    device.gemm_strided_batched(StridedGemm(dtype, *GEMM_ARGS))  # type: ignore[arg-type]
     function, half, compute = HIP_GEMMS[dtype]
     ((name, kwargs),) = bindings.hipblas.calls[1:]  # after hipblasCreate
     assert name == function
@@ -502,7 +503,7 @@ def test_hip_device_gemm_on_hipblaslt(
     bindings = _hip_bindings(lt=True, found=found, legacy=False)
     device = hip_runtime.HipDevice(bindings)
     for _ in range(2):
-        device.gemm_strided_batched(dtype, *GEMM_ARGS)  # type: ignore[arg-type]
+        device.gemm_strided_batched(StridedGemm(dtype, *GEMM_ARGS))  # type: ignore[arg-type]
     lt = bindings.hipblaslt.calls
     (desc,) = [kw for name, kw in lt if name == "hipblasLtMatmulDescCreate"]
     assert desc == {"computeType": compute, "scaleType": scale}

@@ -9,7 +9,7 @@ import itertools
 import numpy as np
 import pytest
 
-from xhip.backend.device import GemmType, Op
+from xhip.backend.device import GemmType, Op, StridedGemm
 from xhip.backend.gpu import KERNEL_NAMES, kernel_source
 from xhip.testing.emulator import (
     BlasError,
@@ -66,8 +66,10 @@ def test_gemm_is_cublas_column_major_definition(
     t = np.dtype(dtype).type
     pa, pb, pc = put(device, a, t), put(device, b, t), put(device, c, t)
     device.gemm_strided_batched(
-        dtype, transa, transb, m, n, k, 0.5, pa, lda, sa, pb, ldb, sb, -2.0, pc, ldc,
-        sc, batch,
+        StridedGemm(
+            dtype, transa, transb, m, n, k, 0.5, pa, lda, sa, pb, ldb, sb, -2.0, pc,
+            ldc, sc, batch,
+        )
     )  # fmt: skip
     want = c.astype(t).astype(np.float64)
     a32, b32 = a.astype(t), b.astype(t)
@@ -97,7 +99,7 @@ def test_gemm_beta_zero_does_not_read_c(
     pa, pb = put(device, np.ones(6), t), put(device, np.ones(6), t)
     pc = put(device, np.full(4, np.nan), t)
     device.gemm_strided_batched(
-        dtype, "N", "N", 2, 2, 3, 1.0, pa, 2, 0, pb, 3, 0, 0.0, pc, 2, 0, 1
+        StridedGemm(dtype, "N", "N", 2, 2, 3, 1.0, pa, 2, 0, pb, 3, 0, 0.0, pc, 2, 0, 1)
     )
     np.testing.assert_array_equal(get(device, pc, 4, t), [3, 3, 3, 3])
 
@@ -113,12 +115,16 @@ def test_half_gemm_accumulates_in_float32_and_rounds_once(
     pa, pb = put(device, a, np.float16), put(device, b, np.float16)
     pc = put(device, np.array([0.5], np.float16), np.float16)
     device.gemm_strided_batched(
-        "float16", "N", "N", 1, 1, 4, 1.0, pa, 1, 0, pb, 4, 0, 0.0, pc, 1, 0, 1
+        StridedGemm(
+            "float16", "N", "N", 1, 1, 4, 1.0, pa, 1, 0, pb, 4, 0, 0.0, pc, 1, 0, 1
+        )
     )
     assert get(device, pc, 1, np.float16)[0] == 2050  # float32 2050.0, exact in half
     b2 = put(device, np.array([0, 0, 0, 2], np.float16), np.float16)
     device.gemm_strided_batched(
-        "float16", "N", "N", 1, 1, 4, 0.5, pa, 1, 0, b2, 4, 0, 1.0, pc, 1, 0, 1
+        StridedGemm(
+            "float16", "N", "N", 1, 1, 4, 0.5, pa, 1, 0, b2, 4, 0, 1.0, pc, 1, 0, 1
+        )
     )  # 0.5 * 120000 (fine in float32) + 2050 rounds to 62050 -> 62048 in half
     assert get(device, pc, 1, np.float16)[0] == np.float16(62050)
 
@@ -138,8 +144,11 @@ def test_gemm_refuses_types_and_misaligned_addresses(
     error = BlasError if address == 0 else DeviceError
     with pytest.raises(error, match=message):
         device.gemm_strided_batched(
-            dtype, "N", "N", 1, 1, 1, 1.0, a + address, 1, 0, b, 1, 0, 0.0, c, 1, 0, 1
-        )
+            StridedGemm(
+                dtype, "N", "N", 1, 1, 1, 1.0, a + address, 1, 0, b, 1, 0, 0.0, c, 1,
+                0, 1,
+            )
+        )  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -170,7 +179,7 @@ def test_gemm_refuses(device: EmulatedDevice, change: dict, message: str) -> Non
         else DeviceError
     )
     with pytest.raises(error, match=message):
-        device.gemm_strided_batched("float32", **args)  # type: ignore[arg-type]
+        device.gemm_strided_batched(StridedGemm("float32", **args))  # type: ignore[arg-type]
 
 
 def test_memory_errors(device: EmulatedDevice) -> None:

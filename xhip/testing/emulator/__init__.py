@@ -27,14 +27,12 @@ from xhip.testing.emulator.device import (
     BlasError,
     DeviceError,
     EmulatedDevice,
-    GemmRecord,
 )
 
 __all__ = [
     "BlasError",
     "DeviceError",
     "EmulatedDevice",
-    "GemmRecord",
     "CUDA_DEFAULT_SHARED",
     "DeviceMemory",
     "EmulatedKernels",

@@ -22,14 +22,13 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from xhip.backend.cuda import NVRTC_OPTIONS
-from xhip.backend.device import GEMM_COMPUTE, GemmType, KernelArg, Op
+from xhip.backend.device import GEMM_COMPUTE, KernelArg, StridedGemm
 from xhip.backend.elementwise import TYPE_CODES
 from xhip.backend.hip import HIPRTC_OPTIONS
 from xhip.testing.emulator.build import (
@@ -117,25 +116,6 @@ class BlasError(DeviceError):
     CUBLAS_STATUS_NOT_SUPPORTED for an element type it has no GEMM for)."""
 
 
-@dataclass(frozen=True)
-class GemmRecord:
-    """One GEMM as the runtime called it (tests read the marshalling)."""
-
-    transa: Op
-    transb: Op
-    m: int
-    n: int
-    k: int
-    lda: int
-    stride_a: int
-    ldb: int
-    stride_b: int
-    ldc: int
-    stride_c: int
-    batch_count: int
-    dtype: GemmType = "float32"
-
-
 class EmulatedDevice:
     """`DeviceAPI` on the CPU: host memory, the kernel emulator, numpy GEMM.
 
@@ -170,7 +150,8 @@ class EmulatedDevice:
         """Every live allocation with its guard bytes ([lo, hi) rows, sorted);
         None when malloc or free changed them."""
         self.launches: list[str] = []
-        self.gemms: list[GemmRecord] = []
+        self.gemms: list[StridedGemm] = []
+        """Each GEMM as the runtime called it (tests read the marshalling)."""
         self.memsets: list[tuple[int, int, int]] = []
         """(address, value, bytes) of each memset."""
         self.closed = False
@@ -325,27 +306,7 @@ class EmulatedDevice:
         memory = self._bytes(address, (last + 1) * item, what).view(dtype)
         return as_strided(memory, (batch, rows, cols), (stride * item, item, ld * item))
 
-    def gemm_strided_batched(
-        self,
-        dtype: GemmType,
-        transa: Op,
-        transb: Op,
-        m: int,
-        n: int,
-        k: int,
-        alpha: float,
-        a: int,
-        lda: int,
-        stride_a: int,
-        b: int,
-        ldb: int,
-        stride_b: int,
-        beta: float,
-        c: int,
-        ldc: int,
-        stride_c: int,
-        batch_count: int,
-    ) -> None:
+    def gemm_strided_batched(self, call: StridedGemm) -> None:
         """cuBLAS's strided-batched GEMM: C_i = alpha op(A_i) op(B_i) + beta C_i.
 
         Accumulated as the library does (`GEMM_COMPUTE`): float32
@@ -356,6 +317,10 @@ class EmulatedDevice:
         float32, alpha and beta (floats) applied in float32 to the sum and to
         C converted to float32, the result rounded to half.
         """
+        dtype, transa, transb = call.dtype, call.transa, call.transb
+        m, n, k, batch_count = call.m, call.n, call.k, call.batch_count
+        lda, ldb, ldc = call.lda, call.ldb, call.ldc
+        stride_a, stride_b, stride_c = call.stride_a, call.stride_b, call.stride_c
         if dtype not in GEMM_COMPUTE:
             raise BlasError(
                 f"{dtype!r} GEMM: not a type this call takes (CUBLAS_STATUS_NOT_SUPPORTED)"
@@ -374,12 +339,7 @@ class EmulatedDevice:
         ):
             if not max(1, rows) <= ld <= INT_MAX:
                 raise BlasError(f"{label}={ld} < max(1, {rows})")
-        self.gemms.append(
-            GemmRecord(
-                transa, transb, m, n, k, lda, stride_a, ldb, stride_b, ldc, stride_c,
-                batch_count, dtype,
-            )
-        )  # fmt: skip
+        self.gemms.append(call)
         if m == 0 or n == 0 or batch_count == 0:
             return  # cuBLAS returns at once
         if batch_count > 1 and stride_c < ldc * (n - 1) + m:
@@ -387,18 +347,22 @@ class EmulatedDevice:
                 f"strideC={stride_c}: output matrices of {m} x {n} (ldc={ldc}) overlap"
             )
         element = np.dtype(dtype)
-        xa = self._matrices(a, element, a_rows, a_cols, lda, stride_a, batch_count, "A")
-        xb = self._matrices(b, element, b_rows, b_cols, ldb, stride_b, batch_count, "B")
-        xc = self._matrices(c, element, m, n, ldc, stride_c, batch_count, "C")
+        xa = self._matrices(
+            call.a, element, a_rows, a_cols, lda, stride_a, batch_count, "A"
+        )
+        xb = self._matrices(
+            call.b, element, b_rows, b_cols, ldb, stride_b, batch_count, "B"
+        )
+        xc = self._matrices(call.c, element, m, n, ldc, stride_c, batch_count, "C")
         for name, x in (("A", xa), ("B", xb)):
             if x.size and np.shares_memory(x, xc):
                 raise DeviceError(f"C overlaps {name}: the result would be undefined")
         op_a = xa if transa == "N" else xa.transpose(0, 2, 1)
         op_b = xb if transb == "N" else xb.transpose(0, 2, 1)
         compute = np.dtype(GEMM_COMPUTE[dtype])
-        result = compute.type(alpha) * np.matmul(
+        result = compute.type(call.alpha) * np.matmul(
             op_a.astype(compute), op_b.astype(compute)
         )
-        if beta != 0.0:  # beta == 0: C is not read (it may hold NaN)
-            result += compute.type(beta) * xc.astype(compute)
+        if call.beta != 0.0:  # beta == 0: C is not read (it may hold NaN)
+            result += compute.type(call.beta) * xc.astype(compute)
         xc[...] = result.astype(element)
