@@ -175,10 +175,33 @@ class Check:
 # The stages ----------------------------------------------------------------
 
 
+def register_source_tree(site: Path) -> None:
+    """Make xhip's `xdsl.universe` entry point (pyproject.toml) visible from
+    `site` as a pip install would: the source tree is on PYTHONPATH but not
+    installed, and xDSL finds xhip's dialects and passes only through entry
+    points. Without this every compile stops at `KeyError: 'hip-add-context-arg'`."""
+    text = (REPO / "pyproject.toml").read_text()
+    section = text.split('[project.entry-points."xdsl.universe"]', 1)[1]
+    entries = [
+        line.strip()
+        for line in section.split("\n[", 1)[0].splitlines()
+        if "=" in line
+    ]
+    info = site / "xhip-0.0.0+source.dist-info"
+    info.mkdir(parents=True, exist_ok=True)
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: xhip\nVersion: 0.0.0+source\n"
+    )
+    (info / "entry_points.txt").write_text(
+        "[xdsl.universe]\n" + "".join(e.replace('"', "") + "\n" for e in entries)
+    )
+
+
 def stage_env(check: Check, stage: Stage, wheels: str) -> None:
     """Installs the wheels (never from the network) and reports the machine."""
     log = check.logs / "env.log"
     site = check.work / "site"
+    register_source_tree(site)
     found = sorted(glob.glob(str(REPO / ".whl" / "*.whl")))
     xdsl_here = check.run([check.python, "-c", "import xdsl"], log, 60)[0] == 0
     if wheels == "yes" or (wheels == "auto" and found):
