@@ -205,3 +205,29 @@ print("still running")
         "cudaErrorIllegalAddress" in done.stderr
     )
     assert "still running" not in done.stdout
+
+
+def test_the_source_tree_registers_its_passes_without_an_install(
+    tmp_path: Path,
+) -> None:
+    """On the device xhip is on PYTHONPATH, not installed: the check writes a
+    dist-info whose `xdsl.universe` entry point is pyproject.toml's, so xDSL
+    finds xhip's passes (without it every compile stopped at a KeyError)."""
+    import importlib.metadata
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "xhip_gpu_check", REPO / "scripts" / "gpu_check.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    try:
+        spec.loader.exec_module(module)
+        module.register_source_tree(tmp_path)
+    finally:
+        del sys.modules[spec.name]
+    (dist,) = importlib.metadata.distributions(path=[str(tmp_path)])
+    assert dist.metadata["Name"] == "xhip"
+    (entry,) = dist.entry_points.select(group="xdsl.universe")
+    assert (entry.name, entry.value) == ("xhip", "xhip.universe:XHIP_UNIVERSE")
