@@ -8,7 +8,13 @@ from typing import Any
 
 import numpy as np
 
-from xhip.backend.device import GEMM_COMPUTE, DeviceAPI, KernelArg, StridedGemm
+from xhip.backend.device import (
+    GEMM_COMPUTE,
+    DeviceAPI,
+    KernelArg,
+    StridedGemm,
+    kernel_arg_values,
+)
 from xhip.backend.gpu import KernelRuntime
 from xhip.backend.runtime import DeviceUnavailable
 
@@ -104,21 +110,9 @@ class CupyDevice:
             ) from None
 
     def launch(
-        self,
-        kernel: str,
-        grid: int,
-        block: int,
-        shared: int,
-        args: Sequence[KernelArg],
+        self, kernel: str, grid: int, block: int, shared: int, args: Sequence[KernelArg]
     ) -> None:
-        values = tuple(
-            np.int32(v)
-            if kind == "i32"
-            else np.uint64(v)
-            if kind == "ptr"
-            else np.int64(v)
-            for kind, v in args
-        )
+        values = kernel_arg_values(args, np.int32, np.uint64, np.int64)
         self._kernels[kernel]((grid,), (block,), values, shared_mem=shared)
 
     def synchronize(self) -> None:

@@ -13,14 +13,16 @@ Device memory is named by addresses (ints), as the libraries name it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal, Protocol, TypeVar
 
 import numpy as np
 
 KernelArg = tuple[Literal["ptr", "i32", "i64"], int]
 """One kernel argument: a device address or an integer of that width."""
+
+T = TypeVar("T")
 
 Op = Literal["N", "T"]
 """BLAS's `transa`/`transb`: the matrix as stored, or its transpose."""
@@ -70,6 +72,19 @@ class StridedGemm:
     batch_count: int
 
 
+def kernel_arg_values(
+    args: Sequence[KernelArg],
+    i32: Callable[[int], T],
+    ptr: Callable[[int], T],
+    i64: Callable[[int], T],
+) -> tuple[T, ...]:
+    """`args` as the values a launch API takes: each made by the constructor
+    of its kind (numpy scalars for CuPy, ctypes for hip-python)."""
+    return tuple(
+        (i32 if kind == "i32" else ptr if kind == "ptr" else i64)(v) for kind, v in args
+    )
+
+
 class DeviceAPI(Protocol):
     """What a GPU runtime asks of its device: memory, copies, kernels, one GEMM.
 
@@ -100,12 +115,7 @@ class DeviceAPI(Protocol):
         ...
 
     def launch(
-        self,
-        kernel: str,
-        grid: int,
-        block: int,
-        shared: int,
-        args: Sequence[KernelArg],
+        self, kernel: str, grid: int, block: int, shared: int, args: Sequence[KernelArg]
     ) -> None:
         """Run `kernel` on a 1-D grid of 1-D blocks with `shared` dynamic shared
         bytes per block."""

@@ -25,6 +25,7 @@ from xhip.backend.device import (
     GemmType,
     KernelArg,
     StridedGemm,
+    kernel_arg_values,
 )
 from xhip.backend.gpu import KernelRuntime
 from xhip.backend.runtime import DeviceUnavailable
@@ -266,20 +267,10 @@ class HipDevice:
         }
 
     def launch(
-        self,
-        kernel: str,
-        grid: int,
-        block: int,
-        shared: int,
-        args: Sequence[KernelArg],
+        self, kernel: str, grid: int, block: int, shared: int, args: Sequence[KernelArg]
     ) -> None:
-        values = tuple(
-            ctypes.c_int32(v)
-            if k == "i32"
-            else ctypes.c_void_p(v)
-            if k == "ptr"
-            else ctypes.c_int64(v)
-            for k, v in args
+        values = kernel_arg_values(
+            args, ctypes.c_int32, ctypes.c_void_p, ctypes.c_int64
         )
         _check(
             self.hip.hipModuleLaunchKernel(

@@ -252,12 +252,7 @@ class EmulatedDevice:
         self._loaded = set(names)
 
     def launch(
-        self,
-        kernel: str,
-        grid: int,
-        block: int,
-        shared: int,
-        args: Sequence[KernelArg],
+        self, kernel: str, grid: int, block: int, shared: int, args: Sequence[KernelArg]
     ) -> None:
         if self.kernels is None or kernel not in self._loaded:
             raise DeviceError(f"launch of {kernel!r}, which no loaded module has")
