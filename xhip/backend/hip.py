@@ -22,7 +22,6 @@ import numpy as np
 from xhip.backend.device import (
     GEMM_COMPUTE,
     DeviceAPI,
-    GemmType,
     KernelArg,
     StridedGemm,
     kernel_arg_values,
@@ -36,13 +35,6 @@ adds no denormal flag: subnormals are kept; test_kernel_compile.py too)."""
 
 WORKSPACE = 32 << 20
 """Bytes of hipBLASLt workspace, allocated once per runtime."""
-
-HIPBLAS_GEMMS: dict[GemmType, str] = {
-    "float32": "hipblasSgemmStridedBatched",
-    "float64": "hipblasDgemmStridedBatched",
-}
-"""hipBLAS's GEMM of each element type it has one for (float16 goes through
-`hipblasGemmStridedBatchedEx`, which names the types)."""
 
 
 class HipError(RuntimeError):
@@ -346,9 +338,19 @@ class HipDevice:
             strideC=call.stride_c,
             batchCount=call.batch_count,
         )
-        if dtype != "float16":
-            gemm = getattr(hipblas, HIPBLAS_GEMMS[dtype])
-            _check(gemm(**shared, AP=call.a, BP=call.b, CP=call.c))
+        if dtype == "float32":
+            _check(
+                hipblas.hipblasSgemmStridedBatched(
+                    **shared, AP=call.a, BP=call.b, CP=call.c
+                )
+            )
+            return
+        if dtype == "float64":
+            _check(
+                hipblas.hipblasDgemmStridedBatched(
+                    **shared, AP=call.a, BP=call.b, CP=call.c
+                )
+            )
             return
         if hasattr(hipblas, "hipblasDatatype_t"):
             half, compute = _ex_types_6x(hipblas)

@@ -188,6 +188,17 @@ def _hip_calls() -> list[tuple[str, str, int, list[str], int]]:
         if isinstance(f, ast.FunctionDef) and f.name.endswith("_6x")
         for node in ast.walk(f)
     }
+    # `name = dict(k=...)` assignments: a call's `**name` gives their keywords.
+    spread = {
+        target.id: [k.arg for k in node.value.keywords if k.arg is not None]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Call)
+        and isinstance(node.value.func, ast.Name)
+        and node.value.func.id == "dict"
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
     calls = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call) or id(node) in legacy:
@@ -204,6 +215,10 @@ def _hip_calls() -> list[tuple[str, str, int, list[str], int]]:
             module = None
         if module in _HIP_MODULES:
             keywords = [k.arg for k in node.keywords if k.arg is not None]
+            for k in node.keywords:
+                if k.arg is None:  # `**name`: the dict it spreads must be known
+                    assert isinstance(k.value, ast.Name), ast.unparse(k.value)
+                    keywords += spread[k.value.id]
             calls.append((module, func.attr, len(node.args), keywords, node.lineno))
     return calls
 
