@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import MemRefType, ModuleOp
-from xdsl.passes import ModulePass, PassPipeline
+from xdsl.passes import ModulePass
 
 from xhip import backend
 from xhip.backend.memory import parse_size, physical_memory
@@ -26,7 +26,8 @@ from xhip.backend.session import CompiledModel, Signature
 from xhip.context import make_context
 from xhip.dialects.hip import CONSTANTS_FILE
 from xhip.frontend.onnx_importer import import_model
-from xhip.pipeline import build_pipeline, onnx_to_hip_passes
+from xhip.pipeline import build_pipeline, onnx_to_hip_passes, run_passes
+from xhip.progress import ProgressCallback
 from xhip.transforms.composite import expand_composite_passes
 
 if TYPE_CHECKING:
@@ -55,10 +56,13 @@ class CompiledIR:
     """`(pass name, module after it)` for every pass, when asked for."""
 
 
-def _import(model: str | os.PathLike[str] | onnx.ModelProto | ModuleOp) -> ModuleOp:
+def _import(
+    model: str | os.PathLike[str] | onnx.ModelProto | ModuleOp,
+    progress: ProgressCallback | None,
+) -> ModuleOp:
     if isinstance(model, ModuleOp):
         return model.clone()
-    return import_model(model)
+    return import_model(model, progress=progress)
 
 
 def _main_graph(module: ModuleOp) -> func.FuncOp | None:
@@ -104,6 +108,7 @@ def compile_to_ir(
     externalize_min_num_elements: int = 256,
     keep_stages: bool = False,
     pipeline: str | Sequence[ModulePass] | None = None,
+    progress: ProgressCallback | None = None,
 ) -> CompiledIR:
     """Import `model` (a path, a `ModelProto` or an `onnx`-dialect module) and
     run `onnx-to-hip` on it (or `pipeline`: a spec string or passes).
@@ -112,9 +117,11 @@ def compile_to_ir(
     there), else to a temporary directory; its bytes are returned either way.
     Raises `xhip.frontend.OnnxImportError` for a model we cannot import and
     `xhip.pipeline.PipelineError` for a `pipeline` spec that names an unknown
-    pass or a bad option.
+    pass or a bad option. `progress`, if given, is called with an
+    `xhip.progress.ProgressEvent` at each step of the import and before each
+    pass (`xhip.progress.TerminalProgress` shows them on a terminal).
     """
-    imported = _import(model)
+    imported = _import(model, progress)
     signature = _signature(imported)
     module = imported.clone()
     ctx = make_context()
@@ -132,7 +139,7 @@ def compile_to_ir(
         directory = os.fspath(externalize_dir) if externalize_dir else scratch
         os.makedirs(directory, exist_ok=True)
         passes = _passes(pipeline, directory, externalize_min_num_elements)
-        PassPipeline(passes, keep).apply(ctx, module)
+        run_passes(ctx, module, passes, keep, progress)
         path = os.path.join(directory, CONSTANTS_FILE)
         constants = b""
         if os.path.exists(path):
@@ -148,6 +155,7 @@ def compile(
     externalize_min_num_elements: int = 256,
     debug: bool = False,
     max_memory: int | str | None = None,
+    progress: ProgressCallback | None = None,
 ) -> CompiledModel:
     """Compile `model` for `device`: a callable `{name: array} -> {name: array}`.
 
@@ -158,11 +166,16 @@ def compile(
     `max_memory` (bytes, or a size such as "8G") caps what the runtime may
     allocate (default: the machine's physical memory): a call whose buffers
     need more raises `xhip.backend.memory.MemoryLimitError` before allocating.
+    `progress` hears the import's and the pipeline's steps (`compile_to_ir`).
     """
     limit = parse_size(max_memory) if isinstance(max_memory, str) else max_memory
     if limit is not None and limit <= 0:
         raise ValueError(f"max_memory must be positive, got {max_memory!r}")
     runtime = backend.runtime_for(device, debug=debug)  # at call time: swappable
     runtime.max_memory = physical_memory() if limit is None else limit
-    ir = compile_to_ir(model, externalize_min_num_elements=externalize_min_num_elements)
+    ir = compile_to_ir(
+        model,
+        externalize_min_num_elements=externalize_min_num_elements,
+        progress=progress,
+    )
     return CompiledModel(ir.module, ir.signature, ir.constants, runtime)

@@ -5,19 +5,23 @@ keep every stage. `onnx-to-hip` (alias `onnx-to-hip-pipeline`) is one composite
 pass made of them (`xhip.transforms.composite`). `build_pipeline` parses a spec
 in `xdsl-opt -p` syntax into passes, for `xhip compile --pipeline` and
 `xhip.compile_to_ir(pipeline=...)`; a bad spec raises `PipelineError`.
+`run_passes` applies passes stage by stage, reporting progress.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from xdsl.passes import ModulePass
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline, PassPipelineCallbackType
 from xdsl.universe import Universe
 from xdsl.utils.arg_spec import ArgSpec, parse_pipeline
 from xdsl.utils.exceptions import ArgSpecParseError
 
+from xhip.progress import ProgressCallback, ProgressEvent
 from xhip.transforms.composite import CompositePass, expand_composite_passes
 
 
@@ -119,6 +123,34 @@ def onnx_to_hip_passes(
         by_name("hip-lower-allocs")(),
         by_name("hip-resolve-extern-constants")(),
     ]
+
+
+def run_passes(
+    ctx: Context,
+    module: ModuleOp,
+    passes: Sequence[ModulePass],
+    callback: PassPipelineCallbackType | None = None,
+    progress: ProgressCallback | None = None,
+) -> None:
+    """Apply `passes` to `module`, composite passes stage by stage.
+
+    `callback` is `PassPipeline`'s (previous pass, module, next pass);
+    `progress` hears a `compile` event before each stage and one when all are
+    done, so a long compile can say which pass it is in.
+    """
+    stages = tuple(expand_composite_passes(passes))
+    done = 0
+
+    def step(prev: ModulePass | None, op: ModuleOp, nxt: ModulePass | None) -> None:
+        nonlocal done
+        done += prev is not None
+        if callback is not None:
+            callback(prev, op, nxt)
+        if progress is not None:
+            name = nxt.name if nxt is not None else "done"
+            progress(ProgressEvent("compile", name, done, len(stages)))
+
+    PassPipeline(stages, step).apply(ctx, module)
 
 
 @dataclass(frozen=True)

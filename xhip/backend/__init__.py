@@ -11,17 +11,30 @@ and applies the fallback rules (docs/runtime.md):
 from __future__ import annotations
 
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from xhip.backend.runtime import DeviceUnavailable, Runtime
+if TYPE_CHECKING:
+    from xhip.backend.runtime import DeviceUnavailable, Runtime
 
 DEVICES = ("cpu", "hip", "cuda", "auto")
+
+
+def __getattr__(name: str) -> Any:
+    """`DeviceUnavailable` and `Runtime` on first use: `xhip --help` reads
+    `DEVICES` from here, and the runtime module brings the hip dialect."""
+    if name in ("DeviceUnavailable", "Runtime"):
+        from xhip.backend import runtime  # lazy: see the docstring
+
+        return getattr(runtime, name)
+    raise AttributeError(f"module 'xhip.backend' has no attribute {name!r}")
 
 
 def runtime_for(
     device: str = "cpu", debug: bool = False, notes: TextIO | None = None
 ) -> Runtime:
     """The runtime for `device`; GPU libraries are imported only here, lazily."""
+    # lazy: the runtime module brings the hip dialect (see `__getattr__`)
+    from xhip.backend.runtime import DeviceUnavailable
     if device == "cpu":
         # lazy: `xhip --help` imports this package; a runtime loads when chosen
         from xhip.backend.cpu import CpuRuntime

@@ -6,19 +6,34 @@ into place only once complete, so a failed command leaves nothing half-written.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import sys
 import tempfile
 from collections.abc import Iterator
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.printer import Printer
+from xhip.progress import ProgressCallback
+
+if TYPE_CHECKING:
+    from xdsl.dialects.builtin import ModuleOp
 
 
 class UserError(Exception):
     """Something the user can fix; its message is the one line they see."""
+
+
+def add_quiet_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help=(
+            "no progress line (an import or compile that takes more than 2 s "
+            "otherwise shows its step on stderr, when stderr is a terminal)"
+        ),
+    )
 
 
 def first_line(message: str) -> str:
@@ -37,13 +52,13 @@ def whole_message(message: str) -> str:
     return f"{head} {'; '.join(rest)}" if rest else head
 
 
-def import_onnx(path: str) -> ModuleOp:
+def import_onnx(path: str, progress: ProgressCallback | None = None) -> ModuleOp:
     """The `onnx`-dialect module of an `.onnx` file; import errors are user errors."""
     # lazy: onnx and the importer stay out of the CLI's start-up
     from xhip.frontend.onnx_importer import OnnxImportError, import_model
 
     try:
-        return import_model(path)
+        return import_model(path, progress=progress)
     except OnnxImportError as e:
         raise UserError(str(e)) from e
 
@@ -89,6 +104,8 @@ def umask() -> int:
 
 
 def print_module(module: ModuleOp, stream: IO[str]) -> None:
+    from xdsl.printer import Printer  # lazy: xDSL stays out of `xhip --help`
+
     Printer(stream=stream).print_op(module)
     stream.write("\n")
 

@@ -10,16 +10,11 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, Any
-
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.parser import Parser
-from xdsl.passes import ModulePass, PassPipeline
-from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from typing import IO, TYPE_CHECKING, Any
 
 from xhip.cli.common import (
     UserError,
+    add_quiet_option,
     atomic_output,
     first_line,
     import_onnx,
@@ -28,7 +23,13 @@ from xhip.cli.common import (
     whole_message,
     writable_dir,
 )
-from xhip.dialects.hip import CONSTANTS_FILE
+from xhip.files import CONSTANTS_FILE
+from xhip.progress import ProgressCallback, terminal_progress
+
+if TYPE_CHECKING:
+    from xdsl.context import Context
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.passes import ModulePass
 
 DEFAULT_PIPELINE = "onnx-to-hip"
 CONSTANTS_OPTION = "externalize-output-dir"
@@ -79,21 +80,28 @@ def add_compile_parser(subparsers: Any) -> None:
             f"syntax; any xdsl-opt pass may be named"
         ),
     )
+    add_quiet_option(p)
     p.set_defaults(func=cmd_compile)
 
 
 # Inputs.
 
 
-def load_module(path: str, ctx: Context) -> ModuleOp:
+def load_module(
+    path: str, ctx: Context, progress: ProgressCallback | None = None
+) -> ModuleOp:
     """An `.mlir` file parsed, or any other file imported as an ONNX model."""
     if Path(path).suffix == ".mlir":
         return parse_mlir(path, ctx)
-    return import_onnx(path)
+    return import_onnx(path, progress)
 
 
 def parse_mlir(path: str, ctx: Context) -> ModuleOp:
     """Parse and verify an MLIR file; errors name `path:line:col`."""
+    # lazy: xDSL stays out of `xhip --help`
+    from xdsl.parser import Parser
+    from xdsl.utils.exceptions import ParseError, VerifyException
+
     try:
         text = Path(path).read_text()
     except FileNotFoundError:
@@ -135,21 +143,19 @@ def build_passes(spec: str, options: dict[str, str | int]) -> list[ModulePass]:
         raise UserError(f"--pipeline: {e}") from None
 
 
-def expand(passes: Sequence[ModulePass]) -> tuple[ModulePass, ...]:
-    """Composite passes (`onnx-to-hip`) replaced by their stages, recursively."""
-    # lazy: the passes stay out of the CLI's start-up
-    from xhip.transforms.composite import expand_composite_passes
-
-    return tuple(expand_composite_passes(passes))
-
-
 def run_pipeline(
     module: ModuleOp,
     ctx: Context,
     passes: Sequence[ModulePass],
     print_after: IO[str] | None = None,
+    progress: ProgressCallback | None = None,
 ) -> None:
-    """Apply `passes`; pass failures are user errors naming the pass."""
+    """Apply `passes`, stage by stage; pass failures are user errors naming
+    the pass."""
+    # lazy: xDSL and the passes stay out of `xhip --help`
+    from xdsl.utils.exceptions import DiagnosticException
+
+    from xhip.pipeline import run_passes  # lazy: as above
 
     def after(prev: ModulePass | None, op: ModuleOp, _next: ModulePass | None) -> None:
         if prev is not None and print_after is not None:
@@ -165,13 +171,18 @@ def run_pipeline(
         current = nxt.name if nxt is not None else current
 
     try:
-        PassPipeline(tuple(passes), track).apply(ctx, module)
+        run_passes(ctx, module, passes, track, progress)
         module.verify()
     except DiagnosticException as e:
         raise UserError(f"pass '{current}' failed: {whole_message(str(e))}") from None
 
 
 def cmd_compile(args: argparse.Namespace) -> int:
+    with terminal_progress(args.quiet) as progress:
+        return compile_model(args, progress)
+
+
+def compile_model(args: argparse.Namespace, progress: ProgressCallback) -> int:
     # lazy: xDSL's plugin universe stays out of the CLI's start-up
     from xhip.context import make_context
 
@@ -183,7 +194,7 @@ def cmd_compile(args: argparse.Namespace) -> int:
     else:
         final_dir = os.getcwd()
     writable_dir(final_dir)
-    module = load_module(args.model, ctx)
+    module = load_module(args.model, ctx, progress)
 
     try:
         staging = tempfile.mkdtemp(prefix=".xhip-constants.", dir=final_dir)
@@ -196,12 +207,9 @@ def cmd_compile(args: argparse.Namespace) -> int:
         passes: Sequence[ModulePass] = build_passes(
             args.pipeline or DEFAULT_PIPELINE, options
         )
-        if args.print_ir_after_all:
-            passes = expand(passes)
         with atomic_output(args.output) as stream:
-            run_pipeline(
-                module, ctx, passes, sys.stderr if args.print_ir_after_all else None
-            )
+            print_after = sys.stderr if args.print_ir_after_all else None
+            run_pipeline(module, ctx, passes, print_after, progress)
             print_module(module, stream)
             for name in os.listdir(staging):
                 staged = os.path.join(staging, name)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from xhip.cli.common import atomic_output, import_onnx, print_module
+from xhip.cli.common import add_quiet_option, atomic_output, import_onnx, print_module
+from xhip.progress import terminal_progress
 
 
 def add_import_parser(subparsers: Any) -> None:
@@ -22,11 +23,13 @@ def add_import_parser(subparsers: Any) -> None:
     p.add_argument(
         "-o", "--output", metavar="OUT.mlir", help="output file (default: stdout)"
     )
+    add_quiet_option(p)
     p.set_defaults(func=cmd_import)
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    module = import_onnx(args.model)
+    with terminal_progress(args.quiet) as progress:
+        module = import_onnx(args.model, progress)
     with atomic_output(args.output) as stream:
         print_module(module, stream)
     return 0

@@ -20,8 +20,8 @@ import numpy as np
 
 from xhip.backend import DEVICES
 from xhip.backend.memory import MemoryLimitError, parse_size, physical_memory
-from xhip.backend.runtime import DeviceUnavailable
-from xhip.cli.common import UserError, umask, writable_dir
+from xhip.cli.common import UserError, add_quiet_option, umask, writable_dir
+from xhip.progress import terminal_progress
 
 RTOL = 1e-4
 ATOL = 1e-5
@@ -74,6 +74,7 @@ def add_run_parser(subparsers: Any) -> None:
         action="store_true",
         help="debug memory: poison fresh and freed memory with NaN, check every view",
     )
+    add_quiet_option(p)
     p.set_defaults(func=cmd_run)
 
 
@@ -171,15 +172,21 @@ def random_inputs(
     return inputs
 
 
-def _compile(path: str, device: str, debug: bool, max_memory: int | None) -> Any:
+def _compile(
+    path: str, device: str, debug: bool, max_memory: int | None, quiet: bool
+) -> Any:
     from xhip import api  # lazy: the compiler stays out of the CLI's start-up
 
-    return api.compile(path, device, debug=debug, max_memory=max_memory)
+    with terminal_progress(quiet) as progress:
+        return api.compile(
+            path, device, debug=debug, max_memory=max_memory, progress=progress
+        )
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     # lazy: the interpreter, sessions and onnx stay out of the CLI's start-up
     from xhip.backend.interpreter import UnsupportedOpError
+    from xhip.backend.runtime import DeviceUnavailable
     from xhip.backend.session import InputError
     from xhip.frontend import OnnxImportError
 
@@ -190,7 +197,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     dims = parse_dims(args.dims)
     limit = parse_max_memory(args.max_memory)
     try:
-        model = _compile(args.model, args.device, args.debug, limit)
+        model = _compile(args.model, args.device, args.debug, limit, args.quiet)
         given = load_inputs(args.input)
         check_dim_names(model.signature, dims)
         check_input_memory(model.signature, given, dims, limit)

@@ -66,6 +66,7 @@ from xhip.frontend.value_info import (
     infer_value_infos,
     value_info,
 )
+from xhip.progress import ProgressCallback, ProgressEvent
 
 MIN_OPSET = 13
 """The default-domain opset the dialect's ops follow: older models are first
@@ -100,7 +101,14 @@ def supported_ops() -> dict[str, type[onnx_dialect.OnnxOp]]:
 class _Importer:
     """One import: the model, where it came from, and the values built so far."""
 
-    def __init__(self, model: ModelProto, source: str, base_dir: str):
+    def __init__(
+        self,
+        model: ModelProto,
+        source: str,
+        base_dir: str,
+        progress: ProgressCallback | None = None,
+    ):
+        self.progress = progress
         self.model = model
         self.graph = model.graph
         self.source = source
@@ -110,6 +118,10 @@ class _Importer:
         self.initializers = {t.name: t for t in self.graph.initializer}
         self.values: dict[str, SSAValue] = {}
         self.infos: dict[str, ValueInfo] = {}
+
+    def report(self, step: str, done: int = 0, total: int = 1) -> None:
+        if self.progress is not None:
+            self.progress(ProgressEvent("import", step, done, total))
 
     def fail(self, message: str) -> OnnxImportError:
         return OnnxImportError(f"{self.source}: {message}")
@@ -408,6 +420,7 @@ class _Importer:
             raise self.fail(problem)
         self.check_ops()
         self.check_signature()
+        self.report("inferring shapes")
         self.infer()
         g = self.graph
         inputs = [v.name for v in g.input if v.name not in self.initializers]
@@ -420,6 +433,7 @@ class _Importer:
             self.values[name] = arg
 
         used = {n for node in g.node for n in node.input} | set(outputs)
+        self.report("reading weights")
         for tensor in g.initializer:
             if tensor.name in used and tensor.name not in self.values:
                 value = self.dense(tensor, f"initializer '{tensor.name}'")
@@ -429,7 +443,8 @@ class _Importer:
                 block.add_op(const)
                 self.values[tensor.name] = const.results[0]
 
-        for node in g.node:
+        for i, node in enumerate(g.node):
+            self.report(node.op_type, i, len(g.node))
             self.node(node, block)
 
         results: list[SSAValue] = []
@@ -490,11 +505,15 @@ def load_model(path: str | os.PathLike[str]) -> ModelProto:
 
 
 def import_model(
-    model: str | os.PathLike[str] | ModelProto, *, source: str | None = None
+    model: str | os.PathLike[str] | ModelProto,
+    *,
+    source: str | None = None,
+    progress: ProgressCallback | None = None,
 ) -> ModuleOp:
     """The `onnx`-dialect module of a model file or `ModelProto`.
 
-    `source` names the model in messages (default: its path, or its graph name).
+    `source` names the model in messages (default: its path, or its graph name);
+    `progress` hears each step (reading, shape inference, weights, each node).
     """
     if isinstance(model, ModelProto):
         base_dir = ""
@@ -505,8 +524,10 @@ def import_model(
         path = os.fspath(model)
         base_dir = os.path.dirname(path)
         source = source or path
+        if progress is not None:
+            progress(ProgressEvent("import", f"reading {source}", 0, 1))
         model = load_model(model)
-    return _Importer(upgrade_opset(model, source), source, base_dir).build()
+    return _Importer(upgrade_opset(model, source), source, base_dir, progress).build()
 
 
 def default_opset(model: ModelProto) -> int | None:

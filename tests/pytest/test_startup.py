@@ -1,0 +1,85 @@
+"""What `import xhip`, `xhip --help` and a compile import, counted, not timed.
+
+Start-up time is made of imports: `import xhip` must do no work, the command
+line's help must not load xDSL, onnx or a pass, and a compile must not load a
+runtime, ONNX Runtime or a GPU library. Each check runs a fresh interpreter
+and reads `sys.modules`, so a loaded machine cannot fail it; the times are in
+docs/benchmarks.md ("Start-up").
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+MODEL = REPO / "examples" / "attention.onnx"
+
+_REPORT = "import json, sys; print(json.dumps(sorted(sys.modules)))"
+
+
+def imported(code: str) -> set[str]:
+    """The modules a fresh interpreter holds after `code`, less the ones it
+    holds after doing nothing (site, the editable-install finder)."""
+
+    def modules(body: str) -> set[str]:
+        out = subprocess.run(
+            [sys.executable, "-c", f"{body}\n{_REPORT}"],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=REPO,
+        ).stdout
+        return set(json.loads(out.strip().splitlines()[-1]))
+
+    return modules(code) - modules("pass")
+
+
+def packages(modules: set[str]) -> set[str]:
+    """The top-level packages among `modules` that are not the standard library."""
+    return {m.split(".")[0] for m in modules} - set(sys.stdlib_module_names)
+
+
+HEAVY = ("xdsl", "onnx", "onnxruntime", "cupy", "hip", "cuda", "numba", "torch")
+"""Packages the light paths must not import."""
+
+
+def test_import_xhip_does_no_work() -> None:
+    mods = imported("import xhip")
+    assert mods & {m for m in mods if m.startswith("xhip")} == {"xhip"}
+    assert packages(mods) == {"xhip"}, sorted(mods)
+
+
+@pytest.mark.parametrize(
+    "argv", [["--help"], ["compile", "--help"], ["run", "--help"], ["import", "--help"]]
+)
+def test_help_imports_no_compiler(argv: list[str]) -> None:
+    mods = imported(
+        "import contextlib, io\n"
+        "from xhip.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main({argv!r})"
+    )
+    assert packages(mods) <= {"xhip", "numpy"}, sorted(packages(mods))
+    ours = {m for m in mods if m.startswith("xhip.")}
+    assert not {m for m in ours if m.startswith(("xhip.dialects", "xhip.transforms"))}
+    assert not {m for m in ours if m.startswith(("xhip.frontend", "xhip.pipeline"))}
+    # The command line itself, the file names, progress and the runtime's
+    # memory sizes (`--max-memory`): nothing else.
+    assert len(ours) <= 10, sorted(ours)
+
+
+def test_compile_loads_no_runtime(tmp_path: Path) -> None:
+    out = tmp_path / "model.mlir"
+    mods = imported(
+        "from xhip.cli import main\n"
+        f"assert main(['compile', {str(MODEL)!r}, '-o', {str(out)!r}]) == 0"
+    )
+    assert out.exists()
+    assert {"xdsl", "onnx", "xhip"} <= packages(mods)
+    assert not packages(mods) & {"onnxruntime", "cupy", "hip", "cuda", "numba"}
+    assert "xhip.backend.cpu" not in mods and "xhip.backend.interpreter" not in mods
