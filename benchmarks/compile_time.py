@@ -19,6 +19,24 @@ same run, timed by its own `--mlir-timing` (parsing and printing apart):
     python benchmarks/compile_time.py --layers 1 10   # fewer models
     python benchmarks/compile_time.py --no-upstream --passes
     python benchmarks/compile_time.py --skip hip-pool-allocs
+    python benchmarks/compile_time.py --process --repeat 3
+    python benchmarks/compile_time.py --process --transformer 12 --layers
+
+`--process` times whole processes instead, as a user sees them: for N chained
+attention layers written as `.onnx` files (8 ONNX nodes each, random weights),
+`xhip compile <model> -o <dir>/out.mlir` against `mlir-opt-22` running the
+seed's standard passes (`one-shot-bufferize` with function boundaries,
+`buffer-results-to-out-params` with the seed's options, `expand-realloc`,
+`canonicalize`, `buffer-deallocation-pipeline`, `canonicalize`, `cse`,
+`canonicalize`) on the same model in pass-2 form (after `convert-onnx-to-hip`,
+weights externalized), written to a file, best of `--repeat`, in the same run.
+Upstream does not know the hip dialect and its bufferization refuses unknown
+ops, so there each tensor-mode hip op is a `linalg.generic` with the same `ins`
+and `outs` (one loop per operand dimension, so any shapes verify; a body that
+uses every operand through `builtin.unrealized_conversion_cast`, so none is
+dropped): an op upstream bufferizes, deallocates and cleans up as we do ours.
+`--transformer B` adds a stack of B pre-LN transformer blocks
+(`transformer_block.py`'s, d_model 256) to the models, xhip only.
 
 The `(gc s)` column is the part of the pipeline's time spent in Python's cyclic
 garbage collector: its full collections walk every live object, so they cost
@@ -29,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import re
 import shutil
 import subprocess
@@ -40,9 +59,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from io import StringIO
 from pathlib import Path
+from typing import cast
 
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, UnregisteredOp
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    ModuleOp,
+    TensorType,
+    UnregisteredOp,
+)
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import GenericOp, YieldOp
+from xdsl.ir import Attribute, Block, Region
+from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.parser import Parser
 from xdsl.passes import ModulePass
 from xdsl.printer import Printer
@@ -293,12 +325,236 @@ def report(results: list[Result], per_pass: bool) -> None:
         print(f"pipeline time, 1000 layers / 100 layers: {growth:.1f}x (linear: 10x)")
 
 
+# --process: whole processes.
+
+LINALG_STAND_IN_FLAGS = (
+    "--allow-unregistered-dialect",
+    "--mlir-disable-threading",
+    "--one-shot-bufferize=bufferize-function-boundaries",
+    "--buffer-results-to-out-params=hoist-static-allocs hoist-dynamic-allocs "
+    "add-result-attr modify-public-functions",
+    "--expand-realloc",
+    "--canonicalize",
+    "--buffer-deallocation-pipeline",
+    "--canonicalize",
+    "--cse",
+    "--canonicalize",
+)
+"""The seed's standard passes (its stages 3-14 and 18-19) as `mlir-opt` flags."""
+
+
+def attention_chain_onnx(layers: int, head: int = 64) -> onnx.ModelProto:
+    """`layers` seed attention layers (8 ONNX nodes each) in a `.onnx` model,
+    each feeding the next; random weights as initializers."""
+    rng = np.random.default_rng(0)
+    inits: list[onnx.TensorProto] = []
+    nodes: list[onnx.NodeProto] = []
+    src = "X"
+    for i in range(layers):
+        for j, name in enumerate("qkv"):
+            w = (rng.standard_normal((head, head)) / np.sqrt(head)).astype(np.float32)
+            inits.append(numpy_helper.from_array(w, f"w{j}_{i}"))
+            nodes.append(
+                helper.make_node("MatMul", [src, f"w{j}_{i}"], [f"{name}_{i}"])
+            )
+        scale = np.array(head**-0.5, np.float32)
+        inits.append(numpy_helper.from_array(scale, f"scale_{i}"))
+        nodes += [
+            helper.make_node("Transpose", [f"k_{i}"], [f"kt_{i}"], perm=[0, 2, 1]),
+            helper.make_node("MatMul", [f"q_{i}", f"kt_{i}"], [f"s_{i}"]),
+            helper.make_node("Mul", [f"s_{i}", f"scale_{i}"], [f"ss_{i}"]),
+            helper.make_node("Softmax", [f"ss_{i}"], [f"p_{i}"], axis=-1),
+            helper.make_node("MatMul", [f"p_{i}", f"v_{i}"], [f"o_{i}"]),
+        ]
+        src = f"o_{i}"
+    f = TensorProto.FLOAT
+    graph = helper.make_graph(
+        nodes,
+        "attention_chain",
+        [helper.make_tensor_value_info("X", f, ["batch", "seq", head])],
+        [helper.make_tensor_value_info(src, f, ["batch", "seq", head])],
+        inits,
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def transformer_stack_onnx(
+    blocks: int, d: int = 256, heads: int = 4
+) -> onnx.ModelProto:
+    """`blocks` of `transformer_block.py`'s block, each feeding the next."""
+    # lazy: the run-time benchmark's module, only for this model
+    from transformer_block import transformer_block
+
+    one = transformer_block(d, heads).graph
+    nodes: list[onnx.NodeProto] = []
+    inits: list[onnx.TensorProto] = []
+    src = "X"
+    for b in range(blocks):
+        names = {"X": src, "Y": f"b{b}_Y"}
+
+        def rename(name: str, b: int = b, names: dict[str, str] = names) -> str:
+            return names.get(name, f"b{b}_{name}") if name else name
+
+        for n in one.node:
+            copy = onnx.NodeProto()
+            copy.CopyFrom(n)
+            copy.input[:] = [rename(x) for x in n.input]
+            copy.output[:] = [rename(x) for x in n.output]
+            nodes.append(copy)
+        for t in one.initializer:
+            copy = onnx.TensorProto()
+            copy.CopyFrom(t)
+            copy.name = rename(t.name)
+            inits.append(copy)
+        src = names["Y"]
+    f = TensorProto.FLOAT
+    graph = helper.make_graph(
+        nodes,
+        "transformer_stack",
+        [helper.make_tensor_value_info("X", f, ["batch", "seq", d])],
+        [helper.make_tensor_value_info(src, f, ["batch", "seq", d])],
+        inits,
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+
+
+def linalg_stand_in(module: ModuleOp) -> ModuleOp:
+    """A copy whose tensor-mode hip ops are `linalg.generic`s of the same `ins`
+    and `outs`, for upstream's bufferization (see the module's docstring)."""
+    module = module.clone()
+    use_all = UnregisteredOp.with_name("builtin.unrealized_conversion_cast")
+    for op in list(module.walk()):
+        if not (isinstance(op, hip.HipDPSOp) and op.is_tensor_mode):
+            continue
+        values = [*op.inputs, *op.outputs]  # pyright: ignore[reportAttributeAccessIssue]
+        shaped = [cast(TensorType[Attribute], v.type) for v in values]
+        loops = sum(t.get_num_dims() for t in shaped)
+        maps: list[AffineMapAttr] = []
+        first = 0
+        for t in shaped:
+            rank = t.get_num_dims()
+            dims = tuple(AffineExpr.dimension(first + i) for i in range(rank))
+            maps.append(AffineMapAttr(AffineMap(loops, 0, dims)))
+            first += rank
+        outputs = list(op.outputs)  # pyright: ignore[reportAttributeAccessIssue]
+        block = Block(arg_types=[t.get_element_type() for t in shaped])
+        body = use_all.create(
+            operands=list(block.args),
+            result_types=[
+                cast(TensorType[Attribute], o.type).get_element_type() for o in outputs
+            ],
+        )
+        block.add_ops([body, YieldOp(*body.results)])
+        generic = GenericOp(
+            list(op.inputs),  # pyright: ignore[reportAttributeAccessIssue]
+            outputs,
+            Region(block),
+            maps,
+            [IteratorTypeAttr.parallel()] * loops,
+            [o.type for o in outputs],
+        )
+        Rewriter.replace_op(op, generic)
+    return module
+
+
+def xhip_command() -> list[str]:
+    """The `xhip` command of this interpreter's environment."""
+    script = Path(sys.executable).with_name("xhip")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "xhip.cli"]
+
+
+def wall_seconds(command: Sequence[str]) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, timeout=3600)
+    seconds = time.perf_counter() - start
+    if done.returncode:
+        lines = (done.stderr or done.stdout).strip().splitlines()
+        raise RuntimeError(f"{command[0]} failed: {lines[-1] if lines else '?'}")
+    return seconds
+
+
+def process_table(
+    models: Sequence[tuple[str, onnx.ModelProto, bool]], repeat: int
+) -> int:
+    """Whole-process wall seconds of `xhip compile` and `mlir-opt-22`, best of
+    `repeat`, the two interleaved so that both see the same load."""
+    upstream = shutil.which(MLIR_OPT)
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"xhip: {' '.join(xhip_command())} compile MODEL.onnx -o DIR/out.mlir")
+    print(f"{MLIR_OPT}: {' '.join(LINALG_STAND_IN_FLAGS)} PASS2.mlir -o DIR/out.mlir")
+    print(f"{'model':<16}{'nodes':>7}{'xhip s':>9}{'mlir-opt s':>12}{'ratio':>8}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, model, compare in models:
+            folder = Path(tmp) / name.replace(" ", "_")
+            folder.mkdir()
+            path = folder / "model.onnx"
+            onnx.save(model, str(path))
+            ours_cmd = [
+                *xhip_command(),
+                "compile",
+                str(path),
+                "-o",
+                str(folder / "out.mlir"),
+            ]
+            theirs_cmd: list[str] | None = None
+            if compare and upstream:
+                pass2 = folder / "pass2.mlir"
+                pass2.write_text(
+                    generic_text(linalg_stand_in(pass_2_form(path, folder)))
+                )
+                theirs_cmd = [
+                    upstream,
+                    *LINALG_STAND_IN_FLAGS,
+                    str(pass2),
+                    "-o",
+                    str(folder / "upstream.mlir"),
+                ]
+            ours: list[float] = []
+            theirs: list[float] = []
+            for _ in range(repeat):
+                ours.append(wall_seconds(ours_cmd))
+                if theirs_cmd:
+                    theirs.append(wall_seconds(theirs_cmd))
+            them = (
+                f"{min(theirs):12.3f}{min(ours) / min(theirs):7.2f}x"
+                if theirs
+                else f"{'n/a':>12}"
+            )
+            print(f"{name:<16}{len(model.graph.node):>7}{min(ours):9.3f}{them}")
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    return 0
+
+
+def pass_2_form(path: Path, folder: Path) -> ModuleOp:
+    """The model after passes 1-2, constants externalized into `folder`."""
+    # lazy: the ONNX importer, only for --process
+    from xhip.frontend.onnx_importer import import_model
+
+    module = import_model(str(path))
+    ctx = make_context()
+    for p in onnx_to_hip_passes(externalize_output_dir=str(folder))[:2]:
+        p.apply(ctx, module)
+    return module
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--layers", type=int, nargs="*", default=[1, 10, 100, 1000])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--layers", type=int, nargs="*", default=None)
     parser.add_argument("--no-upstream", action="store_true")
     parser.add_argument("--passes", action="store_true", help="time of every pass")
     parser.add_argument("--repeat", type=int, default=1, help="best of N runs")
+    parser.add_argument(
+        "--process",
+        action="store_true",
+        help="whole `xhip compile` processes of .onnx models against mlir-opt-22",
+    )
+    parser.add_argument(
+        "--transformer",
+        type=int,
+        default=0,
+        metavar="B",
+        help="with --process: also a stack of B transformer blocks",
+    )
     parser.add_argument(
         "--skip",
         action="append",
@@ -307,10 +563,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="do not run this pass (one too slow for the big models)",
     )
     args = parser.parse_args(argv)
+    warnings.simplefilter("ignore")  # the elided weights become zeros: expected
+    if args.process:
+        layers = [1, 10, 100] if args.layers is None else args.layers
+        models = [(f"{n} layers", attention_chain_onnx(n), True) for n in layers]
+        if args.transformer:
+            stack = transformer_stack_onnx(args.transformer)
+            models.append((f"{args.transformer} blocks", stack, False))
+        return process_table(models, args.repeat)
+    if args.layers is None:
+        args.layers = [1, 10, 100, 1000]
     upstream = not args.no_upstream and shutil.which(MLIR_OPT) is not None
     if not args.no_upstream and not upstream:
         print(f"{MLIR_OPT} not found: upstream comparison skipped", file=sys.stderr)
-    warnings.simplefilter("ignore")  # the elided weights become zeros: expected
     models = [("attention", ATTENTION.read_text())] + [
         (f"{n} layers", attention_layers(n)) for n in args.layers
     ]

@@ -9,6 +9,7 @@ an operand is not a number, so a fully static shape emits nothing.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from xdsl.dialects import arith, builtin, func, memref, tensor
 from xdsl.dialects.builtin import (
@@ -22,7 +23,6 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.comparisons import to_signed, to_unsigned
-from xdsl.utils.hints import isa
 
 from xhip.dialects import onnx
 from xhip.transforms.hip_add_context_arg import enclosing_function
@@ -41,6 +41,9 @@ class ConstantFolder:
 
     def __init__(self) -> None:
         self._known: dict[tuple[int, Attribute, Attribute], SSAValue] = {}
+        self._indices: dict[tuple[int, int], SSAValue] = {}
+        """`index` by block and number: building the attribute to look it up
+        costs more than the look-up."""
 
     def get(
         self,
@@ -65,7 +68,12 @@ class ConstantFolder:
     def index(
         self, rewriter: PatternRewriter, anchor: Operation, value: int
     ) -> SSAValue:
-        return self.get(rewriter, anchor, IntegerAttr(value, IndexType()))
+        key = (id(self._entry_block(anchor)), value)
+        known = self._indices.get(key)
+        if known is None:
+            known = self.get(rewriter, anchor, IntegerAttr(value, IndexType()))
+            self._indices[key] = known
+        return known
 
     @staticmethod
     def _entry_block(op: Operation) -> Block:
@@ -362,8 +370,13 @@ def int_constant(value: SSAValue) -> list[int] | None:
     if not isinstance(owner, onnx.ConstantOp | arith.ConstantOp):
         return None
     attr = owner.value
-    if isa(attr, DenseIntOrFPElementsAttr[IntegerType | IndexType]):
-        return [int(v) for v in attr.get_values()]
+    # Not `isa(attr, DenseIntOrFPElementsAttr[IntegerType | IndexType])`: xDSL
+    # rebuilds that constraint on every call, and this runs for every constant.
+    if isinstance(attr, DenseIntOrFPElementsAttr) and isinstance(
+        attr.get_element_type(), IntegerType | IndexType
+    ):
+        ints = cast("DenseIntOrFPElementsAttr[IntegerType | IndexType]", attr)
+        return [int(v) for v in ints.get_values()]
     if isinstance(attr, IntegerAttr):
         return [int(attr.value.data)]  # pyright: ignore[reportUnknownArgumentType, reportUnknownMemberType]
     return None

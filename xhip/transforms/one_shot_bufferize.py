@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import chain, count
-from typing import TypeGuard
+from typing import TypeGuard, cast
 
 from xdsl.context import Context
 from xdsl.dialects import arith, bufferization, builtin, func, tensor
@@ -38,6 +39,7 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     StridedLayoutAttr,
     TensorType,
+    UnrankedMemRefType,
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -61,7 +63,14 @@ from xhip.transforms.onnx_to_hip.constants import symbol_names
 ALIGNMENT = 64
 """`alignment` of allocations and constant globals, as upstream's default."""
 
+_ALIGNMENT_ATTR = IntegerAttr(ALIGNMENT, i64)
 
+
+# The types are cached: building a MemRefType verifies it, which costs more
+# than the rest of bufferizing an op.
+
+
+@cache
 def fully_dynamic_type(tensor_type: TensorType[Attribute]) -> MemRefType[Attribute]:
     """The function-boundary memref: any strides, any offset."""
     rank = len(tensor_type.get_shape())
@@ -72,8 +81,16 @@ def fully_dynamic_type(tensor_type: TensorType[Attribute]) -> MemRefType[Attribu
     )
 
 
+@cache
 def identity_type(tensor_type: TensorType[Attribute]) -> MemRefType[Attribute]:
     return MemRefType(tensor_type.get_element_type(), tensor_type.get_shape())
+
+
+@cache
+def _tensor_type_of(memref_type: Attribute) -> Attribute:
+    """The type `bufferization.to_tensor` gives a tensor of this buffer."""
+    memref = cast("MemRefType[Attribute] | UnrankedMemRefType[Attribute]", memref_type)
+    return bufferization.TensorFromMemRefConstraint.memref_to_tensor(memref)
 
 
 def buffer_of(value: SSAValue) -> SSAValue | None:
@@ -92,7 +109,11 @@ def _buffers(values: Sequence[SSAValue]) -> list[SSAValue] | None:
 
 
 def _wrap(buffer: SSAValue | Operation) -> bufferization.ToTensorOp:
-    return bufferization.ToTensorOp(buffer)
+    """`bufferization.to_tensor` of `buffer`, its type from the cache."""
+    value = SSAValue.get(buffer)
+    return bufferization.ToTensorOp.create(
+        operands=[value], result_types=[_tensor_type_of(value.type)]
+    )
 
 
 class BufferizeFunctionArguments(RewritePattern):
@@ -176,7 +197,7 @@ class BufferizeEmptyTensor(RewritePattern):
             list(op.dynamic_sizes),
             [],
             identity_type(op.tensor.type),
-            IntegerAttr(ALIGNMENT, i64),
+            _ALIGNMENT_ATTR,
         )
         alloc.memref.name_hint = "alloc"
         rewriter.replace(op, [alloc, _wrap(alloc)])
@@ -205,7 +226,7 @@ def _is_constant_global(op: Operation) -> TypeGuard[GlobalOp]:
     return (
         isinstance(op, GlobalOp)
         and op.constant is not None
-        and op.alignment == IntegerAttr(ALIGNMENT, i64)
+        and op.alignment == _ALIGNMENT_ATTR
     )
 
 
@@ -340,7 +361,7 @@ def _fresh_buffer_like(buffer: SSAValue, rewriter: PatternRewriter) -> SSAValue:
         sizes,
         [],
         MemRefType(buffer.type.get_element_type(), shape),
-        IntegerAttr(ALIGNMENT, i64),
+        _ALIGNMENT_ATTR,
     )
     alloc.memref.name_hint = "alloc"
     rewriter.insert(alloc)

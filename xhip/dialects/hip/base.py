@@ -74,6 +74,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from xhip import files
 from xhip.dialects import formula
 from xhip.dialects.constraints import AnyShapedTypeConstr
 from xhip.dialects.formula import Expr
@@ -88,9 +89,7 @@ class ContextType(ParametrizedAttribute, TypeAttribute):
     name = "hip.context"
 
 
-CONSTANTS_FILE = "model.constants.bin"
-"""The file the externalized constants are written to, in the output directory
-(its layout: docs/constants-file.md)."""
+CONSTANTS_FILE = files.CONSTANTS_FILE
 
 CONSTANTS_FILE_ATTR = "hip.constants_file"
 """Module attribute naming the constants file, from `convert-onnx-to-hip` until
@@ -315,11 +314,14 @@ class DestinationStyleEffects(MemoryEffect):
     @classmethod
     def get_effects(cls, op: Operation) -> Set[EffectInstance]:
         assert isinstance(op, HipDPSOp)
-        if op.is_tensor_mode:
+        # Each group read once: every dead-code check of `canonicalize` and
+        # `cse` asks, and xDSL's accessors are slow (docs/xdsl-upstream.md).
+        outputs = op.outputs
+        if outputs and isinstance(outputs[0].type, TensorType):
             return frozenset()
         return frozenset(
             [EffectInstance(MemoryEffectKind.READ, v) for v in op.inputs]
-            + [EffectInstance(MemoryEffectKind.WRITE, v) for v in op.outputs]
+            + [EffectInstance(MemoryEffectKind.WRITE, v) for v in outputs]
         )
 
 
@@ -461,7 +463,8 @@ class HipDPSOp(IRDLOperation, ABC):
 
     @property
     def is_tensor_mode(self) -> bool:
-        return bool(self.outputs) and isinstance(self.outputs[0].type, TensorType)
+        outputs = self.outputs
+        return bool(outputs) and isinstance(outputs[0].type, TensorType)
 
     def verify_(self) -> None:
         index_roles, in_roles, out_roles = self.role_groups()
