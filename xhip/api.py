@@ -26,6 +26,7 @@ from xhip.backend.session import CompiledModel, Signature
 from xhip.context import make_context
 from xhip.dialects.hip import CONSTANTS_FILE
 from xhip.frontend.onnx_importer import import_model
+from xhip.mapped import map_file
 from xhip.pipeline import build_pipeline, onnx_to_hip_passes, run_passes
 from xhip.progress import ProgressCallback
 from xhip.transforms.composite import expand_composite_passes
@@ -41,8 +42,10 @@ class CompiledIR:
     module: ModuleOp
     """The final IR: `@main_graph(%ctx, %inputs..., %outputs..., %constants)`."""
 
-    constants: bytes
-    """The constants blob the final IR's last argument points into."""
+    constants: bytes | memoryview
+    """The constants blob the final IR's last argument points into: a read-only
+    `memoryview` of the mapped constants file (`bytes(...)` copies it), so a
+    model's weights are not read into memory before they are used."""
 
     signature: Signature
     """Input/output names, dtypes and shapes with dim names, from the import;
@@ -141,10 +144,10 @@ def compile_to_ir(
         passes = _passes(pipeline, directory, externalize_min_num_elements)
         run_passes(ctx, module, passes, keep, progress)
         path = os.path.join(directory, CONSTANTS_FILE)
-        constants = b""
-        if os.path.exists(path):
-            with open(path, "rb") as f:
-                constants = f.read()
+        # Mapped, not read: the mapping outlives the temporary directory.
+        constants: bytes | memoryview = b""
+        if os.path.exists(path) and os.path.getsize(path):
+            constants = memoryview(map_file(path))
     return CompiledIR(module, constants, signature, imported, stages)
 
 
@@ -156,6 +159,7 @@ def compile(
     debug: bool = False,
     max_memory: int | str | None = None,
     progress: ProgressCallback | None = None,
+    fuse: bool = True,
 ) -> CompiledModel:
     """Compile `model` for `device`: a callable `{name: array} -> {name: array}`.
 
@@ -167,6 +171,9 @@ def compile(
     allocate (default: the machine's physical memory): a call whose buffers
     need more raises `xhip.backend.memory.MemoryLimitError` before allocating.
     `progress` hears the import's and the pipeline's steps (`compile_to_ir`).
+    `fuse=False` runs the IR exactly as `onnx-to-hip` leaves it, without the
+    backend's fusion passes (`hip-fuse-scaled-softmax`, `hip-fuse-elementwise`;
+    docs/passes.md).
     """
     limit = parse_size(max_memory) if isinstance(max_memory, str) else max_memory
     if limit is not None and limit <= 0:
@@ -178,4 +185,4 @@ def compile(
         externalize_min_num_elements=externalize_min_num_elements,
         progress=progress,
     )
-    return CompiledModel(ir.module, ir.signature, ir.constants, runtime)
+    return CompiledModel(ir.module, ir.signature, ir.constants, runtime, fuse=fuse)

@@ -74,6 +74,14 @@ def add_run_parser(subparsers: Any) -> None:
         action="store_true",
         help="debug memory: poison fresh and freed memory with NaN, check every view",
     )
+    p.add_argument(
+        "--no-fuse",
+        action="store_true",
+        help=(
+            "run the IR as onnx-to-hip leaves it, without the backend's fusion "
+            "passes (hip-fuse-scaled-softmax, hip-fuse-elementwise)"
+        ),
+    )
     add_quiet_option(p)
     p.set_defaults(func=cmd_run)
 
@@ -172,14 +180,17 @@ def random_inputs(
     return inputs
 
 
-def _compile(
-    path: str, device: str, debug: bool, max_memory: int | None, quiet: bool
-) -> Any:
+def _compile(args: argparse.Namespace, max_memory: int | None) -> Any:
     from xhip import api  # lazy: the compiler stays out of the CLI's start-up
 
-    with terminal_progress(quiet) as progress:
+    with terminal_progress(args.quiet) as progress:
         return api.compile(
-            path, device, debug=debug, max_memory=max_memory, progress=progress
+            args.model,
+            args.device,
+            debug=args.debug,
+            max_memory=max_memory,
+            progress=progress,
+            fuse=not args.no_fuse,
         )
 
 
@@ -197,12 +208,16 @@ def cmd_run(args: argparse.Namespace) -> int:
     dims = parse_dims(args.dims)
     limit = parse_max_memory(args.max_memory)
     try:
-        model = _compile(args.model, args.device, args.debug, limit, args.quiet)
+        model = _compile(args, limit)
         given = load_inputs(args.input)
         check_dim_names(model.signature, dims)
         check_input_memory(model.signature, given, dims, limit)
         inputs = random_inputs(model.signature, given, dims, args.seed)
         outputs = model(inputs)
+        # The outputs are copies: the model's memory goes before ONNX Runtime
+        # loads its own copy of the weights for --check.
+        model.close()
+        del model
     except MemoryLimitError as e:
         e.source = "--max-memory"
         raise UserError(str(e)) from None

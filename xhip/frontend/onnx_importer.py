@@ -10,6 +10,9 @@ Result types come from `xhip.frontend.value_info`: the model's declarations,
 `onnx.shape_inference`, then our own rules. Weights go from the protobuf's
 `raw_data` straight into a `DenseIntOrFPElementsAttr`'s bytes: one copy, no
 Python floats, so a model with 100 MB of weights imports in well under a second.
+External data is not read at all: each file is mapped (`xhip.mapped`) and a
+large tensor's bytes are a `memoryview` of the mapping, which the constants
+file later copies in the kernel; a model's weights never pass through Python.
 
 Everything a model's author can get wrong raises `OnnxImportError`, whose
 message is one line naming the file and, where there is one, the node.
@@ -66,6 +69,7 @@ from xhip.frontend.value_info import (
     infer_value_infos,
     value_info,
 )
+from xhip.mapped import MappedFile, map_file
 from xhip.progress import ProgressCallback, ProgressEvent
 
 MIN_OPSET = 13
@@ -83,6 +87,10 @@ DATA_LAYOUT = (
     "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 )
 TARGET_TRIPLE = "x86_64-unknown-linux-gnu"
+
+MAP_MIN_BYTES = 1 << 16
+"""External tensors of at least this many bytes stay in their mapped file (a
+`memoryview` as the dense attribute's bytes); smaller ones are read into bytes."""
 
 
 class OnnxImportError(Exception):
@@ -118,6 +126,8 @@ class _Importer:
         self.initializers = {t.name: t for t in self.graph.initializer}
         self.values: dict[str, SSAValue] = {}
         self.infos: dict[str, ValueInfo] = {}
+        self.files: dict[str, MappedFile | None] = {}
+        """External data files by location, mapped once (None: an empty file)."""
 
     def report(self, step: str, done: int = 0, total: int = 1) -> None:
         if self.progress is not None:
@@ -195,7 +205,7 @@ class _Importer:
 
     def infer(self) -> None:
         try:
-            self.infos = infer_value_infos(self.model)
+            self.infos = infer_value_infos(self.model, self.loaded)
         except InferenceFailure as e:
             raise self.fail(str(e)) from None
 
@@ -227,12 +237,15 @@ class _Importer:
         shape = list(tensor.dims)
         numel = int(np.prod(shape, dtype=np.int64))
         size = cast(Float32Type, elem).compile_time_size
-        if tensor.HasField("raw_data") and tensor.data_location != TensorProto.EXTERNAL:
+        raw: bytes | memoryview
+        if tensor.data_location == TensorProto.EXTERNAL:
+            raw = self.external(tensor, what, numel * size)
+        elif tensor.HasField("raw_data"):
             raw = tensor.raw_data
         else:
             try:
-                array = numpy_helper.to_array(tensor, self.base_dir)
-            except (OSError, ValueError, TypeError) as e:
+                array = numpy_helper.to_array(tensor)
+            except (ValueError, TypeError) as e:
                 raise self.fail(f"{what}: cannot read its data: {e}") from None
             raw = np.ascontiguousarray(
                 array, dtype=array.dtype.newbyteorder("<")
@@ -242,9 +255,80 @@ class _Importer:
                 f"{what}: has {len(raw)} bytes of data, its type "
                 f"{dtype_name(tensor.data_type)}{shape} needs {numel * size}"
             )
+        # BytesAttr declares `bytes`; a read-only memoryview serves every use
+        # (len, slices, hex, struct, numpy, ==, hash) without a copy.
         return DenseIntOrFPElementsAttr(
-            TensorType(cast(Float32Type, elem), shape), BytesAttr(raw)
+            TensorType(cast(Float32Type, elem), shape), BytesAttr(cast(bytes, raw))
         )
+
+    def external(
+        self, tensor: TensorProto, what: str, nbytes: int
+    ) -> bytes | memoryview:
+        """An external tensor's bytes: a view of its mapped file, read into
+        bytes only when small. `nbytes` is what its type needs."""
+        info = {entry.key: entry.value for entry in tensor.external_data}
+        location = info.get("location", "")
+        try:
+            offset = int(info.get("offset", 0))
+            length = int(info.get("length", nbytes))
+        except ValueError:
+            raise self.fail(
+                f"{what}: external data offset or length is not a number"
+            ) from None
+        path = os.path.join(self.base_dir, location)
+        mapped = self._mapped(location, path, what)
+        available = len(mapped) if mapped is not None else 0
+        if offset < 0 or length < 0 or offset + length > available:
+            raise self.fail(
+                f"cannot read: External data length ({length}) exceeds available "
+                f"data ({max(available - offset, 0)} bytes from offset {offset}) "
+                f"in {path}, for {what}"
+            )
+        if mapped is None or not length:
+            return b""
+        view = memoryview(mapped)[offset : offset + length]
+        return view if length >= MAP_MIN_BYTES else view.tobytes()
+
+    def _mapped(self, location: str, path: str, what: str) -> MappedFile | None:
+        """The file at `location`, mapped once; it must lie in the model's folder."""
+        if location in self.files:
+            return self.files[location]
+        base = os.path.realpath(self.base_dir or os.curdir)
+        if (
+            not location
+            or os.path.isabs(location)
+            or os.path.commonpath([base, os.path.realpath(path)]) != base
+        ):
+            raise self.fail(
+                f"cannot read: {what}: external data location '{location}' is not "
+                f"a file inside the model's directory {base}"
+            )
+        try:
+            mapped = map_file(path) if os.path.getsize(path) else None
+        except FileNotFoundError:
+            raise self.fail(
+                f"cannot read: {what}: external data file {path} does not exist"
+            ) from None
+        except OSError as e:
+            raise self.fail(
+                f"cannot read: {what}: external data file {path}: {e.strerror}"
+            ) from None
+        self.files[location] = mapped
+        return mapped
+
+    def loaded(self, tensor: TensorProto) -> TensorProto:
+        """`tensor` with its data in the proto, for shape inference (small ones)."""
+        if tensor.data_location != TensorProto.EXTERNAL:
+            return tensor
+        what = f"initializer '{tensor.name}'"
+        self._check_elem(tensor.data_type, what)
+        size = cast(Float32Type, ELEMENT_TYPES[tensor.data_type]).compile_time_size
+        numel = int(np.prod(tensor.dims, dtype=np.int64))
+        inline = TensorProto(
+            name=tensor.name, data_type=tensor.data_type, dims=tensor.dims
+        )
+        inline.raw_data = bytes(self.external(tensor, what, numel * size))
+        return inline
 
     def constant_node_value(self, node: NodeProto) -> DenseIntOrFPElementsAttr:
         """A Constant node's value, whichever of its attributes carries it."""
@@ -480,7 +564,8 @@ def symbol_postfix(name: str) -> str:
 
 
 def load_model(path: str | os.PathLike[str]) -> ModelProto:
-    """Read an `.onnx` file, with its external data; bad files are one line."""
+    """Read an `.onnx` file, not its external data (the importer maps that);
+    bad files are one line."""
     source = os.fspath(path)
     if not os.path.exists(source):
         raise OnnxImportError(f"{source}: no such file")
@@ -489,7 +574,9 @@ def load_model(path: str | os.PathLike[str]) -> ModelProto:
     try:
         # onnx annotates `f` with a bare `os.PathLike`: strict reads it as
         # partially unknown.
-        model = cast(Callable[[str], ModelProto], onnx.load)(source)
+        model = cast(Callable[..., ModelProto], onnx.load)(
+            source, load_external_data=False
+        )
     except DecodeError as e:
         raise OnnxImportError(
             f"{source}: not an ONNX model (protobuf parse failed: {first_line(str(e))}; "
@@ -509,14 +596,16 @@ def import_model(
     *,
     source: str | None = None,
     progress: ProgressCallback | None = None,
+    base_dir: str = "",
 ) -> ModuleOp:
     """The `onnx`-dialect module of a model file or `ModelProto`.
 
     `source` names the model in messages (default: its path, or its graph name);
     `progress` hears each step (reading, shape inference, weights, each node).
+    A `ModelProto`'s external data is mapped from `base_dir` (default: the
+    current directory); a file's, from the file's directory.
     """
     if isinstance(model, ModelProto):
-        base_dir = ""
         source = source or model.graph.name or "<model>"
         if not model.HasField("graph"):
             raise OnnxImportError(f"{source}: the model has no graph")

@@ -3,7 +3,8 @@
 Three sources, in this order: the model's own declarations, `onnx.shape_inference`
 (static where known, `?` where not), and our rules for what it leaves open
 (elementwise ops, MatMul, Transpose). Inference runs on a copy of the model
-without its weights' data, so a model with 100 MB of weights costs no copy.
+without its weights' data, so a model with 100 MB of weights costs no copy;
+small initializers kept in external data are loaded into that copy only.
 """
 
 from __future__ import annotations
@@ -105,9 +106,15 @@ def value_info(tp: TypeProto) -> ValueInfo | None:
     return info
 
 
-def infer_value_infos(model: ModelProto) -> dict[str, ValueInfo]:
-    """Types of every value: the model's, onnx's inference, then our own."""
-    skeleton = _skeleton(model)
+def infer_value_infos(
+    model: ModelProto, load: Callable[[TensorProto], TensorProto] = lambda t: t
+) -> dict[str, ValueInfo]:
+    """Types of every value: the model's, onnx's inference, then our own.
+
+    `load` gives a small initializer with its data in the proto (the importer
+    reads external data); inference needs the values of shapes and axes.
+    """
+    skeleton = _skeleton(model, load)
     try:
         # onnx annotates `model` with a bare `os.PathLike`: strict reads it as
         # partially unknown.
@@ -147,7 +154,9 @@ def infer_value_infos(model: ModelProto) -> dict[str, ValueInfo]:
     return infos
 
 
-def _skeleton(model: ModelProto) -> ModelProto:
+def _skeleton(
+    model: ModelProto, load: Callable[[TensorProto], TensorProto]
+) -> ModelProto:
     """The model without its weights' data, for the checker and inference.
 
     Large initializers become typed graph inputs, so neither tool copies
@@ -167,7 +176,7 @@ def _skeleton(model: ModelProto) -> ModelProto:
     for tensor in model.graph.initializer:
         numel = int(np.prod(tensor.dims, dtype=np.int64))
         if numel <= _SHAPE_INFERENCE_KEEP:
-            g.initializer.append(tensor)
+            g.initializer.append(load(tensor))
         elif tensor.name not in declared:
             g.input.append(
                 onnx.helper.make_tensor_value_info(

@@ -15,7 +15,6 @@ from typing import IO, ClassVar
 
 import onnx
 from google.protobuf.message import DecodeError
-from onnx.external_data_helper import load_external_data_for_model
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import ParseError
@@ -66,15 +65,10 @@ class OnnxFrontend(Frontend):
                 input_name,
                 f"{input_name}: not an ONNX model (no graph or IR version in the file)",
             )
-        # External data lives next to the model file (stdin: the current directory).
+        # External data lives next to the model file (stdin: the current
+        # directory); the importer maps it (`xhip.mapped`).
         base_dir = os.path.dirname(input_name) if os.path.isfile(input_name) else ""
         try:
-            load_external_data_for_model(model, base_dir)
-        except (OSError, ValueError) as e:
-            raise _error(
-                input_name, f"{input_name}: cannot read: {_first_line(str(e))}"
-            ) from None
-        try:
-            return import_model(model, source=input_name)
+            return import_model(model, source=input_name, base_dir=base_dir)
         except OnnxImportError as e:
             raise _error(input_name, str(e)) from None

@@ -11,8 +11,9 @@ import math
 import os
 import tempfile
 import warnings
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import IO, cast
+from typing import cast
 
 from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
 from xdsl.dialects import bufferization, builtin
@@ -37,6 +38,7 @@ from xhip.dialects import onnx
 from xhip.dialects.constraints import AnyDenseElementsAttrConstr, AnyTensorTypeConstr
 from xhip.dialects.hip import CONSTANTS_FILE, EXTERNAL_DATA_ATTR
 from xhip.dialects.memref import GlobalOp
+from xhip.mapped import write_at
 from xhip.transforms.onnx_to_hip.support import (
     ConversionState,
     OnnxPattern,
@@ -80,7 +82,10 @@ class ElidedConstants:
 def constant_bytes(
     value: Attribute, tensor_type: TensorType[Attribute], elided: ElidedConstants
 ) -> bytes:
-    """The raw little-endian bytes of a constant's value, zeros if elided."""
+    """The raw little-endian bytes of a constant's value, zeros if elided.
+
+    Not a copy: a dense value's own data, which for a large imported weight is
+    a view of the model's mapped external data (`xhip.mapped`)."""
     size = math.prod(tensor_type.get_shape()) * element_size(tensor_type)
     if isinstance(value, DenseIntOrFPElementsAttr):
         data = value.data.data
@@ -105,46 +110,69 @@ def constant_bytes(
 class ConstantsFile:
     """Appends constants to a temporary file; `commit` renames it into place.
 
-    Nothing is left behind unless the whole pass succeeds: `discard` removes the
-    temporary file.
+    The pass decides each constant's offset at once; one background thread
+    writes the bytes while the conversion goes on. A constant still in the
+    model's mapped external data is copied by the kernel (`xhip.mapped`),
+    never read into this process. Nothing is left behind unless the whole
+    pass succeeds: `discard` removes the temporary file.
     """
 
     directory: str
     offset: int = 0
-    _file: IO[bytes] | None = field(default=None, init=False)
+    _fd: int | None = field(default=None, init=False)
+    _path: str = field(default="", init=False)
+    _writer: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(1, "xhip-constants"), init=False
+    )
+    _writes: list[Future[None]] = field(default_factory=lambda: [], init=False)
 
-    def append(self, data: bytes) -> int:
-        """Write `data` at the next aligned offset and return that offset."""
-        if self._file is None:
+    def append(self, data: bytes | memoryview) -> int:
+        """Queue `data` at the next aligned offset and return that offset."""
+        if self._fd is None:
             os.makedirs(self.directory, exist_ok=True)
-            self._file = tempfile.NamedTemporaryFile(  # noqa: SIM115 (closed by commit/discard)
-                dir=self.directory, prefix=".model.constants.", delete=False
+            self._fd, self._path = tempfile.mkstemp(
+                dir=self.directory, prefix=".model.constants."
             )
-        out = self._file
         start = -(-self.offset // ALIGNMENT) * ALIGNMENT
-        out.write(bytes(start - self.offset))
-        out.write(data)
+        self._writes.append(
+            self._writer.submit(self._write, self._fd, self.offset, start, data)
+        )
         self.offset = start + len(data)
         return start
 
+    @staticmethod
+    def _write(fd: int, end: int, start: int, data: bytes | memoryview) -> None:
+        write_at(fd, end, bytes(start - end))  # the padding since the last one
+        write_at(fd, start, data)
+
+    def _wait(self) -> None:
+        """Every queued write done; the first failure raised."""
+        self._writer.shutdown(wait=True)
+        writes, self._writes = self._writes, []
+        for write in writes:
+            write.result()
+
     def commit(self) -> str | None:
-        if self._file is None:
+        self._wait()
+        if self._fd is None:
             return None
-        self._file.close()
+        os.close(self._fd)
+        self._fd = None
         umask = os.umask(0)
         os.umask(umask)
-        os.chmod(self._file.name, 0o666 & ~umask)
+        os.chmod(self._path, 0o666 & ~umask)
         path = os.path.join(self.directory, CONSTANTS_FILE)
-        os.replace(self._file.name, path)
-        self._file = None
+        os.replace(self._path, path)
         return path
 
     def discard(self) -> None:
-        if self._file is None:
+        self._writer.shutdown(wait=True, cancel_futures=True)
+        self._writes = []
+        if self._fd is None:
             return
-        self._file.close()
-        os.unlink(self._file.name)
-        self._file = None
+        os.close(self._fd)
+        self._fd = None
+        os.unlink(self._path)
 
 
 @dataclass
