@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -169,6 +168,21 @@ NUMPY: dict[str, Callable[..., Any]] = {
     "isnan": np.isnan,
     "isinf": np.isinf,
     "select": _select,
+    "tan": np.tan,
+    "asin": np.arcsin,
+    "acos": np.arccos,
+    "atan": np.arctan,
+    "sinh": np.sinh,
+    "cosh": np.cosh,
+    "asinh": np.arcsinh,
+    "acosh": np.arccosh,
+    "atanh": np.arctanh,
+    "bitand": np.bitwise_and,
+    "bitor": np.bitwise_or,
+    "bitxor": np.bitwise_xor,
+    "bitnot": np.invert,
+    "shl": np.left_shift,  # numpy's shift out of [0, bits): 0, as ONNX's
+    "shr": np.right_shift,  # ... and -1 or 0 (the sign), as ONNX's
 }
 """Each primitive as a numpy function taking `out=`."""
 
@@ -220,6 +234,21 @@ C: dict[str, str | dict[str, str]] = {
     "isnan": "({0} != {0})",
     "isinf": "xhip_isinf({0})",
     "select": "({0} ? {1} : {2})",
+    "tan": "xhip_tan({0})",
+    "asin": "xhip_asin({0})",
+    "acos": "xhip_acos({0})",
+    "atan": "xhip_atan({0})",
+    "sinh": "xhip_sinh({0})",
+    "cosh": "xhip_cosh({0})",
+    "asinh": "xhip_asinh({0})",
+    "acosh": "xhip_acosh({0})",
+    "atanh": "xhip_atanh({0})",
+    "bitand": "(({T})({0} & {1}))",
+    "bitor": "(({T})({0} | {1}))",
+    "bitxor": "(({T})({0} ^ {1}))",
+    "bitnot": "(({T})(~{0}))",
+    "shl": "xhip_shl({0}, {1})",
+    "shr": "xhip_shr({0}, {1})",
 }
 """Each primitive as a C expression of its arguments in the compute type."""
 
@@ -341,85 +370,6 @@ def expected_dtypes(
     sig = signature(op)
     bool_ = np.dtype(np.bool_)
     return [bool_ if b else np.dtype(t) for b in (*sig.operands, sig.result)]
-
-
-# The CPU functions.
-
-
-NumpyFn = Callable[..., None]
-"""`fn(*inputs, out=out, params=())`."""
-
-
-def _chain_in_out(expr: Expr) -> bool:
-    """Whether each call reads at most one non-constant value: then every
-    step can be computed in `out`, with no temporary array."""
-    if not isinstance(expr, Call):
-        return True
-    live = [a for a in expr.args if not isinstance(a, Const | Param)]
-    return len(live) <= 1 and all(_chain_in_out(a) for a in live)
-
-
-@cache
-def numpy_function(expr: Expr, arity: int | None = None) -> NumpyFn:
-    """The formula as `fn(*inputs, out=out, params=())` over numpy arrays.
-
-    `params` are the values of the formula's `Param`s, in `expr.params()`
-    order. It computes in the element type of the operands (float16 in
-    float32, as the GPU kernels do) and runs with floating-point errors
-    ignored: overflow to inf, 0/0 to NaN, as the kernels (IEEE arithmetic) do.
-    """
-    n = expr.arity() if arity is None else arity
-    bools = tuple(i in expr.bool_args() for i in range(n))
-    in_place = _chain_in_out(expr)
-    names = expr.params()
-
-    def evaluate(
-        node: Expr,
-        inputs: Sequence[np.ndarray],
-        target: np.ndarray | None,
-        compute: np.dtype[Any],
-        params: Sequence[float],
-    ) -> Any:
-        if isinstance(node, Arg):
-            return inputs[node.index]
-        if isinstance(node, Const):
-            return compute.type(node.value)
-        if isinstance(node, Param):
-            return compute.type(params[names.index(node.name)])
-        assert isinstance(node, Call)
-        args = [evaluate(a, inputs, target, compute, params) for a in node.args]
-        into = None
-        if target is not None and (node is expr or in_place):
-            want = np.dtype(np.bool_) if node.is_bool() else compute
-            into = target if target.dtype == want else None
-        return NUMPY[node.fn](*args, out=into)
-
-    if isinstance(expr, Arg):
-        index = expr.index
-
-        def copy(
-            *inputs: np.ndarray, out: np.ndarray, params: Sequence[float] = ()
-        ) -> None:
-            np.copyto(out, inputs[index])
-
-        return copy
-
-    def run(*inputs: np.ndarray, out: np.ndarray, params: Sequence[float] = ()) -> None:
-        typed = [x for x, b in zip(inputs, bools) if not b]
-        dtype = np.result_type(*typed) if typed else np.dtype(np.bool_)
-        compute = np.dtype(np.float32) if dtype == np.float16 else np.dtype(dtype)
-        if compute != dtype:
-            inputs = tuple(
-                x if b else np.asarray(x, compute) for x, b in zip(inputs, bools)
-            )
-        want = np.dtype(np.bool_) if expr.is_bool() else compute
-        target = out if out.dtype == want else None
-        with np.errstate(all="ignore"):
-            result = evaluate(expr, inputs, target, compute, params)
-            if target is None:
-                np.copyto(out, result, casting="unsafe")
-
-    return run
 
 
 # The C forms.

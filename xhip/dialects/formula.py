@@ -60,12 +60,29 @@ PRIMITIVES: dict[str, int] = {
     "isnan": 1,
     "isinf": 1,
     "select": 3,
+    "tan": 1,
+    "asin": 1,
+    "acos": 1,
+    "atan": 1,
+    "sinh": 1,
+    "cosh": 1,
+    "asinh": 1,
+    "acosh": 1,
+    "atanh": 1,
+    "bitand": 2,
+    "bitor": 2,
+    "bitxor": 2,
+    "bitnot": 1,
+    "shl": 2,
+    "shr": 2,
 }
 """Each primitive and its number of arguments. `div` is ONNX Div (integers
 round toward zero); `relu` keeps NaN, as numpy's `maximum` does; `round`
 rounds half to even; `min`/`max` propagate NaN (numpy's `minimum`);
 `mod` is Python's (the result has the divisor's sign), `fmod` C's (the
-dividend's); `select(c, a, b)` is `a` where `c`, else `b`."""
+dividend's); `select(c, a, b)` is `a` where `c`, else `b`. `bit*` are the
+integer bitwise operations; `shl`/`shr` shift by `y` bits, a shift out of
+`[0, bits)` giving 0 (`shr`: the sign, -1 or 0), as ONNX BitShift says."""
 
 BOOL_RESULT = frozenset(
     {"eq", "lt", "le", "gt", "ge", "not", "and", "or", "xor", "isnan", "isinf"}
@@ -98,6 +115,10 @@ ACCEPTS: dict[str, str] = {
     "eq": KINDS,
     "select": KINDS,
     **{fn: BOOL for fn in ("not", "and", "or", "xor")},
+    **{fn: FLOAT for fn in ("tan", "asin", "acos", "atan", "sinh", "cosh")},
+    **{fn: FLOAT for fn in ("asinh", "acosh", "atanh")},
+    **{fn: SIGNED + UNSIGNED for fn in ("bitand", "bitor", "bitxor", "bitnot")},
+    **{fn: SIGNED + UNSIGNED for fn in ("shl", "shr")},
 }
 """The kinds of `T` each primitive takes for its `T` arguments (bool ones are
 bools whatever `T` is)."""
@@ -289,6 +310,21 @@ xor = _primitive("xor")
 isnan = _primitive("isnan")
 isinf = _primitive("isinf")
 select = _primitive("select")
+tan = _primitive("tan")
+asin = _primitive("asin")
+acos = _primitive("acos")
+atan = _primitive("atan")
+sinh = _primitive("sinh")
+cosh = _primitive("cosh")
+asinh = _primitive("asinh")
+acosh = _primitive("acosh")
+atanh = _primitive("atanh")
+bitand = _primitive("bitand")
+bitor = _primitive("bitor")
+bitxor = _primitive("bitxor")
+bitnot = _primitive("bitnot")
+shl = _primitive("shl")
+shr = _primitive("shr")
 
 
 def operand_types(expr: Expr, arity: int) -> tuple[bool, ...]:

@@ -17,7 +17,7 @@ import numpy as np
 import onnx
 import onnxruntime as ort
 import pytest
-from onnx import TensorProto, helper
+from onnx import TensorProto, defs, helper
 
 import xhip
 from xhip.transforms.onnx_to_hip.compute import ELEMENTWISE
@@ -61,6 +61,8 @@ def _model(
     node = helper.make_node(op_type, names, ["z"], name="node", **(attributes or {}))
     out = helper.make_tensor_value_info("z", result, ["batch", 5])
     graph = helper.make_graph([node], op_type.lower(), inputs, [out])
+    if not defs.has(op_type, opset):  # a newer op (Swish): its first opset
+        opset = defs.get_schema(op_type).since_version
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
 
 

@@ -381,13 +381,13 @@ def test_is_compatible_refuses_ops_the_importer_lacks() -> None:
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])
     graph = helper.make_graph(
-        [helper.make_node("Acosh", ["x"], ["y"])], "acosh", [x], [y]
+        [helper.make_node("RandomUniformLike", ["x"], ["y"])], "random", [x], [y]
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
     assert not XhipBackend.is_compatible(model)
     assert XhipBackend.is_compatible(_two_output_model())
     with pytest.raises(
-        OnnxImportError, match=r"unsupported ONNX ops at opset 13: Acosh"
+        OnnxImportError, match=r"unsupported ONNX ops at opset 13: RandomUniformLike"
     ):
         XhipBackend.prepare(model)
 

@@ -66,7 +66,7 @@ def unsupported_model() -> onnx.ModelProto:
             helper.make_node("MeanVarianceNormalization", ["x"], ["a"], name="ln1"),
             helper.make_node("Relu", ["a"], ["b"], name="relu"),
             helper.make_node("MeanVarianceNormalization", ["b"], ["c"], name="ln2"),
-            helper.make_node("Acosh", ["c"], ["y"], name="acosh"),
+            helper.make_node("RandomUniformLike", ["c"], ["y"], name="random"),
         ],
         [x],
         [tensor("y", TensorProto.FLOAT, [2, 3])],

@@ -204,6 +204,26 @@ class ThresholdedReluOp(UnaryElementwiseOp):
 
 
 @elementwise_op
+class ShrinkOp(UnaryElementwiseOp):
+    """ONNX Shrink on floats (integers compute in float64: `onnx_to_hip`)."""
+
+    name = "hip.miopen.shrink"
+    FORMULA: ClassVar[Expr] = formula.select(
+        formula.lt(X, -Param("lambd")),
+        X + Param("bias"),
+        formula.select(formula.gt(X, Param("lambd")), X - Param("bias"), 0.0),
+    )
+
+
+@elementwise_op
+class SwishOp(UnaryElementwiseOp):
+    """`x * sigmoid(alpha * x)`."""
+
+    name = "hip.miopen.swish"
+    FORMULA: ClassVar[Expr] = X / (1.0 + formula.exp(-Param("alpha") * X))
+
+
+@elementwise_op
 class PReluOp(BinaryElementwiseOp):
     """ONNX PRelu: `x < 0 ? slope * x : x`, the slope broadcast."""
 
@@ -263,6 +283,60 @@ class CosOp(UnaryElementwiseOp):
 class SignOp(UnaryElementwiseOp):
     name = "hip.miopen.sign"
     FORMULA: ClassVar[Expr] = formula.sign(X)
+
+
+@elementwise_op
+class TanOp(UnaryElementwiseOp):
+    name = "hip.miopen.tan"
+    FORMULA: ClassVar[Expr] = formula.tan(X)
+
+
+@elementwise_op
+class AsinOp(UnaryElementwiseOp):
+    name = "hip.miopen.asin"
+    FORMULA: ClassVar[Expr] = formula.asin(X)
+
+
+@elementwise_op
+class AcosOp(UnaryElementwiseOp):
+    name = "hip.miopen.acos"
+    FORMULA: ClassVar[Expr] = formula.acos(X)
+
+
+@elementwise_op
+class AtanOp(UnaryElementwiseOp):
+    name = "hip.miopen.atan"
+    FORMULA: ClassVar[Expr] = formula.atan(X)
+
+
+@elementwise_op
+class SinhOp(UnaryElementwiseOp):
+    name = "hip.miopen.sinh"
+    FORMULA: ClassVar[Expr] = formula.sinh(X)
+
+
+@elementwise_op
+class CoshOp(UnaryElementwiseOp):
+    name = "hip.miopen.cosh"
+    FORMULA: ClassVar[Expr] = formula.cosh(X)
+
+
+@elementwise_op
+class AsinhOp(UnaryElementwiseOp):
+    name = "hip.miopen.asinh"
+    FORMULA: ClassVar[Expr] = formula.asinh(X)
+
+
+@elementwise_op
+class AcoshOp(UnaryElementwiseOp):
+    name = "hip.miopen.acosh"
+    FORMULA: ClassVar[Expr] = formula.acosh(X)
+
+
+@elementwise_op
+class AtanhOp(UnaryElementwiseOp):
+    name = "hip.miopen.atanh"
+    FORMULA: ClassVar[Expr] = formula.atanh(X)
 
 
 @elementwise_op
@@ -361,6 +435,49 @@ class OrOp(BinaryElementwiseOp):
 class XorOp(BinaryElementwiseOp):
     name = "hip.miopen.xor"
     FORMULA: ClassVar[Expr] = formula.xor(X, Y)
+
+
+# Bitwise operations and shifts: integers only.
+
+
+@elementwise_op
+class BitwiseAndOp(BinaryElementwiseOp):
+    name = "hip.miopen.bitwise_and"
+    FORMULA: ClassVar[Expr] = formula.bitand(X, Y)
+
+
+@elementwise_op
+class BitwiseOrOp(BinaryElementwiseOp):
+    name = "hip.miopen.bitwise_or"
+    FORMULA: ClassVar[Expr] = formula.bitor(X, Y)
+
+
+@elementwise_op
+class BitwiseXorOp(BinaryElementwiseOp):
+    name = "hip.miopen.bitwise_xor"
+    FORMULA: ClassVar[Expr] = formula.bitxor(X, Y)
+
+
+@elementwise_op
+class BitwiseNotOp(UnaryElementwiseOp):
+    name = "hip.miopen.bitwise_not"
+    FORMULA: ClassVar[Expr] = formula.bitnot(X)
+
+
+@elementwise_op
+class BitShiftLeftOp(BinaryElementwiseOp):
+    """ONNX BitShift, `direction = "LEFT"`."""
+
+    name = "hip.miopen.bit_shift_left"
+    FORMULA: ClassVar[Expr] = formula.shl(X, Y)
+
+
+@elementwise_op
+class BitShiftRightOp(BinaryElementwiseOp):
+    """ONNX BitShift, `direction = "RIGHT"`."""
+
+    name = "hip.miopen.bit_shift_right"
+    FORMULA: ClassVar[Expr] = formula.shr(X, Y)
 
 
 @elementwise_op
@@ -471,19 +588,49 @@ OPS: tuple[type[Operation], ...] = (
     WhereOp,
     CopyOp,
     CastOp,
+    TanOp,
+    AsinOp,
+    AcosOp,
+    AtanOp,
+    SinhOp,
+    CoshOp,
+    AsinhOp,
+    AcoshOp,
+    AtanhOp,
+    BitwiseAndOp,
+    BitwiseOrOp,
+    BitwiseXorOp,
+    BitwiseNotOp,
+    BitShiftLeftOp,
+    BitShiftRightOp,
+    ShrinkOp,
+    SwishOp,
 )
 """This family's ops, in the order the dialect lists them (a new op goes at
 the end: the kernels number elementwise ops in this order)."""
 
 __all__ = [
     "AbsOp",
+    "AcosOp",
+    "AcoshOp",
     "AddOp",
     "AndOp",
+    "AsinOp",
+    "AsinhOp",
+    "AtanOp",
+    "AtanhOp",
+    "BitShiftLeftOp",
+    "BitShiftRightOp",
+    "BitwiseAndOp",
+    "BitwiseNotOp",
+    "BitwiseOrOp",
+    "BitwiseXorOp",
     "CastOp",
     "CeilOp",
     "CeluOp",
     "CopyOp",
     "CosOp",
+    "CoshOp",
     "DivByOp",
     "DivOp",
     "EluOp",
@@ -518,13 +665,17 @@ __all__ = [
     "ReluOp",
     "RoundOp",
     "SeluOp",
+    "ShrinkOp",
     "SigmoidOp",
     "SignOp",
     "SinOp",
+    "SinhOp",
     "SoftplusOp",
     "SoftsignOp",
     "SqrtOp",
     "SubOp",
+    "SwishOp",
+    "TanOp",
     "TanhOp",
     "ThresholdedReluOp",
     "WhereOp",

@@ -183,6 +183,12 @@ class ThresholdedReluOp(_Alpha):
 
 
 @irdl_op_definition
+class SwishOp(_Alpha):
+    name = "onnx.Swish"
+    DEFAULTS: ClassVar[dict[str, object]] = {"alpha": 1.0}
+
+
+@irdl_op_definition
 class LogOp(Unary):
     name = "onnx.Log"
 
@@ -220,6 +226,51 @@ class CosOp(Unary):
 @irdl_op_definition
 class SignOp(Unary):
     name = "onnx.Sign"
+
+
+@irdl_op_definition
+class TanOp(Unary):
+    name = "onnx.Tan"
+
+
+@irdl_op_definition
+class AsinOp(Unary):
+    name = "onnx.Asin"
+
+
+@irdl_op_definition
+class AcosOp(Unary):
+    name = "onnx.Acos"
+
+
+@irdl_op_definition
+class AtanOp(Unary):
+    name = "onnx.Atan"
+
+
+@irdl_op_definition
+class SinhOp(Unary):
+    name = "onnx.Sinh"
+
+
+@irdl_op_definition
+class CoshOp(Unary):
+    name = "onnx.Cosh"
+
+
+@irdl_op_definition
+class AsinhOp(Unary):
+    name = "onnx.Asinh"
+
+
+@irdl_op_definition
+class AcoshOp(Unary):
+    name = "onnx.Acosh"
+
+
+@irdl_op_definition
+class AtanhOp(Unary):
+    name = "onnx.Atanh"
 
 
 @irdl_op_definition
@@ -265,6 +316,26 @@ class OrOp(Binary):
 @irdl_op_definition
 class XorOp(Binary):
     name = "onnx.Xor"
+
+
+@irdl_op_definition
+class BitwiseAndOp(Binary):
+    name = "onnx.BitwiseAnd"
+
+
+@irdl_op_definition
+class BitwiseOrOp(Binary):
+    name = "onnx.BitwiseOr"
+
+
+@irdl_op_definition
+class BitwiseXorOp(Binary):
+    name = "onnx.BitwiseXor"
+
+
+@irdl_op_definition
+class BitwiseNotOp(Unary):
+    name = "onnx.BitwiseNot"
 
 
 @irdl_op_definition
@@ -436,18 +507,43 @@ OPS: tuple[type[Operation], ...] = (
     GemmOp,
     ConcatOp,
     CastOp,
+    TanOp,
+    AsinOp,
+    AcosOp,
+    AtanOp,
+    SinhOp,
+    CoshOp,
+    AsinhOp,
+    AcoshOp,
+    AtanhOp,
+    BitwiseAndOp,
+    BitwiseOrOp,
+    BitwiseXorOp,
+    BitwiseNotOp,
+    SwishOp,
 )
 """This family's ops; a new op goes at the end."""
 
 __all__ = [
     "AbsOp",
+    "AcosOp",
+    "AcoshOp",
     "AddOp",
     "AndOp",
+    "AsinOp",
+    "AsinhOp",
+    "AtanOp",
+    "AtanhOp",
+    "BitwiseAndOp",
+    "BitwiseNotOp",
+    "BitwiseOrOp",
+    "BitwiseXorOp",
     "CastOp",
     "CeilOp",
     "CeluOp",
     "ConcatOp",
     "CosOp",
+    "CoshOp",
     "DivOp",
     "EluOp",
     "EqualOp",
@@ -480,11 +576,14 @@ __all__ = [
     "SigmoidOp",
     "SignOp",
     "SinOp",
+    "SinhOp",
     "SoftmaxOp",
     "SoftplusOp",
     "SoftsignOp",
     "SqrtOp",
     "SubOp",
+    "SwishOp",
+    "TanOp",
     "TanhOp",
     "ThresholdedReluOp",
     "TransposeOp",

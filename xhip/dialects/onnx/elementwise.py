@@ -1,12 +1,13 @@
 """The elementwise ops with their own patterns (`onnx_to_hip/elementwise.py`):
-Gelu, PRelu, the variadic Max/Min/Sum/Mean, Clip, Mod and CastLike."""
+Gelu, PRelu, the variadic Max/Min/Sum/Mean, Clip, Mod, CastLike, BitShift and
+Shrink."""
 
 from __future__ import annotations
 
 from abc import ABC
 from typing import ClassVar
 
-from xdsl.dialects.builtin import IntegerAttr, StringAttr
+from xdsl.dialects.builtin import AnyFloat, FloatAttr, IntegerAttr, StringAttr
 from xdsl.ir import Operation
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -14,6 +15,7 @@ from xdsl.irdl import (
     operand_def,
     opt_operand_def,
     opt_prop_def,
+    prop_def,
     result_def,
     traits_def,
     var_operand_def,
@@ -107,6 +109,22 @@ class CastLikeOp(OnnxOp):
     traits = traits_def(NoMemoryEffect())
 
 
+@irdl_op_definition
+class BitShiftOp(Binary):
+    name = "onnx.BitShift"
+
+    direction = prop_def(StringAttr)
+
+
+@irdl_op_definition
+class ShrinkOp(Unary):
+    name = "onnx.Shrink"
+    DEFAULTS: ClassVar[dict[str, object]] = {"bias": 0.0, "lambd": 0.5}
+
+    bias = opt_prop_def(FloatAttr[AnyFloat])
+    lambd = opt_prop_def(FloatAttr[AnyFloat])
+
+
 OPS: tuple[type[Operation], ...] = (
     GeluOp,
     PReluOp,
@@ -117,10 +135,13 @@ OPS: tuple[type[Operation], ...] = (
     ClipOp,
     ModOp,
     CastLikeOp,
+    BitShiftOp,
+    ShrinkOp,
 )
 """This family's ops; a new op goes at the end."""
 
 __all__ = [
+    "BitShiftOp",
     "CastLikeOp",
     "ClipOp",
     "GeluOp",
@@ -129,5 +150,6 @@ __all__ = [
     "MinOp",
     "ModOp",
     "PReluOp",
+    "ShrinkOp",
     "SumOp",
 ]

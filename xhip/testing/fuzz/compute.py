@@ -1,28 +1,44 @@
 """Generators of the ops `onnx_to_hip/compute.py` converts: every op of its
 `ELEMENTWISE` table, derived from the op's `FORMULA` (bool results cast back
-to float32, bool operands comparisons), and MatMul, Gemm, Pow, Softmax,
-Transpose, Concat, Cast and Identity."""
+to float32, bool operands comparisons, integer-only ops on integers made from
+float32 values and cast back), and MatMul, Gemm, Pow, Softmax, Transpose,
+Concat, Cast and Identity."""
 
 from __future__ import annotations
 
 import math
 
 import numpy as np
-from onnx import TensorProto
+from onnx import TensorProto, defs
 
-from xhip.dialects.formula import operand_types
-from xhip.testing.fuzz.graph import Generator, Graph, Value, broadcast_partner, to_float
+from xhip.dialects.formula import FLOAT, operand_types
+from xhip.testing.fuzz.graph import (
+    OPSET,
+    Generator,
+    Graph,
+    Value,
+    broadcast_partner,
+    integer_partner,
+    to_float,
+    to_integers,
+)
 from xhip.transforms.onnx_to_hip.compute import ELEMENTWISE
 
-POSITIVE_DOMAIN = frozenset({"Log", "Sqrt"})
-"""Ops drawn on `Abs(x) + 0.1`: a NaN they would make for negative inputs
+POSITIVE_DOMAIN = {"Log": 0.1, "Sqrt": 0.1, "Acosh": 1.1}
+"""Ops drawn on `Abs(x) + c`: a NaN they would make below their domain
 meets reductions and ArgMax, where ONNX Runtime's NaN handling follows the
-order it visits elements in (see docs/fuzzing.md)."""
+order it visits elements in (see docs/fuzzing.md); Acosh's 1.1 keeps it off
+its infinite slope at 1."""
 
 
-BOUNDED_DOMAIN = frozenset({"Sin", "Cos"})
-"""Ops drawn on `Tanh(x)`: at |x| in the thousands (`Exp(Exp(x))`) one ulp
-of the argument moves them by 1e-4, which is the input's rounding, not a bug."""
+BOUNDED_DOMAIN = {
+    **dict.fromkeys(("Sin", "Cos", "Tan"), 1.0),
+    **dict.fromkeys(("Asin", "Acos", "Atanh"), 0.5),
+}
+"""Ops drawn on `Tanh(x) * c`: at |x| in the thousands (`Exp(Exp(x))`) one
+ulp of the argument moves Sin and Cos by 1e-4, which is the input's
+rounding, not a bug; Tan has its poles, Asin, Acos and Atanh their domain
+[-1, 1] with infinite slopes at the ends, where `Tanh` rounds to 1."""
 
 
 def _unary(op_type: str) -> Generator:
@@ -33,14 +49,34 @@ def _unary(op_type: str) -> Generator:
         if op_type in BOUNDED_DOMAIN:
             x = g.add("Tanh", [x.name], x.shape)
             g.values.pop()
+            if BOUNDED_DOMAIN[op_type] != 1.0:
+                scale = np.array(BOUNDED_DOMAIN[op_type], np.float32)
+                x = g.add("Mul", [x.name, g.constant(scale)], x.shape)
+                g.values.pop()
         if op_type in POSITIVE_DOMAIN:
             shifted = g.add("Abs", [x.name], x.shape)
             g.values.pop()
-            x = g.add(
-                "Add", [shifted.name, g.constant(np.array(0.1, np.float32))], x.shape
-            )
+            low = np.array(POSITIVE_DOMAIN[op_type], np.float32)
+            x = g.add("Add", [shifted.name, g.constant(low)], x.shape)
             g.values.pop()
         return g.add(op_type, [x.name], x.shape)
+
+    return make
+
+
+def _integer(op_type: str, arity: int) -> Generator:
+    """An op of integers only (the bitwise ones): on int32 values made from
+    float32 ones, its result cast back to float32."""
+
+    def make(g: Graph) -> Value | None:
+        x = g.pick()
+        if x is None:
+            return None
+        operands = [to_integers(g, x).name]
+        if arity == 2:
+            other = integer_partner(g, x)
+            operands = [*operands, other][:: 1 if g.rng.random() < 0.7 else -1]
+        return to_float(g, g.add(op_type, operands, x.shape))
 
     return make
 
@@ -185,10 +221,13 @@ def _where(g: Graph) -> Value | None:
 
 def _elementwise_table() -> dict[str, Generator]:
     """A generator for every op of `compute.ELEMENTWISE`, from its formula:
-    bool results are cast back to float32, bool operands are comparisons."""
+    bool results are cast back to float32, bool operands are comparisons,
+    integer-only ops take integers made from float32 values."""
     table: dict[str, Generator] = {}
     for onnx_type, hip_type in ELEMENTWISE.items():
         op_type = onnx_type.name.removeprefix("onnx.")
+        if not defs.has(op_type, OPSET):
+            continue  # newer than the graphs (Swish): `driver.NOT_DRAWN`
         formula = hip_type.FORMULA
         arity = formula.arity()
         bools = operand_types(formula, arity)
@@ -198,6 +237,8 @@ def _elementwise_table() -> dict[str, Generator]:
             table[op_type] = _logical(op_type, arity)
         elif formula.is_bool():
             table[op_type] = _bool_result(op_type, arity)
+        elif FLOAT not in hip_type.kinds():
+            table[op_type] = _integer(op_type, arity)
         else:
             table[op_type] = _unary(op_type) if arity == 1 else _binary(op_type)
     return table

@@ -1,12 +1,19 @@
 """Generators of the elementwise ops with their own patterns
 (`onnx_to_hip/elementwise.py`): the variadic ones, Clip, Mod, Gelu, PRelu,
-CastLike."""
+CastLike, BitShift, Shrink."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from xhip.testing.fuzz.graph import Generator, Graph, Value, broadcast_partner
+from xhip.testing.fuzz.graph import (
+    Generator,
+    Graph,
+    Value,
+    broadcast_partner,
+    to_float,
+    to_integers,
+)
 
 
 def _variadic(op_type: str) -> Generator:
@@ -63,6 +70,30 @@ def _cast_like(g: Graph) -> Value | None:
     return g.add("CastLike", [x.name, like], x.shape)
 
 
+def _bit_shift(g: Graph) -> Value | None:
+    """uint32 (BitShift-11, the graphs' opset, takes unsigned types) by a
+    constant under 8: ONNX Runtime's shift by the width or more is C's,
+    undefined."""
+    x = g.pick()
+    if x is None:
+        return None
+    last = x.shape[len(x.shape) - int(g.rng.integers(0, 2)) :]  # a scalar or per column
+    static = [d if isinstance(d, int) else 1 for d in last]
+    amount = g.constant(g.rng.integers(0, 8, static).astype(np.uint32))
+    direction = str(g.rng.choice(["LEFT", "RIGHT"]))
+    value = to_integers(g, x, unsigned=True)
+    shifted = g.add("BitShift", [value.name, amount], x.shape, direction=direction)
+    return to_float(g, shifted)
+
+
+def _shrink(g: Graph) -> Value | None:
+    x = g.pick()
+    if x is None:
+        return None
+    lambd, bias = (float(np.float32(g.rng.uniform(0.0, 1.0))) for _ in range(2))
+    return g.add("Shrink", [x.name], x.shape, lambd=lambd, bias=bias)
+
+
 GENERATORS: dict[str, Generator] = {
     "Max": _variadic("Max"),
     "Min": _variadic("Min"),
@@ -73,4 +104,6 @@ GENERATORS: dict[str, Generator] = {
     "Gelu": _gelu,
     "PRelu": _prelu,
     "CastLike": _cast_like,
+    "BitShift": _bit_shift,
+    "Shrink": _shrink,
 }

@@ -96,3 +96,40 @@ def channels_first(g: Graph) -> Value | None:
     return g.add(
         "Transpose", [x.name], (x.shape[0], x.shape[2], x.shape[1]), perm=[0, 2, 1]
     )
+
+
+def to_integers(g: Graph, x: Value, unsigned: bool = False) -> Value:
+    """`x` as int32 in [-63, 63] (uint32 in [0, 63] if `unsigned`): NaN made
+    0, squashed by Tanh (Sigmoid), scaled by 63.5 and truncated, so the float
+    to integer conversion is one ONNX Runtime and xhip make alike: no NaN or
+    out-of-range values (C leaves them undefined), and no integer at the
+    ends, where Tanh's 1 - 1e-7 (numpy) and 1 (ONNX Runtime) would part."""
+    zero = g.constant(np.array(0.0, np.float32))
+    steps = [
+        ("IsNaN", [x.name]),
+        ("Where", [None, zero, x.name]),
+        ("Sigmoid" if unsigned else "Tanh", [None]),
+        ("Mul", [None, g.constant(np.array(63.5, np.float32))]),
+    ]
+    value = x
+    for op_type, inputs in steps:
+        value = g.add(op_type, [n or value.name for n in inputs], x.shape)
+        g.values.pop()  # not a value other generators may read
+    to = TensorProto.UINT32 if unsigned else TensorProto.INT32
+    cast = g.add("Cast", [value.name], x.shape, to=to)
+    g.values.pop()
+    return cast
+
+
+def integer_partner(g: Graph, x: Value, unsigned: bool = False) -> str:
+    """Another integer operand for `x` (see `to_integers`): a constant that
+    broadcasts, or an integer of a value of its shape."""
+    same = [v for v in g.values if v.shape == x.shape and v is not x]
+    if same and g.rng.random() < 0.5:
+        return to_integers(g, same[int(g.rng.integers(len(same)))], unsigned).name
+    static = [d if isinstance(d, int) else 1 for d in x.shape]
+    keep = int(g.rng.integers(0, len(static) + 1))
+    shape = [1 if g.rng.random() < 0.3 else d for d in static[len(static) - keep :]]
+    low = 0 if unsigned else -64
+    array = g.rng.integers(low, 65, shape).astype(np.uint32 if unsigned else np.int32)
+    return g.constant(array)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from xhip.testing.fuzz.graph import Generator, Graph, Value, channels_first
@@ -38,6 +40,12 @@ def _instance_norm(g: Graph) -> Value | None:
         return None
     c = x.shape[1]
     assert isinstance(c, int)
+    if all(isinstance(n, int) for n in x.shape[2:]) and math.prod(x.shape[2:]) == 1:
+        # One element per channel: its variance is 0, the exact result is the
+        # bias, and a reference's rounding in x - mean is multiplied by
+        # 1/sqrt(epsilon) = 316 (seed 135 drew this; ONNX Runtime was off by
+        # 7.8e-4 where numpy in float64 gives the bias exactly).
+        return None
     scale = g.constant(g.rng.uniform(0.5, 1.5, c).astype(np.float32))
     bias = g.constant(g.rng.standard_normal(c).astype(np.float32))
     return g.add("InstanceNormalization", [x.name, scale, bias], x.shape)

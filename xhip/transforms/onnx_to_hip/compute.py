@@ -145,6 +145,16 @@ ELEMENTWISE: dict[type[onnx.OnnxOp], type[hip.ElementwiseOp]] = {
     onnx.SinOp: hip.SinOp,
     onnx.CosOp: hip.CosOp,
     onnx.SignOp: hip.SignOp,
+    onnx.TanOp: hip.TanOp,
+    onnx.AsinOp: hip.AsinOp,
+    onnx.AcosOp: hip.AcosOp,
+    onnx.AtanOp: hip.AtanOp,
+    onnx.SinhOp: hip.SinhOp,
+    onnx.CoshOp: hip.CoshOp,
+    onnx.AsinhOp: hip.AsinhOp,
+    onnx.AcoshOp: hip.AcoshOp,
+    onnx.AtanhOp: hip.AtanhOp,
+    onnx.SwishOp: hip.SwishOp,
     onnx.EqualOp: hip.EqualOp,
     onnx.LessOp: hip.LessOp,
     onnx.LessOrEqualOp: hip.LessOrEqualOp,
@@ -154,6 +164,10 @@ ELEMENTWISE: dict[type[onnx.OnnxOp], type[hip.ElementwiseOp]] = {
     onnx.AndOp: hip.AndOp,
     onnx.OrOp: hip.OrOp,
     onnx.XorOp: hip.XorOp,
+    onnx.BitwiseAndOp: hip.BitwiseAndOp,
+    onnx.BitwiseOrOp: hip.BitwiseOrOp,
+    onnx.BitwiseXorOp: hip.BitwiseXorOp,
+    onnx.BitwiseNotOp: hip.BitwiseNotOp,
     onnx.IsNaNOp: hip.IsNaNOp,
     onnx.IsInfOp: hip.IsInfOp,
     onnx.WhereOp: hip.WhereOp,
@@ -243,7 +257,7 @@ def _binary_sources(op: Operation) -> list[SizeSource]:
     return broadcast_sources(shapes, len(result.get_shape()))
 
 
-def _cast(
+def cast_before(
     pattern: OnnxPattern[Any],
     op: Operation,
     rewriter: PatternRewriter,
@@ -287,11 +301,11 @@ class ConvertPow(OnnxPattern[onnx.PowOp]):
             _emit_pow(self, op, rewriter, base, exponent)
             return
         if isinstance(element, AnyFloat) or not isinstance(exponent_type, AnyFloat):
-            exponent = _cast(self, op, rewriter, exponent, element)
+            exponent = cast_before(self, op, rewriter, exponent, element)
             _emit_pow(self, op, rewriter, base, exponent)
             return
         sources = _binary_sources(op)
-        base = _cast(self, op, rewriter, base, exponent_type)
+        base = cast_before(self, op, rewriter, base, exponent_type)
         wide = TensorType(exponent_type, result.get_shape())
         init = build_init(rewriter, self.state, op, wide, sources)
         power = hip.PowOp.make(context_of(op), base, exponent, out=init)

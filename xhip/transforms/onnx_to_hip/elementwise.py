@@ -1,7 +1,7 @@
 """The elementwise ONNX ops that are not one table entry of `compute.ELEMENTWISE`.
 
-- `Gelu` and `Mod` pick their hip op by an attribute (`approximate`, `fmod`):
-  each mode is a formula of its own.
+- `Gelu`, `Mod` and `BitShift` pick their hip op by an attribute
+  (`approximate`, `fmod`, `direction`): each mode is a formula of its own.
 - The variadic `Max`, `Min`, `Sum` and `Mean` are a chain of binary hip ops,
   left to right, each intermediate of the broadcast shape of the inputs so
   far; `Mean` divides the sum by the count (`hip.miopen.div_by`). One input
@@ -14,6 +14,9 @@
   leaves as they are) is viewed as `C x 1 x ... x 1` first.
 - `Clip` (opset 13: optional scalar `min` and `max` inputs) is `max` then
   `min`, numpy's `clip`: NaN stays NaN, and `min > max` gives `max`.
+- `Shrink` is `hip.miopen.shrink`, whose float attributes make it a float
+  formula; on integers it computes as onnx's reference does, in float64, the
+  result truncated back: `hip.cast` on either side.
 """
 
 from __future__ import annotations
@@ -30,13 +33,19 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     StringAttr,
     TensorType,
+    f64,
     i64,
 )
 from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from xhip.dialects import hip, onnx
-from xhip.transforms.onnx_to_hip.compute import element_type_check, emit_elementwise
+from xhip.transforms.onnx_to_hip.compute import (
+    attribute_value,
+    cast_before,
+    element_type_check,
+    emit_elementwise,
+)
 from xhip.transforms.onnx_to_hip.support import (
     OnnxPattern,
     Unsupported,
@@ -72,6 +81,51 @@ class ConvertMod(OnnxPattern[onnx.ModOp]):
     def convert(self, op: onnx.ModOp, rewriter: PatternRewriter) -> None:
         hip_type = hip.FmodOp if op.get_int("fmod") else hip.ModOp
         emit_elementwise(self, op, rewriter, hip_type, [op.A, op.B])
+
+
+BIT_SHIFT: dict[str, type[hip.ElementwiseOp]] = {
+    "LEFT": hip.BitShiftLeftOp,
+    "RIGHT": hip.BitShiftRightOp,
+}
+"""BitShift's `direction` -> its hip op."""
+
+
+class ConvertBitShift(OnnxPattern[onnx.BitShiftOp]):
+    """`onnx.BitShift` -> `hip.miopen.bit_shift_left` or `_right`."""
+
+    def convert(self, op: onnx.BitShiftOp, rewriter: PatternRewriter) -> None:
+        direction = op.direction.data
+        hip_type = BIT_SHIFT.get(direction)
+        if hip_type is None:
+            raise Unsupported(f"direction = {direction!r} is not 'LEFT' or 'RIGHT'")
+        emit_elementwise(self, op, rewriter, hip_type, [op.A, op.B])
+
+
+class ConvertShrink(OnnxPattern[onnx.ShrinkOp]):
+    """`onnx.Shrink` -> `hip.miopen.shrink`; on integers between `hip.cast`s
+    to float64 and back (see above)."""
+
+    def convert(self, op: onnx.ShrinkOp, rewriter: PatternRewriter) -> None:
+        x_type = ranked(op.X, "the input")
+        element = x_type.get_element_type()
+        if hip.element_kind(element) not in ("i", "u"):
+            emit_elementwise(self, op, rewriter, hip.ShrinkOp, [op.X])
+            return
+        result = ranked(op.Y, "the result")
+        if result.get_element_type() != element:
+            raise Unsupported(f"the result {op.Y.type} is not of the input's type")
+        wide = cast_before(self, op, rewriter, op.X, f64)
+        sources = [(op.X, i) for i in range(len(x_type.get_shape()))]
+        init = build_init(
+            rewriter, self.state, op, TensorType(f64, x_type.get_shape()), sources
+        )
+        params = {n: attribute_value(op, n) for n in hip.ShrinkOp.FORMULA.params()}
+        shrink = hip.ShrinkOp.make(context_of(op), wide, out=init, **params)
+        rewriter.insert(shrink)
+        out = build_init(rewriter, self.state, op, result, sources)
+        rewriter.replace(
+            op, hip.CastOp.make(context_of(op), src=shrink.res[0], out=out)
+        )
 
 
 def _broadcast_shape(shapes: Sequence[Sequence[int]]) -> list[int]:
