@@ -18,6 +18,7 @@ from tests.pytest.emulator.test_conv_kernels import KERNELS as CONV_KERNELS
 from tests.pytest.emulator.test_gather_kernels import KERNELS as GATHER_KERNELS
 from tests.pytest.emulator.test_image_kernels import KERNELS as IMAGE_KERNELS
 from tests.pytest.emulator.test_movement_kernels import KERNELS as MOVEMENT_KERNELS
+from tests.pytest.emulator.test_quantize_kernels import KERNELS as QUANTIZE_KERNELS
 from tests.pytest.emulator.test_reduce_kernels import KERNELS as REDUCE_KERNELS
 from tests.pytest.emulator.test_resize_kernels import KERNELS as RESIZE_KERNELS
 from tests.pytest.emulator.test_scatter_kernels import KERNELS as SCATTER_KERNELS
@@ -62,6 +63,7 @@ def test_every_kernel_has_an_emulated_test() -> None:
     left -= SHAPE_KERNELS
     left -= RESIZE_KERNELS
     left -= WINDOW_KERNELS
+    left -= QUANTIZE_KERNELS
     assert left == set(), "kernels without an emulated test"
 
 
@@ -115,6 +117,8 @@ PARAM_VALUES = {
     "divisor": 3.0,
     "detect_positive": 1.0,
     "detect_negative": 0.0,
+    "lambd": 1.5,
+    "bias": 0.5,
 }
 """Values exact in float16 too, so the reference and the kernel agree on them."""
 
@@ -137,6 +141,20 @@ def _ipow(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 def _clamp(x: np.ndarray) -> np.ndarray:
     return np.clip(x, 0.0, 1.0)
+
+
+def _bit_shift(x: np.ndarray, y: np.ndarray, left: bool) -> np.ndarray:
+    """ONNX BitShift as its spec says: a shift out of [0, bits) gives 0 (to
+    the right: -1 for a negative signed x); a signed left shift wraps."""
+    bits = x.dtype.itemsize * 8
+    inside = (y >= 0) & (y < bits)
+    unsigned = np.dtype(f"u{x.dtype.itemsize}")
+    by = np.where(inside, y, 0).astype(unsigned)
+    if left:
+        shifted = np.left_shift(x.astype(unsigned), by).astype(x.dtype)
+        return np.where(inside, shifted, 0).astype(x.dtype)
+    shifted = np.right_shift(x, by.astype(x.dtype))
+    return np.where(inside, shifted, np.where(x < 0, -1, 0)).astype(x.dtype)
 
 
 P = PARAM_VALUES
@@ -196,6 +214,25 @@ REFERENCE: dict[str, Callable[..., np.ndarray]] = {
     "isnan": np.isnan,
     "isinf": lambda x: np.isposinf(x),  # detect_positive 1, detect_negative 0
     "where": lambda c, x, y: np.where(c, x, y),
+    "tan": np.tan,
+    "asin": np.arcsin,
+    "acos": np.arccos,
+    "atan": np.arctan,
+    "sinh": np.sinh,
+    "cosh": np.cosh,
+    "asinh": np.arcsinh,
+    "acosh": np.arccosh,
+    "atanh": np.arctanh,
+    "bitwise_and": np.bitwise_and,
+    "bitwise_or": np.bitwise_or,
+    "bitwise_xor": np.bitwise_xor,
+    "bitwise_not": np.invert,
+    "bit_shift_left": lambda x, y: _bit_shift(x, y, left=True),
+    "bit_shift_right": lambda x, y: _bit_shift(x, y, left=False),
+    "shrink": lambda x: np.where(
+        x < -P["lambd"], x + P["bias"], np.where(x > P["lambd"], x - P["bias"], 0.0)
+    ),
+    "swish": lambda x: x * (1.0 / (1.0 + np.exp(-P["alpha"] * x))),
 }
 """numpy's meaning of each op (floats in float64), written here, not derived."""
 EXACT = {
@@ -204,9 +241,14 @@ EXACT = {
     *("equal", "less", "less_or_equal", "greater", "greater_or_equal", "not"),
     *("and", "or", "xor", "leaky_relu", "thresholded_relu", "prelu", "div_by"),
     "reciprocal",
+    "shrink",
 }
 """Correctly rounded (or exact), so equal to the float64 result rounded."""
-SPECIALS_OK = EXACT | {"exp", "tanh", "sigmoid", "erf", "log", "sin", "cos", "pow"}
+SPECIALS_OK = {
+    *EXACT,
+    *("exp", "tanh", "sigmoid", "erf", "log", "sin", "cos", "pow"),
+    *("tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh"),
+}
 """Ops fed inf, NaN, -0 and huge values too; the composite activations get
 ordinary numbers (their stable forms differ from the textbook ones at inf)."""
 
@@ -224,12 +266,20 @@ def _values(rng: np.random.Generator, n: int, op: Op, operand: int) -> np.ndarra
         x = rng.integers(low, high, n)
         if op.kind in ("div", "mod", "fmod") and operand == 1:
             x[x == 0] = 3
+        if op.kind.startswith("bitwise"):
+            return rng.integers(info.min, info.max, n, op.dtype, endpoint=True)
+        if op.kind.startswith("bit_shift") and operand == 1:
+            x = rng.integers(-2 if kind == "i" else 0, info.bits + 3, n)
         return np.clip(x, info.min, info.max)
     x = rng.standard_normal(n) * 3
     if op.kind == "pow":
         x = rng.uniform(0.1, 3, n) if operand == 0 else rng.integers(-3, 4, n) * 0.5
         if operand == 0 and n > 4:
             x[: n // 4] *= -1  # negative bases: NaN for half-integer exponents
+    if op.kind in ("asin", "acos", "atanh"):
+        x = rng.uniform(-1.2, 1.2, n)  # mostly inside the domain, NaN outside
+    if op.kind == "acosh":
+        x = rng.uniform(0.8, 10.0, n)
     if op.kind in ("round",):
         x = np.round(x * 2) / 2  # halves: ties go to even
     if op.kind in ("mod", "fmod") and operand == 1:

@@ -28,6 +28,7 @@ from xhip.dialects.onnx import (
     elementwise,
     gather,
     pad,
+    quantize,
     reduce,
     reshape,
     resize,
@@ -46,6 +47,7 @@ from xhip.dialects.onnx.einsum import *  # noqa: F403
 from xhip.dialects.onnx.elementwise import *  # noqa: F403
 from xhip.dialects.onnx.gather import *  # noqa: F403
 from xhip.dialects.onnx.pad import *  # noqa: F403
+from xhip.dialects.onnx.quantize import *  # noqa: F403
 from xhip.dialects.onnx.reduce import *  # noqa: F403
 from xhip.dialects.onnx.reshape import *  # noqa: F403
 from xhip.dialects.onnx.resize import *  # noqa: F403
@@ -72,6 +74,7 @@ FAMILIES = (
     conv_transpose,
     resize,
     scatter,
+    quantize,
 )
 """The families in the order the dialect lists them."""
 
@@ -91,6 +94,7 @@ __all__ += einsum.__all__
 __all__ += elementwise.__all__
 __all__ += gather.__all__
 __all__ += pad.__all__
+__all__ += quantize.__all__
 __all__ += reduce.__all__
 __all__ += reshape.__all__
 __all__ += resize.__all__

@@ -31,6 +31,7 @@ from xhip.testing.fuzz import (
     elementwise,
     gather,
     pad,
+    quantize,
     reduce,
     reshape,
     resize,
@@ -59,6 +60,7 @@ FAMILIES = (
     slice,
     topk,
     einsum,
+    quantize,
 )
 """One module of generators per family of ops, named like the `onnx_to_hip`
 module that converts it."""
@@ -74,6 +76,7 @@ NOT_DRAWN: dict[str, str] = {
     "RMSNormalization": "an opset-23 op; the fuzzer's graphs are opset 20",
     "Attention": "an opset-23 op; the fuzzer's graphs are opset 20",
     "RotaryEmbedding": "an opset-23 op; the fuzzer's graphs are opset 20",
+    "Swish": "an opset-24 op; the fuzzer's graphs are opset 20",
     "GroupNormalization": (
         "at the fuzzer's opset 20 it is GroupNormalization-18, which onnx's "
         "checker refuses as deprecated"

@@ -20,6 +20,7 @@ from xhip.transforms.onnx_to_hip import (
     elementwise,
     gather,
     pad,
+    quantize,
     reduce,
     reshape,
     resize,
@@ -47,6 +48,7 @@ MODULES = (
     attention,
     scatter,
     pad,
+    quantize,
 )
 
 _BUILT_OTHERWISE = (compute.ConvertElementwise, constants.ConvertConstant)

@@ -1,0 +1,172 @@
+"""The CPU runtime's quantization ops, as ONNX Runtime computes them.
+
+`CpuQuantize` is mixed into `CpuRuntime` (cpu.py). Whole-array numpy: the
+division, the product and the rounding in float32 (`np.rint`: ties to even,
+as ORT's `nearbyintf`), the zero point and the scale broadcast to x. The GPU
+kernels (`kernels/quantize.h`) compute the same float32 operations, so both
+match ORT bit for bit. `scale_layout` is the one reading of a scale's shape
+that both share.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from xhip.backend.cpu_host import CpuHost
+from xhip.backend.runtime import DA, DeviceArray
+from xhip.dialects.hip import QuantizeAttributes
+
+
+@dataclass(frozen=True, slots=True)
+class ScaleLayout:
+    """Where element i (row-major) of x finds its scale: with `a = (i / inner)
+    % n` and `o = i / (inner * n)`, at `o * outer_stride + (a / block) *
+    axis_stride + (i % inner) * inner_stride` of the dense scale."""
+
+    inner: int
+    n: int
+    block: int
+    outer_stride: int
+    axis_stride: int
+    inner_stride: int
+
+
+def scale_layout(
+    name: str,
+    x: DeviceArray,
+    scale: DeviceArray,
+    zero: DeviceArray,
+    attrs: QuantizeAttributes,
+) -> ScaleLayout:
+    """The layout of a per-tensor, per-axis or blocked scale for `x`; a
+    `ValueError` naming the op `name` if the run-time shapes do not fit."""
+    shape, axis, block = x.shape, attrs.axis, attrs.block_size
+    n = shape[axis] if shape else 1
+    inner = 1
+    for size in shape[axis + 1 :]:
+        inner *= size
+    if scale.shape != zero.shape:
+        raise ValueError(
+            f"{name}: the scale has shape {scale.shape} but the zero point {zero.shape}"
+        )
+    if block:
+        want = tuple(-(-n // block) if d == axis else s for d, s in enumerate(shape))
+        if scale.shape != want:
+            raise ValueError(
+                f"{name}: a scale of block size {block} for x of shape {shape} "
+                f"has shape {want}, got {scale.shape}"
+            )
+        return ScaleLayout(inner, n, block, want[axis] * inner, inner, 1)
+    if scale.size == 1:
+        return ScaleLayout(inner, n, 1, 0, 0, 0)
+    if scale.shape != (n,):
+        raise ValueError(
+            f"{name}: a per-axis scale for x of shape {shape} along axis {axis} "
+            f"has shape ({n},), got {scale.shape}"
+        )
+    return ScaleLayout(inner, n, 1, 0, 1, 0)
+
+
+def _spread(
+    values: np.ndarray, x_shape: tuple[int, ...], attrs: QuantizeAttributes
+) -> np.ndarray:
+    """`values` (a checked scale or zero point) broadcastable to x."""
+    axis, rank = attrs.axis, len(x_shape)
+    if attrs.block_size:
+        repeated = np.repeat(values, attrs.block_size, axis=axis)
+        return repeated[(slice(None),) * axis + (slice(0, x_shape[axis]),)]
+    if values.size == 1:
+        return values.reshape(())
+    return values.reshape((-1,) + (1,) * (rank - axis - 1))
+
+
+INTEGER_RANGE = {
+    np.dtype(t): (float(np.iinfo(t).min), float(np.iinfo(t).max))
+    for t in (np.int8, np.uint8, np.int16, np.uint16)
+}
+"""Each quantized type's range, where QuantizeLinear saturates."""
+
+
+def quantize(
+    x: np.ndarray, scale: np.ndarray, zero: np.ndarray, out: np.ndarray
+) -> None:
+    """`saturate(rint(x / scale) + zero)` into `out`, in float32 (scale and
+    zero broadcast to x)."""
+    q = np.asarray(np.divide(x, scale, dtype=np.float32))  # 0-d: an array too
+    np.rint(q, out=q)
+    np.add(q, zero, out=q, dtype=np.float32)
+    lo, hi = INTEGER_RANGE[out.dtype]
+    np.clip(q, lo, hi, out=q)
+    with np.errstate(invalid="ignore"):
+        np.copyto(out, q, casting="unsafe")
+
+
+def dynamic_parameters(x: np.ndarray) -> tuple[np.float32, np.uint8]:
+    """ORT's scale and zero point of uint8 DynamicQuantizeLinear, float32
+    throughout: the range widened to hold 0, 1 for an empty range."""
+    f = np.float32
+    lo = min(f(x.min()), f(0)) if x.size else f(0)
+    hi = max(f(x.max()), f(0)) if x.size else f(0)
+    scale = f(1) if hi == lo else f((hi - lo) / f(255))
+    start = f(0) - f(lo / scale)
+    zero = np.rint(np.clip(start, f(0), f(255)))
+    return scale, np.uint8(zero)
+
+
+class CpuQuantize(CpuHost):
+    """Mixed into `CpuRuntime`: `Runtime.quantize_linear`,
+    `dequantize_linear`, `dynamic_quantize_linear`, `matmul_integer`."""
+
+    def quantize_linear(
+        self, x: DA, scale: DA, zero_point: DA, out: DA, attrs: QuantizeAttributes
+    ) -> None:
+        """`hip.quantize_linear`."""
+        scale_layout("hip.quantize_linear", x, scale, zero_point, attrs)
+        s = _spread(self.array(scale), x.shape, attrs)
+        z = _spread(self.array(zero_point), x.shape, attrs)
+        quantize(self.array(x), s, z, self.array(out))
+
+    def dequantize_linear(
+        self, x: DA, scale: DA, zero_point: DA, out: DA, attrs: QuantizeAttributes
+    ) -> None:
+        """`hip.dequantize_linear`: `float32(int32(x) - int32(zero)) * scale`."""
+        scale_layout("hip.dequantize_linear", x, scale, zero_point, attrs)
+        s = _spread(self.array(scale), x.shape, attrs)
+        z = _spread(self.array(zero_point), x.shape, attrs)
+        with np.errstate(over="ignore"):
+            d = np.subtract(self.array(x), z, dtype=np.int32)
+        y = np.multiply(d, s, dtype=np.float32)
+        np.copyto(self.array(out), y, casting="unsafe")
+
+    def dynamic_quantize_linear(
+        self, x: DA, out: DA, scale: DA, zero_point: DA
+    ) -> None:
+        """`hip.dynamic_quantize_linear`."""
+        data = self.array(x)
+        s, z = dynamic_parameters(data)
+        self.array(scale)[()] = s
+        self.array(zero_point)[()] = z
+        quantize(data, np.asarray(s), np.asarray(z, np.float32), self.array(out))
+
+    def matmul_integer(self, a: DA, b: DA, a_zero: DA, b_zero: DA, out: DA) -> None:
+        """`hip.matmul_integer`. Through float64 BLAS: every product of two
+        differences of 8-bit integers is below 2^16 in size, so any sum of
+        fewer than 2^37 of them is exact; the cast back wraps to int32 as
+        ONNX Runtime's int32 accumulation does."""
+        x, w = self.array(a), self.array(b)
+        xz, wz = self.array(a_zero), self.array(b_zero)
+        m, n = x.shape[-2], w.shape[-1]
+        for zero, size, what in ((xz, m, "a_zero"), (wz, n, "b_zero")):
+            if zero.size != 1 and zero.shape != (size,):
+                raise ValueError(
+                    f"hip.matmul_integer: {what} has shape {zero.shape}; expected one "
+                    f"element or ({size},)"
+                )
+        left = np.subtract(
+            x, xz.reshape(-1, 1) if xz.size > 1 else xz.reshape(()), dtype=np.float64
+        )
+        right = np.subtract(w, wz.reshape(()) if wz.size == 1 else wz, dtype=np.float64)
+        product = np.matmul(left, right)
+        np.copyto(self.array(out), product.astype(np.int64), casting="unsafe")

@@ -1,0 +1,97 @@
+"""Generators of the quantization ops (`onnx_to_hip/quantize.py`): each
+quantizes a float value and reads it back as float, so later ops may use it.
+A per-axis scale runs along a static dim; the zero points are constants."""
+
+from __future__ import annotations
+
+import numpy as np
+from onnx import helper
+
+from xhip.testing.fuzz.graph import Generator, Graph, Value, to_float
+
+_TYPES = (np.uint8, np.int8)
+
+
+def _qdq(g: Graph) -> Value | None:
+    """QuantizeLinear then DequantizeLinear, per tensor or per axis, to uint8
+    or int8 (16-bit types need opset 21), with a scale that keeps most values
+    in range."""
+    x = g.pick()
+    if x is None:
+        return None
+    t = _TYPES[int(g.rng.integers(len(_TYPES)))]
+    info = np.iinfo(t)
+    axes = [d for d, n in enumerate(x.shape) if isinstance(n, int)]
+    per_axis = bool(axes) and g.rng.random() < 0.5
+    count = 1
+    axis = 0
+    if per_axis:
+        axis = axes[int(g.rng.integers(len(axes)))]
+        size = x.shape[axis]
+        assert isinstance(size, int)
+        count = size
+    steps = int(info.max) - int(info.min)
+    scale = (g.rng.uniform(4.0, 8.0, count) / steps).astype(np.float32)
+    mid = (int(info.min) + int(info.max)) // 2
+    zero = g.rng.integers(mid - steps // 8, mid + steps // 8, count).astype(t)
+    shape = (count,) if per_axis else ()
+    names = [
+        g.constant(scale.reshape(shape), "scale"),
+        g.constant(zero.reshape(shape), "zp"),
+    ]
+    attrs = (
+        {"axis": axis - len(x.shape) if g.rng.random() < 0.5 else axis}
+        if per_axis
+        else {}
+    )
+    q = g.add("QuantizeLinear", [x.name, *names], x.shape, **attrs)
+    g.values.pop()
+    return g.add("DequantizeLinear", [q.name, *names], x.shape, **attrs)
+
+
+def _dynamic(g: Graph, x: Value) -> tuple[str, str, str]:
+    """DynamicQuantizeLinear of `x`: its (y, scale, zero) names."""
+    names = [g.fresh("dq"), g.fresh("dq_scale"), g.fresh("dq_zp")]
+    g.nodes.append(
+        helper.make_node("DynamicQuantizeLinear", [x.name], names, name=names[0])
+    )
+    return names[0], names[1], names[2]
+
+
+def _dynamic_qdq(g: Graph) -> Value | None:
+    """DynamicQuantizeLinear, then DequantizeLinear with its scale and zero point."""
+    x = g.pick()
+    if x is None:
+        return None
+    y, scale, zero = _dynamic(g, x)
+    return g.add("DequantizeLinear", [y, scale, zero], x.shape)
+
+
+def _matmul_integer(g: Graph) -> Value | None:
+    """uint8 activations (DynamicQuantizeLinear) times int8 or uint8 constant
+    weights, with constant zero points (scalar or per column); int32 cast
+    back to float."""
+    x = g.pick()
+    if x is None or len(x.shape) < 2 or not isinstance(x.shape[-1], int):
+        return None
+    y, _, zero = _dynamic(g, x)
+    k, n = x.shape[-1], int(g.rng.integers(1, 9))
+    assert isinstance(k, int)
+    t = _TYPES[int(g.rng.integers(2))]
+    info = np.iinfo(t)
+    weights = g.rng.integers(info.min, int(info.max) + 1, (k, n)).astype(t)
+    per_column = g.rng.random() < 0.5
+    b_zero = g.rng.integers(
+        info.min // 4, info.max // 4, n if per_column else ()
+    ).astype(t)
+    inputs = [y, g.constant(weights, "w"), zero, g.constant(b_zero, "zp")]
+    out = g.add("MatMulInteger", inputs, (*x.shape[:-1], n))
+    return to_float(g, out)
+
+
+GENERATORS: dict[str, Generator] = {
+    "QuantizeLinear": _qdq,
+    "DequantizeLinear": _qdq,
+    "DynamicQuantizeLinear": _dynamic_qdq,
+    "MatMulInteger": _matmul_integer,
+}
