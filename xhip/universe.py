@@ -6,7 +6,9 @@ declaring new ones `extend_xdsl_dialects()` (called when this module is
 imported) swaps the factories of xDSL's own universe for ones that return the
 same dialects extended with what the seed needs (see `docs/architecture.md`,
 "Extending xDSL's dialects"). The Multiverse loads every plugin before it merges
-them, so plain `xdsl-opt` sees the extended dialects.
+them, so plain `xdsl-opt` sees the extended dialects. Likewise
+`patch_xdsl_passes()` makes looking up a pass apply the speed patches of
+`xhip.transforms.xdsl_patches` to xDSL (`docs/xdsl-upstream.md`).
 """
 
 from __future__ import annotations
@@ -28,11 +30,20 @@ def _dialect(module: str, attr: str) -> Callable[[], Dialect]:
     return factory
 
 
+def _patch_xdsl_passes() -> None:
+    # lazy: xDSL's pass modules load when a pass is looked up, not with the plugin
+    from xhip.transforms.xdsl_patches import cache_segment_sizes, scope_cse_known_ops
+
+    scope_cse_known_ops()
+    cache_segment_sizes()
+
+
 def _pass(name: str, module: str | None = None) -> Callable[[], type[ModulePass]]:
     """Import the pass lazily from `xhip.transforms.<name with underscores>`."""
     module = module or "xhip.transforms." + name.replace("-", "_")
 
     def factory() -> type[ModulePass]:
+        _patch_xdsl_passes()
         mod = importlib.import_module(module)
         for value in vars(mod).values():
             if (
@@ -62,6 +73,7 @@ PASS_NAMES = (
     "hip-lower-allocs",
     "hip-resolve-extern-constants",
     "hip-fuse-scaled-softmax",
+    "hip-fuse-elementwise",
     "onnx-fold-shapes",
 )
 
@@ -109,6 +121,39 @@ def extend_xdsl_dialects() -> None:
 
 
 extend_xdsl_dialects()
+
+
+XDSL_PATCHED_PASSES = ("cse", "canonicalize")
+"""xDSL's passes that `xhip.transforms.xdsl_patches` speeds up (our own passes
+apply the patches when they load, for the `cse` and `canonicalize` they run
+inside)."""
+
+
+def patch_xdsl_passes() -> None:
+    """Make looking up one of `XDSL_PATCHED_PASSES` apply
+    `xhip.transforms.xdsl_patches` first (xhip's one patch of xDSL's passes:
+    speed only, no output changes).
+
+    Like `extend_xdsl_dialects()`, this wraps factories in xDSL's own
+    `XDSL_UNIVERSE`; the patches load only when a pass is looked up. Calling
+    it again changes nothing.
+    """
+    for name in XDSL_PATCHED_PASSES:
+        factory = XDSL_UNIVERSE.all_passes[name]
+        if getattr(factory, "patched", False):
+            continue
+
+        def patched(
+            factory: Callable[[], type[ModulePass]] = factory,
+        ) -> type[ModulePass]:
+            _patch_xdsl_passes()
+            return factory()
+
+        patched.__dict__["patched"] = True
+        XDSL_UNIVERSE.all_passes[name] = patched
+
+
+patch_xdsl_passes()
 
 
 if "xdsl.xdsl_opt_main" in sys.modules:

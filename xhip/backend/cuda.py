@@ -96,7 +96,7 @@ class CupyDevice:
     def load_kernels(self, source: str, names: Sequence[str]) -> None:
         try:
             module = self.cupy.RawModule(code=source, options=NVRTC_OPTIONS)
-            self._kernels = {name: module.get_function(name) for name in names}
+            self._kernels.update({name: module.get_function(name) for name in names})
         except Exception as e:  # NVRTC's CompileException, CuPy's RuntimeError
             text = str(e).strip()
             if not re.search(

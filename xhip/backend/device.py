@@ -111,7 +111,8 @@ class DeviceAPI(Protocol):
     def memset(self, address: int, value: int, nbytes: int) -> None: ...
 
     def load_kernels(self, source: str, names: Sequence[str]) -> None:
-        """Compile `source` for the device and load the kernels `names` from it."""
+        """Compile `source` for the device and load the kernels `names` from it,
+        next to those loaded before (a name loaded again is replaced)."""
         ...
 
     def launch(

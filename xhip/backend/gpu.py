@@ -23,6 +23,7 @@ from xhip.backend.elementwise import (
 )
 from xhip.backend.gpu_attention import GpuAttention
 from xhip.backend.gpu_conv import GpuConvolutions
+from xhip.backend.gpu_fused import GpuFused
 from xhip.backend.gpu_gather import GpuGathers
 from xhip.backend.gpu_host import (
     BLOCK,
@@ -41,6 +42,7 @@ from xhip.backend.gpu_host import (
 )
 from xhip.backend.gpu_image import GpuImage
 from xhip.backend.gpu_movement import GpuMovement
+from xhip.backend.gpu_quantize import GpuQuantize
 from xhip.backend.gpu_reduce import GpuReductions
 from xhip.backend.gpu_resize import GpuResize
 from xhip.backend.gpu_scatter import GpuScatters
@@ -89,6 +91,8 @@ class KernelRuntime(
     GpuScatters,
     GpuWindows,
     GpuResize,
+    GpuQuantize,
+    GpuFused,
 ):
     """A GPU runtime: xhip's kernels for everything but GEMM, one strided-batched
     BLAS GEMM for that (float16 with float32 accumulation, float32, float64).

@@ -165,7 +165,8 @@ class HipDevice:
         self.hipblas = bindings.hipblas
         self.hipblaslt = bindings.hipblaslt
         self._functions: dict[str, Any] = {}
-        self._module: Any = None
+        self._modules: list[Any] = []
+        """Every loaded module, unloaded on close."""
         self._scalars = {t: np.zeros(2, t) for t in ("float32", "float64")}
         """alpha, beta in each compute type, in host memory."""
         self._workspace = 0
@@ -252,11 +253,12 @@ class HipDevice:
             _check(hiprtc.hiprtcGetCode(prog=program, code=code))
         finally:
             hiprtc.hiprtcDestroyProgram(prog=program)
-        self._module = _check(hip.hipModuleLoadData(image=code))
-        self._functions = {
-            n: _check(hip.hipModuleGetFunction(module=self._module, kname=n.encode()))
-            for n in names
-        }
+        module = _check(hip.hipModuleLoadData(image=code))
+        self._modules.append(module)
+        for n in names:
+            self._functions[n] = _check(
+                hip.hipModuleGetFunction(module=module, kname=n.encode())
+            )
 
     def launch(
         self, kernel: str, grid: int, block: int, shared: int, args: Sequence[KernelArg]
@@ -491,9 +493,10 @@ class HipDevice:
         if self._blas is not None:
             _check(self.hipblas.hipblasDestroy(handle=self._blas))
             self._blas = None
-        if self._module is not None:
-            _check(self.hip.hipModuleUnload(module=self._module))
-            self._module = None
+        for module in self._modules:
+            _check(self.hip.hipModuleUnload(module=module))
+        self._modules.clear()
+        self._functions.clear()
 
 
 class HipRuntime(KernelRuntime):

@@ -17,10 +17,12 @@ from xhip.dialects.hip import (
     base,
     conv,
     elementwise,
+    fused,
     gather,
     image,
     matmul,
     movement,
+    quantize,
     reduce,
     resize,
     scatter,
@@ -32,10 +34,12 @@ from xhip.dialects.hip.attention import *  # noqa: F403
 from xhip.dialects.hip.base import *  # noqa: F403
 from xhip.dialects.hip.conv import *  # noqa: F403
 from xhip.dialects.hip.elementwise import *  # noqa: F403
+from xhip.dialects.hip.fused import *  # noqa: F403
 from xhip.dialects.hip.gather import *  # noqa: F403
 from xhip.dialects.hip.image import *  # noqa: F403
 from xhip.dialects.hip.matmul import *  # noqa: F403
 from xhip.dialects.hip.movement import *  # noqa: F403
+from xhip.dialects.hip.quantize import *  # noqa: F403
 from xhip.dialects.hip.reduce import *  # noqa: F403
 from xhip.dialects.hip.resize import *  # noqa: F403
 from xhip.dialects.hip.scatter import *  # noqa: F403
@@ -58,6 +62,8 @@ FAMILIES = (
     conv,
     window,
     resize,
+    quantize,
+    fused,
 )
 """The families in the order the dialect lists them: the elementwise ops'
 order inside `elementwise` numbers the kernels' op codes."""
@@ -86,10 +92,12 @@ __all__ += attention.__all__
 __all__ += base.__all__
 __all__ += conv.__all__
 __all__ += elementwise.__all__
+__all__ += fused.__all__
 __all__ += gather.__all__
 __all__ += image.__all__
 __all__ += matmul.__all__
 __all__ += movement.__all__
+__all__ += quantize.__all__
 __all__ += reduce.__all__
 __all__ += resize.__all__
 __all__ += scatter.__all__

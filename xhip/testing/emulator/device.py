@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
+from functools import cache
 from typing import Literal
 
 import numpy as np
@@ -30,6 +31,7 @@ from numpy.lib.stride_tricks import as_strided
 from xhip.backend.cuda import NVRTC_OPTIONS
 from xhip.backend.device import GEMM_COMPUTE, KernelArg, StridedGemm
 from xhip.backend.elementwise import TYPE_CODES
+from xhip.backend.gpu import kernel_source
 from xhip.backend.hip import HIPRTC_OPTIONS
 from xhip.testing.emulator.build import (
     Denormals,
@@ -99,6 +101,14 @@ def denormals(
     return "flush"
 
 
+@cache
+def _module(source: str) -> EmulatedKernels:
+    """`source` built and loaded once per process (each build is also cached
+    on disk, `build.cache_dir`): every device of a test session shares it."""
+    name = "xhip_kernels.h" if source == kernel_source() else "module.cu"
+    return EmulatedKernels(source, name)
+
+
 ALIGNMENT = 256
 GUARD = 256
 """Guard bytes on each side of an allocation: a kernel's access there faults."""
@@ -143,7 +153,8 @@ class EmulatedDevice:
         self.flush_denormals = runtime is not None and flushes_denormals(
             COMPILE_OPTIONS[runtime]
         )
-        self._loaded: set[str] = set()
+        self._loaded: dict[str, EmulatedKernels] = {}
+        """Each loaded kernel's module."""
         self._starts: list[int] = []
         self._memory: dict[int, np.ndarray] = {}
         self._watched: np.ndarray | None = None
@@ -244,24 +255,31 @@ class EmulatedDevice:
     # Kernels.
 
     def load_kernels(self, source: str, names: Sequence[str]) -> None:
-        if self.kernels is None or self.kernels.source != source:
-            self.kernels = EmulatedKernels(source, "xhip_kernels.h")
-        missing = set(names) - set(self.kernels.names)
+        """Build `source` (the prebuilt `kernels` if it is theirs) and load
+        `names` from it next to the kernels loaded before."""
+        if self.kernels is not None and self.kernels.source == source:
+            module = self.kernels
+        else:
+            module = _module(source)
+            if self.kernels is None:
+                self.kernels = module
+        missing = set(names) - set(module.names)
         if missing:
             raise DeviceError(f"no kernel named {sorted(missing)} in the module")
-        self._loaded = set(names)
+        self._loaded.update(dict.fromkeys(names, module))
 
     def launch(
         self, kernel: str, grid: int, block: int, shared: int, args: Sequence[KernelArg]
     ) -> None:
-        if self.kernels is None or kernel not in self._loaded:
+        module = self._loaded.get(kernel)
+        if module is None:
             raise DeviceError(f"launch of {kernel!r}, which no loaded module has")
         if not 1 <= grid <= INT_MAX or not 1 <= block <= MAX_BLOCK:
             raise DeviceError(f"{kernel}: invalid launch of {grid} x {block} threads")
         memory = self._device_memory(args, kernel)
         self.launches.append(kernel)
-        params = self.kernels.kernels[kernel].params
-        self.kernels.launch(
+        params = module.kernels[kernel].params
+        module.launch(
             kernel,
             grid,
             block,
