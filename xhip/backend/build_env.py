@@ -28,7 +28,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from xhip.backend.runtime import DeviceArray, Runtime
+from xhip.backend.runtime import DeviceArray, NotImplementedOnDevice, Runtime
 
 OpFn: TypeAlias = Callable[..., Any]
 """An op's semantics: operand values in, None / the one result / a tuple out."""
@@ -55,6 +55,50 @@ class BuildEnv:
     """The constants blob, for `memref.get_global` of externalized globals."""
     globals: dict[str, DeviceArray] = field(default_factory=dict[str, DeviceArray])
     """Uploaded globals, once per env."""
+
+
+class RuntimeStep:
+    """The `OpFn` of an op that runs a runtime method on its operands (a
+    compute op, `memref.copy`): `keywords` maps the operands to the method's
+    parameters. `bind` fixes them once, for a bound plan (plan.py) to replay.
+    """
+
+    __slots__ = ("runtime", "method", "keywords", "name", "check")
+
+    def __init__(
+        self,
+        runtime: Runtime,
+        method: str,
+        keywords: Callable[[Sequence[Any]], dict[str, Any]],
+        name: str,
+        check: Callable[[Sequence[Any]], None] | None = None,
+    ):
+        self.runtime = runtime
+        self.method = method
+        self.keywords = keywords
+        """The method's keyword arguments for the op's operand values."""
+        self.name = name
+        """The op's name, for a refusal."""
+        self.check = check
+        """Debug mode's checks of the operands, if any."""
+
+    def __call__(self, *args: Any) -> None:
+        if self.check is not None:
+            self.check(args)
+        self.naming(getattr(self.runtime, self.method), **self.keywords(args))
+
+    def bind(self, args: Sequence[Any]) -> Callable[[], object]:
+        """The call with these operands, as `Runtime.bind_call` makes it."""
+        return self.naming(self.runtime.bind_call, self.method, self.keywords(args))
+
+    def naming(self, fn: Callable[..., Any], *args: Any, **keywords: Any) -> Any:
+        """`fn(*args, **keywords)`; a runtime's refusal names the op."""
+        try:
+            return fn(*args, **keywords)
+        except NotImplementedOnDevice as refusal:
+            if refusal.op:
+                raise
+            raise refusal.naming(self.name) from None
 
 
 Builder: TypeAlias = Callable[[Any, BuildEnv], OpFn]

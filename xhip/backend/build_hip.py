@@ -21,6 +21,7 @@ from xhip.backend.build_env import (
     Builders,
     HipContext,
     OpFn,
+    RuntimeStep,
     UnsupportedOpError,
     allocation_name,
     numpy_dtype,
@@ -107,8 +108,8 @@ def runtime_call(op: hip.HipDPSOp, env: BuildEnv) -> OpFn:
         raise UnsupportedOpError(
             f"'{op.name}' is in tensor mode: bufferize before running the IR"
         )
-    method = getattr(env.runtime, op.runtime_call(), None)
-    if method is None:
+    method = op.runtime_call()
+    if getattr(env.runtime, method, None) is None:
         return _refused(op, env)
     n_index, n_in = len(op.index_operands), len(op.inputs)
     positions = op.bind_roles(
@@ -117,8 +118,13 @@ def runtime_call(op: hip.HipDPSOp, env: BuildEnv) -> OpFn:
         range(n_index),
         op.absent_roles(),
     )
-    single = [(role, p) for role, p in positions.items() if isinstance(p, int)]
-    several = [(role, p) for role, p in positions.items() if isinstance(p, tuple)]
+    # The op's operands come after its context: position p is args[p + 1].
+    single = [(role, p + 1) for role, p in positions.items() if isinstance(p, int)]
+    several = [
+        (role, tuple(q + 1 for q in p))
+        for role, p in positions.items()
+        if isinstance(p, tuple)
+    ]
     fixed: dict[str, object] = {
         role: None for role, p in positions.items() if p is None
     }
@@ -126,22 +132,21 @@ def runtime_call(op: hip.HipDPSOp, env: BuildEnv) -> OpFn:
     if attrs is not None:
         fixed["attrs"] = attrs
     check = _debug_checks(op, n_index, n_in) if env.runtime.debug else None
-    name = op.name
 
-    def run(ctx: HipContext, *args: Any) -> None:
-        if check is not None:
-            check(args)
-        keywords = {role: args[p] for role, p in single}
+    def keywords(args: Sequence[Any]) -> dict[str, Any]:
+        bound = {role: args[p] for role, p in single}
         for role, group in several:
-            keywords[role] = tuple(args[p] for p in group)
-        try:
-            method(**keywords, **fixed)
-        except NotImplementedOnDevice as refusal:
-            if refusal.op:
-                raise
-            raise refusal.naming(name) from None
+            bound[role] = tuple(args[p] for p in group)
+        bound.update(fixed)
+        return bound
 
-    return run
+    return RuntimeStep(
+        env.runtime,
+        method,
+        keywords,
+        op.name,
+        None if check is None else lambda args: check(args[1:]),
+    )
 
 
 def builder_of(op_type: type[Operation]) -> Callable[[Any, BuildEnv], OpFn] | None:

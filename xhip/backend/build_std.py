@@ -26,6 +26,7 @@ from xhip.backend.build_env import (
     BuildEnv,
     Builders,
     OpFn,
+    RuntimeStep,
     UnsupportedOpError,
     allocation_name,
     memref_type,
@@ -262,12 +263,13 @@ def _load_global(op: memref.GetGlobalOp, name: str, env: BuildEnv) -> DeviceArra
 
 @STD.of(memref.CopyOp)
 def _build_memref_copy(op: memref.CopyOp, env: BuildEnv) -> OpFn:
-    runtime = env.runtime
-    debug = runtime.debug
+    def check(args: Sequence[Any]) -> None:
+        check_call("memref.copy", (args[0],), args[1], inplace_ok=False)
 
-    def copy(source: DeviceArray, dest: DeviceArray) -> None:
-        if debug:
-            check_call("memref.copy", (source,), dest, inplace_ok=False)
-        runtime.copy(source, dest)
-
-    return copy
+    return RuntimeStep(
+        env.runtime,
+        "copy",
+        lambda args: {"src": args[0], "out": args[1]},
+        op.name,
+        check if env.runtime.debug else None,
+    )

@@ -10,23 +10,24 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any
 
 import numpy as np
 
 from xhip.backend.cpu_attention import CpuAttention
 from xhip.backend.cpu_conv import CpuConvolutions
+from xhip.backend.cpu_formula import bind_formula, quietly
+from xhip.backend.cpu_fused import CpuFused
 from xhip.backend.cpu_gather import CpuGathers
-from xhip.backend.cpu_host import PARALLEL_MIN_ELEMENTS
+from xhip.backend.cpu_host import PARALLEL_MIN_ELEMENTS, nothing, run_all
 from xhip.backend.cpu_image import CpuImage
 from xhip.backend.cpu_movement import CpuMovement
+from xhip.backend.cpu_quantize import CpuQuantize
 from xhip.backend.cpu_reduce import CpuReductions
 from xhip.backend.cpu_resize import CpuResize
 from xhip.backend.cpu_scatter import CpuScatters
 from xhip.backend.cpu_topk import CpuTopK
 from xhip.backend.cpu_window import CpuWindows
-from xhip.backend.elementwise import numpy_function
-from xhip.backend.runtime import DA, OptDA
+from xhip.backend.runtime import DA, OptDA, check_inside
 from xhip.dialects import hip
 from xhip.dialects.hip import (
     AxisAttributes,
@@ -63,6 +64,10 @@ def _cast(src: np.ndarray, out: np.ndarray) -> None:
         np.copyto(out, src, casting="unsafe")
 
 
+def _range(s: np.ndarray, steps: np.ndarray, d: np.ndarray, out: np.ndarray) -> None:
+    np.add(s, steps * d, out=out, casting="unsafe")
+
+
 def _same_view(a: np.ndarray, b: np.ndarray) -> bool:
     """Whether `a` and `b` are the same elements in the same order."""
     return (
@@ -80,6 +85,23 @@ def _softmax_shifted(x: np.ndarray, out: np.ndarray) -> None:
     np.multiply(out, total, out=out)
 
 
+def _softmax_scaled(x: np.ndarray, factor: np.ndarray, out: np.ndarray) -> None:
+    """`_softmax_shifted` of `x * factor`, which may overlap `out`."""
+    _softmax_shifted(np.multiply(x, factor), out)
+
+
+def _softmax_half(
+    x: np.ndarray, factor: np.ndarray | None, out: np.ndarray, axis: int
+) -> None:
+    """Softmax of float16 `x` (times `factor`) along `axis`: in float32,
+    rounded once, as ONNX Runtime and the GPU kernels do (the scale's product
+    keeps the Mul's own float16 rounding)."""
+    scaled = x if factor is None else np.multiply(x, factor)
+    wide = np.moveaxis(scaled.astype(np.float32), axis, -1)
+    _softmax_shifted(wide, wide)
+    np.copyto(out, np.moveaxis(wide, -1, axis))
+
+
 def _softmax_block(x: np.ndarray, out: np.ndarray, ones: np.ndarray) -> None:
     """Softmax of the rows of a 2-D block, `out` distinct from `x`.
 
@@ -92,7 +114,7 @@ def _softmax_block(x: np.ndarray, out: np.ndarray, ones: np.ndarray) -> None:
     with np.errstate(over="ignore", under="ignore"):
         np.exp(x, out=out)
     total = np.matmul(out, ones)
-    if not (SUM_MIN < total.min() and total.max() < SUM_MAX):
+    if not (SUM_MIN < np.minimum.reduce(total) and np.maximum.reduce(total) < SUM_MAX):
         _softmax_shifted(x, out)
         return
     # A division, not a reciprocal's product: unshifted, a one-entry row is
@@ -111,13 +133,21 @@ class CpuRuntime(
     CpuMovement,
     CpuScatters,
     CpuImage,
+    CpuQuantize,
+    CpuFused,
 ):
     """numpy on the host; `threads` workers for the memory-bound ops. Each
     family of ops is a part (`cpu_*.py`), all standing on `CpuHost`
     (cpu_host.py)."""
 
+    # Each `bind_<op>` does an op's per-operand work once and returns the
+    # call (`Runtime.bind_call`, for bound plans); the op itself is that call.
+
     def matmul(self, a: DA, b: DA, out: DA) -> None:
         """numpy `matmul`, batched, with broadcasting of the batch dims."""
+        self.bind_matmul(a, b, out)()
+
+    def bind_matmul(self, a: DA, b: DA, out: DA) -> Callable[[], object]:
         x, w, o = self.array(a), self.array(b), self.array(out)
         if w.ndim == 2 and x.ndim > 2:
             # One big GEMM instead of one per batch entry, when no copy is needed.
@@ -125,75 +155,161 @@ class CpuRuntime(
             o2 = _reshape(o, (-1, o.shape[-1]))
             if x2 is not None and o2 is not None:
                 x, o = x2, o2
-        self._matmul(x, w, o)
+        return self._bind_matmul(x, w, o)
 
     def gemm(self, a: DA, b: DA, c: OptDA, out: DA, attrs: GemmAttributes) -> None:
         """ONNX Gemm: alpha * op(A) @ op(B) + beta * C (C broadcast to (M, N))."""
+        self.bind_gemm(a, b, c, out, attrs)()
+
+    def bind_gemm(
+        self, a: DA, b: DA, c: OptDA, out: DA, attrs: GemmAttributes
+    ) -> Callable[[], object]:
         alpha, beta = attrs.alpha, attrs.beta
         x, w, o = self.array(a), self.array(b), self.array(out)
         bias = None if c is None or beta == 0.0 else self.array(c)
+        calls: list[Callable[[], object]] = []
         if bias is not None and np.may_share_memory(bias, o):
-            bias = bias.copy()
-        self._matmul(x.T if attrs.trans_a else x, w.T if attrs.trans_b else w, o)
+            kept = np.empty(bias.shape, bias.dtype)  # before the product is written
+            calls.append(partial(np.copyto, kept, bias))
+            bias = kept
+        calls.append(
+            self._bind_matmul(
+                x.T if attrs.trans_a else x, w.T if attrs.trans_b else w, o
+            )
+        )
         if alpha != 1.0:
-            np.multiply(o, np.float32(alpha).astype(o.dtype), out=o)
+            factor = np.float32(alpha).astype(o.dtype)
+            calls.append(partial(np.multiply, o, factor, out=o))
         if bias is not None:
             if beta != 1.0:
-                bias = bias * np.asarray(beta, dtype=o.dtype)
-            np.add(o, bias, out=o)
+                weight = np.asarray(beta, dtype=o.dtype)
+                scaled = np.empty(bias.shape, np.result_type(bias, weight))
+                calls.append(partial(np.multiply, bias, weight, out=scaled))
+                bias = scaled
+            calls.append(partial(np.add, o, bias, out=o))
+        return calls[0] if len(calls) == 1 else partial(run_all, calls)
+
+    def concat(self, inputs: Sequence[DA], out: DA, attrs: AxisAttributes) -> None:
+        """ONNX Concat along `axis` (in `[0, rank)`): each input copied into its
+        slice of `out`."""
+        self.bind_concat(inputs, out, attrs)()
+
+    def bind_concat(
+        self, inputs: Sequence[DA], out: DA, attrs: AxisAttributes
+    ) -> Callable[[], object]:
+        o, lead = self.array(out), (slice(None),) * attrs.axis
+        calls: list[Callable[[], object]] = []
+        start, rank = 0, len(out.shape)
+        for src in inputs:
+            if self.debug:  # as `Runtime.concat` checks its subviews
+                offsets = [0] * rank
+                offsets[attrs.axis] = start
+                part = out.subview(offsets, src.shape, [1] * rank, src.shape)
+                what = f"{hip.ConcatOp.name} input at {start} of axis {attrs.axis}"
+                check_inside(part, out, what)
+            stop = start + src.shape[attrs.axis]
+            part = o[(*lead, slice(start, stop))]
+            calls.append(self._bind_elementwise(_copyto, part, self.array(src)))
+            start = stop
+        return partial(run_all, calls)
 
     def permute(self, src: DA, out: DA, attrs: PermuteAttributes) -> None:
         """out[i0, i1, ...] = src transposed by `perm` (out dim i is src dim perm[i])."""
-        moved = self.array(src).transpose(attrs.perm)
-        self._elementwise(_copyto, self.array(out), moved)
+        self.bind_permute(src, out, attrs)()
 
-    def _formula(self, attrs: ElementwiseAttributes) -> Callable[..., Any]:
+    def bind_permute(
+        self, src: DA, out: DA, attrs: PermuteAttributes
+    ) -> Callable[[], object]:
+        moved = self.array(src).transpose(attrs.perm)
+        return self._bind_elementwise(_copyto, self.array(out), moved)
+
+    def bind_transpose(
+        self, src: DA, out: DA, dim0: int, dim1: int
+    ) -> Callable[[], object]:
+        perm = list(range(len(src.shape)))
+        perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+        return self.bind_permute(src, out, PermuteAttributes(tuple(perm)))
+
+    def _bind_formula(
+        self, attrs: ElementwiseAttributes, out: DA, *inputs: DA
+    ) -> Callable[[], object]:
+        """The op's `FORMULA` bound to its operands (cpu_formula.py), per piece."""
         op = _ELEMENTWISE[attrs.kind]
-        fn = numpy_function(op.FORMULA, op.arity())
-        return partial(fn, params=attrs.params) if attrs.params else fn
+
+        def bind(o: np.ndarray, *xs: np.ndarray) -> Callable[[], object]:
+            return quietly(bind_formula(op.FORMULA, op.arity(), xs, o, attrs.params))
+
+        arrays = [self.array(x) for x in inputs]
+        return self._bind_pieces(bind, self.array(out), *arrays)
 
     def binary(self, a: DA, b: DA, out: DA, attrs: ElementwiseAttributes) -> None:
         """The binary elementwise hip op of this `kind` (its `FORMULA`), with
         numpy broadcasting; `params` are the values of the formula's `Param`s."""
-        fn = self._formula(attrs)
-        self._elementwise(fn, self.array(out), self.array(a), self.array(b))
+        self.bind_binary(a, b, out, attrs)()
+
+    def bind_binary(
+        self, a: DA, b: DA, out: DA, attrs: ElementwiseAttributes
+    ) -> Callable[[], object]:
+        return self._bind_formula(attrs, out, a, b)
 
     def unary(self, src: DA, out: DA, attrs: ElementwiseAttributes) -> None:
         """The unary elementwise hip op of this `kind` (its `FORMULA`),
         between same-shaped views."""
-        self._elementwise(self._formula(attrs), self.array(out), self.array(src))
+        self.bind_unary(src, out, attrs)()
+
+    def bind_unary(
+        self, src: DA, out: DA, attrs: ElementwiseAttributes
+    ) -> Callable[[], object]:
+        return self._bind_formula(attrs, out, src)
 
     def ternary(
         self, a: DA, b: DA, c: DA, out: DA, attrs: ElementwiseAttributes
     ) -> None:
         """The ternary elementwise hip op of this `kind` (`where`), the three
         broadcast as numpy does."""
-        inputs = (self.array(a), self.array(b), self.array(c))
-        self._elementwise(self._formula(attrs), self.array(out), *inputs)
+        self.bind_ternary(a, b, c, out, attrs)()
+
+    def bind_ternary(
+        self, a: DA, b: DA, c: DA, out: DA, attrs: ElementwiseAttributes
+    ) -> Callable[[], object]:
+        return self._bind_formula(attrs, out, a, b, c)
 
     def from_elements(self, values: Sequence[int], out: DA) -> None:
         """The host ints `values` written into `out` (int or bool, at most 1-D,
         `len(values)` elements)."""
+        self.bind_from_elements(values, out)()
+
+    def bind_from_elements(
+        self, values: Sequence[int], out: DA
+    ) -> Callable[[], object]:
         target = self.array(out)
-        target[...] = (
-            np.array(values, dtype=np.int64).astype(target.dtype).reshape(target.shape)
-        )
+        held = np.array(values, dtype=np.int64).astype(target.dtype)
+        return partial(np.copyto, target, held.reshape(target.shape))
 
     def range(self, start: DA, delta: DA, out: DA) -> None:
         """ONNX Range: `out[i] = start + i * delta` in `out`'s type; `start` and
         `delta` are 0-D."""
+        self.bind_range(start, delta, out)()
+
+    def bind_range(self, start: DA, delta: DA, out: DA) -> Callable[[], object]:
         target = self.array(out)
         s, d = self.array(start).reshape(()), self.array(delta).reshape(())
         steps = np.arange(target.shape[0], dtype=target.dtype)
-        np.add(s, steps * d, out=target, casting="unsafe")
+        return partial(_range, s, steps, d, target)
 
     def copy(self, src: DA, out: DA) -> None:
-        self._elementwise(_copyto, self.array(out), self.array(src))
+        self.bind_copy(src, out)()
+
+    def bind_copy(self, src: DA, out: DA) -> Callable[[], object]:
+        return self._bind_elementwise(_copyto, self.array(out), self.array(src))
 
     def cast(self, src: DA, out: DA) -> None:
         """Copy converting to `out`'s element type, as ONNX Cast (C's casts:
         float to integer truncates toward zero)."""
-        self._elementwise(_cast, self.array(out), self.array(src))
+        self.bind_cast(src, out)()
+
+    def bind_cast(self, src: DA, out: DA) -> Callable[[], object]:
+        return self._bind_elementwise(_cast, self.array(out), self.array(src))
 
     def softmax(self, src: DA, scale: OptDA, out: DA, attrs: AxisAttributes) -> None:
         """Softmax of `src` (times the scalar `scale`, if given) along `axis`.
@@ -203,22 +319,20 @@ class CpuRuntime(
         cache, so the scores cross memory once less, with the same float32
         arithmetic as the two ops.
         """
+        self.bind_softmax(src, scale, out, attrs)()
+
+    def bind_softmax(
+        self, src: DA, scale: OptDA, out: DA, attrs: AxisAttributes
+    ) -> Callable[[], object]:
         x, o = self.array(src), self.array(out)
         factor = None if scale is None else self.array(scale).reshape(())
         if x.size == 0:
-            return
+            return nothing
         if x.ndim == 0:
-            o[...] = 1.0
-            return
+            return partial(np.copyto, o, 1.0)
         axis = attrs.axis % x.ndim
         if x.dtype == np.float16:
-            # In float32, rounded once, as ONNX Runtime and the GPU kernels do
-            # (the scale's product keeps the Mul's own float16 rounding).
-            scaled = x if factor is None else np.multiply(x, factor)
-            wide = np.moveaxis(scaled.astype(np.float32), axis, -1)
-            _softmax_shifted(wide, wide)
-            np.copyto(o, np.moveaxis(wide, -1, axis))
-            return
+            return partial(_softmax_half, x, factor, o, axis)
         if axis != x.ndim - 1:
             x, o = np.moveaxis(x, axis, -1), np.moveaxis(o, axis, -1)
         n = x.shape[-1]
@@ -228,12 +342,10 @@ class CpuRuntime(
         same = x2 is not None and o2 is not None and _same_view(x2, o2)
         if x2 is None or o2 is None or (np.may_share_memory(x, o) and not same):
             if factor is not None:
-                x = np.multiply(x, factor)
-            _softmax_shifted(x, o)
-            return
+                return partial(_softmax_scaled, x, factor, o)
+            return partial(_softmax_shifted, x, o)
         if same and factor is None:
-            _softmax_shifted(x, o)
-            return
+            return partial(_softmax_shifted, x, o)
         src_rows, out_rows = x2, o2
         ones = np.ones(n, dtype=o.dtype)
         block = max(1, SOFTMAX_BLOCK_BYTES // (n * x.itemsize))
@@ -241,18 +353,24 @@ class CpuRuntime(
         cuts = [rows * i // threads for i in range(threads + 1)]
 
         def task(lo: int, hi: int) -> Callable[[], None]:
-            def run() -> None:
-                scaling = (
-                    None if factor is None else (factor, np.empty((block, n), x.dtype))
+            # Each task's blocks, and its scratch for the scaled rows.
+            scratch = None if factor is None else np.empty((block, n), x.dtype)
+            blocks = [
+                (
+                    src_rows[start : min(start + block, hi)],
+                    out_rows[start : min(start + block, hi)],
+                    None if scratch is None else scratch[: min(block, hi - start)],
                 )
-                for start in range(lo, hi, block):
-                    stop = min(start + block, hi)
-                    rows_in = src_rows[start:stop]
-                    if scaling is not None:
-                        by, scratch = scaling
-                        rows_in = np.multiply(rows_in, by, out=scratch[: stop - start])
-                    _softmax_block(rows_in, out_rows[start:stop], ones)
+                for start in range(lo, hi, block)
+            ]
+
+            def run() -> None:
+                for rows_in, rows_out, scaled in blocks:
+                    if scaled is not None and factor is not None:
+                        rows_in = np.multiply(rows_in, factor, out=scaled)
+                    _softmax_block(rows_in, rows_out, ones)
 
             return run
 
-        self._parallel([task(lo, hi) for lo, hi in zip(cuts, cuts[1:]) if hi > lo])
+        tasks = [task(lo, hi) for lo, hi in zip(cuts, cuts[1:]) if hi > lo]
+        return tasks[0] if len(tasks) == 1 else partial(self._parallel, tasks)

@@ -3,7 +3,8 @@
 `CpuConvolutions` is mixed into `CpuRuntime` (cpu.py). No Python loop runs
 per pixel:
 
-- `conv`: im2col into the op's workspace (one image: `C * prod(k) * prod(o)`
+- `conv` (bound once, `bind_conv`: the copies and GEMMs over fixed views):
+  im2col into the op's workspace (one image: `C * prod(k) * prod(o)`
   elements), one strided copy per kernel tap, then one batched GEMM over the
   groups (`np.matmul` with `out=`, BLAS per group) per image. A 1x1 kernel with
   unit strides and no pads (an empty workspace) is one `matmul` of the
@@ -20,14 +21,14 @@ per pixel:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from xhip.backend.cpu_host import CpuHost
+from xhip.backend.cpu_host import CpuHost, contiguous, nothing, run_all
 from xhip.backend.runtime import DA, OptDA
 from xhip.dialects.hip import ConvAttributes, PoolAttributes, WindowAttributes
 
@@ -57,19 +58,23 @@ def _tap_slices(
     return tuple(dst), tuple(src)
 
 
-def im2col(
+def bind_im2col(
     image: np.ndarray, col: np.ndarray, kernel: Sequence[int], window: WindowAttributes
-) -> None:
-    """`col` (C, prod(kernel), o...) = the window elements of `image` (C, s...),
-    0 where a window reaches into the padding; one strided copy per tap."""
+) -> list[Callable[[], object]]:
+    """The calls filling `col` (C, prod(kernel), o...) with the window
+    elements of `image` (C, s...), 0 where a window reaches into the padding:
+    one strided copy per tap."""
+    calls: list[Callable[[], object]] = []
     if any(window.pads):
-        col.fill(0)
+        calls.append(partial(col.fill, 0))
     in_shape, out_shape = image.shape[1:], col.shape[2:]
     for k, tap in enumerate(np.ndindex(*kernel)):
         slices = _tap_slices(tap, in_shape, out_shape, window)
         if slices is not None:
             dst, src = slices
-            col[(slice(None), k, *dst)] = image[(slice(None), *src)]
+            part = col[(slice(None), k, *dst)]
+            calls.append(partial(np.copyto, part, image[(slice(None), *src)]))
+    return calls
 
 
 def _window_counts(
@@ -214,18 +219,24 @@ class CpuConvolutions(CpuHost):
         `workspace` (1-D, from the memory plan) holds the im2col matrix of one
         image, `C * prod(k) * prod(o)` elements, or is empty where that matrix
         is the image itself; the runtime allocates nothing else for it."""
+        self.bind_conv(x, w, bias, out, workspace, attrs)()
+
+    def bind_conv(
+        self, x: DA, w: DA, bias: OptDA, out: DA, workspace: DA, attrs: ConvAttributes
+    ) -> Callable[[], object]:
         xs, ws, o, work = (self.array(v) for v in (x, w, out, workspace))
         n, c, group = *xs.shape[:2], attrs.group
         m, kernel, out_spatial = ws.shape[0], ws.shape[2:], o.shape[2:]
         positions = math.prod(out_spatial)
-        weights = ws.reshape(group, m // group, -1)
         if n == 0 or o.size == 0:
-            return
+            return nothing
+        calls: list[Callable[[], object]] = []
+        weights = contiguous(ws, calls).reshape(group, m // group, -1)
         target = o if o.flags.c_contiguous else np.empty_like(o)
         if work.size == 0:  # the im2col matrix is the image itself
-            images = xs.reshape(n, group, c // group, positions)
+            images = contiguous(xs, calls).reshape(n, group, c // group, positions)
             out_rows = target.reshape(n, group, m // group, positions)
-            self._matmul(weights, images, out_rows)
+            calls.append(self._bind_matmul(weights, images, out_rows))
         else:
             col = work.reshape(c, math.prod(kernel), *out_spatial)
             cols = work.reshape(group, -1, positions)
@@ -233,19 +244,22 @@ class CpuConvolutions(CpuHost):
             pieces = self.threads if work.size >= PARALLEL_MIN_ELEMENTS else 1
             cuts = [c * t // pieces for t in range(pieces + 1)]
             for i in range(n):
-                self._parallel(
-                    [
-                        partial(im2col, xs[i, lo:hi], col[lo:hi], kernel, attrs)
-                        for lo, hi in zip(cuts, cuts[1:])
-                        if hi > lo
-                    ]
-                )
+                tasks = [
+                    partial(
+                        run_all, bind_im2col(xs[i, lo:hi], col[lo:hi], kernel, attrs)
+                    )
+                    for lo, hi in zip(cuts, cuts[1:])
+                    if hi > lo
+                ]
+                calls.append(partial(self._parallel, tasks))
                 out_rows = target[i].reshape(group, m // group, positions)
-                self._matmul(weights, cols, out_rows)
+                calls.append(self._bind_matmul(weights, cols, out_rows))
         if bias is not None:
-            target += self.array(bias).reshape(m, *(1 for _ in out_spatial))
+            shift = self.array(bias).reshape(m, *(1 for _ in out_spatial))
+            calls.append(partial(np.add, target, shift, out=target))
         if target is not o:
-            np.copyto(o, target)
+            calls.append(partial(np.copyto, o, target))
+        return partial(run_all, calls)
 
     def pool(self, x: DA, out: DA, indices: OptDA, attrs: PoolAttributes) -> None:
         """Max (`kind` "max") or average pooling of x (N, C, s...) into out (N,
@@ -255,5 +269,10 @@ class CpuConvolutions(CpuHost):
         `count_include_pad` inside the padded x. `indices` (int64, max only):
         each maximum's flat index into x (first one on ties), its spatial dims
         column-major under `column_major`."""
+        self.bind_pool(x, out, indices, attrs)()
+
+    def bind_pool(
+        self, x: DA, out: DA, indices: OptDA, attrs: PoolAttributes
+    ) -> Callable[[], object]:
         target = None if indices is None else self.array(indices)
-        pool(self.array(x), self.array(out), target, attrs)
+        return partial(pool, self.array(x), self.array(out), target, attrs)

@@ -2,8 +2,12 @@
 
 `CpuHost` is the base of each family of ops (`cpu_*.py`) and so of
 `cpu.CpuRuntime`, which is made of them: a family calls `array`,
-`_elementwise`, `_matmul` and `_parallel` as its own methods, declared once,
-here.
+`_bind_elementwise`, `_bind_matmul` and `_parallel` as its own methods,
+declared once, here.
+
+Each op is bound (`bind_<op>`, `Runtime.bind_call`): its views, splits and
+buffers made once, it returns the numpy calls left, which a bound plan
+replays; the op itself calls its bound form once, so both run the same code.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import threading
 from abc import ABC
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -33,6 +38,27 @@ BLAS_PARALLEL_MIN_MACS = 1 << 22
 """Below this many multiply-adds a GEMM runs on one thread: handing a small GEMM
 to a second thread costs more than it saves, and on a loaded machine the
 hand-off can wait a whole scheduler time slice."""
+
+
+def nothing() -> None:
+    """The call of an op with nothing to do (an empty output)."""
+
+
+def run_all(calls: Sequence[Callable[[], object]]) -> None:
+    """The calls in order: the bound form of an op of several numpy calls."""
+    for call in calls:
+        call()
+
+
+def contiguous(x: np.ndarray, calls: list[Callable[[], object]]) -> np.ndarray:
+    """`x`, or where it is strided a buffer that `calls` gets a copy into:
+    reshaping it then makes a view. A bound call must read the operand's
+    bytes of each call, never a copy a reshape made once."""
+    if x.flags.c_contiguous:
+        return x
+    kept = np.empty(x.shape, x.dtype)
+    calls.append(partial(np.copyto, kept, x))
+    return kept
 
 
 class _OneBlasThread:
@@ -141,6 +167,9 @@ class CpuHost(Runtime, ABC):
         value.native = array
         return value
 
+    def write(self, value: DeviceArray, array: np.ndarray) -> None:
+        np.copyto(self.array(value), array)
+
     def download(self, value: DeviceArray, out: np.ndarray | None = None) -> np.ndarray:
         src = self.array(value)
         if out is None:
@@ -183,18 +212,26 @@ class CpuHost(Runtime, ABC):
                 return axis, [size * i // self.threads for i in range(self.threads + 1)]
         return None
 
-    def _elementwise(
+    def _bind_elementwise(
         self, fn: Callable[..., Any], out: np.ndarray, *inputs: np.ndarray
-    ) -> None:
-        """`fn(*inputs, out=out)`, cut along one axis of `out` over the threads.
+    ) -> Callable[[], object]:
+        """`fn(*inputs, out=out)` as a call without arguments, cut along one
+        axis of `out` over the threads (`_bind_pieces`). Inputs are cut only
+        where they have the axis; elsewhere they broadcast as they are, which
+        keeps numpy on its fast scalar loops."""
+        return self._bind_pieces(lambda o, *xs: partial(fn, *xs, out=o), out, *inputs)
 
-        Inputs are cut only where they have the axis; elsewhere they broadcast
-        as they are, which keeps numpy on its fast scalar loops.
-        """
+    def _bind_pieces(
+        self,
+        bind: Callable[..., Callable[[], object]],
+        out: np.ndarray,
+        *inputs: np.ndarray,
+    ) -> Callable[[], object]:
+        """`bind(out, *inputs)`'s call, or with `out` cut along one axis over
+        the threads, each piece's own call (`bind` of the pieces)."""
         split = self._split(out.shape)
         if split is None:
-            fn(*inputs, out=out)
-            return
+            return bind(out, *inputs)
         axis, cuts = split
 
         def piece(x: np.ndarray, lo: int, hi: int) -> np.ndarray:
@@ -203,12 +240,11 @@ class CpuHost(Runtime, ABC):
                 return x
             return x[(slice(None),) * own + (slice(lo, hi),)]
 
-        def task(lo: int, hi: int) -> Callable[[], None]:
-            return lambda: fn(
-                *(piece(x, lo, hi) for x in inputs), out=piece(out, lo, hi)
-            )
-
-        self._parallel([task(lo, hi) for lo, hi in zip(cuts, cuts[1:])])
+        tasks = [
+            bind(piece(out, lo, hi), *(piece(x, lo, hi) for x in inputs))
+            for lo, hi in zip(cuts, cuts[1:])
+        ]
+        return partial(self._parallel, tasks)
 
     def _matmul(self, x: np.ndarray, w: np.ndarray, o: np.ndarray) -> None:
         """BLAS on one thread; big products cut over our own thread pool.
@@ -216,6 +252,12 @@ class CpuHost(Runtime, ABC):
         OpenBLAS's own threads spin while they wait, which starves our pool on
         a small machine, and it hands small GEMMs to a second thread at a loss.
         """
+        self._bind_matmul(x, w, o)()
+
+    def _bind_matmul(
+        self, x: np.ndarray, w: np.ndarray, o: np.ndarray
+    ) -> Callable[[], object]:
+        """`_matmul` as a call without arguments, cut once (bound plans)."""
         if not self._holds_blas:
             _ONE_BLAS_THREAD.acquire()
             self._holds_blas = True
@@ -225,8 +267,7 @@ class CpuHost(Runtime, ABC):
             # `big` already weighed the work: cut the rows however few they are.
             split = self._cut(o.shape[:-1])
         if split is None:
-            np.matmul(x, w, out=o)
-            return
+            return partial(np.matmul, x, w, out=o)
         axis, cuts = split
         m_axis = axis == o.ndim - 2
 
@@ -239,13 +280,15 @@ class CpuHost(Runtime, ABC):
             return v[(slice(None),) * own + (slice(lo, hi),)]
 
         def task(lo: int, hi: int) -> Callable[[], object]:
-            return lambda: np.matmul(
+            return partial(
+                np.matmul,
                 piece(x, lo, hi, True),
                 piece(w, lo, hi, False),
                 out=o[(slice(None),) * axis + (slice(lo, hi),)],
             )
 
-        self._parallel([task(lo, hi) for lo, hi in zip(cuts, cuts[1:])])
+        tasks = [task(lo, hi) for lo, hi in zip(cuts, cuts[1:])]
+        return partial(self._parallel, tasks)
 
     def close(self) -> None:
         if self._holds_blas:

@@ -11,11 +11,11 @@ dims (a view: splitting a dim needs no copy).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from xhip.backend.cpu_host import CpuHost
+from xhip.backend.cpu_host import CpuHost, nothing
 from xhip.backend.runtime import DA
 from xhip.dialects.hip import SliceAttributes
 
@@ -53,30 +53,40 @@ def tile_views(x: np.ndarray, out: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 class CpuMovement(CpuHost):
-    """Mixed into `CpuRuntime`: the `Runtime` methods of the copies."""
-
-    def _copy_into(self, src: np.ndarray, out: np.ndarray) -> None:
-        self._elementwise(_copy, out, src)
+    """Mixed into `CpuRuntime`: the `Runtime` methods of the copies. Each is
+    its `bind_` form called once (bound plans replay that call)."""
 
     def slice(
         self, starts: Sequence[int], src: DA, out: DA, attrs: SliceAttributes
     ) -> None:
         """`hip.slice`: `out[i] = src[start + i * step]` in each dim. Each start
         is in `[0, size)` of its dim wherever `out` is not empty."""
+        self.bind_slice(starts, src, out, attrs)()
+
+    def bind_slice(
+        self, starts: Sequence[int], src: DA, out: DA, attrs: SliceAttributes
+    ) -> Callable[[], object]:
         o = self.array(out)
         if o.size == 0:
-            return
-        self._copy_into(slice_view(self.array(src), starts, attrs.steps, o.shape), o)
+            return nothing
+        part = slice_view(self.array(src), starts, attrs.steps, o.shape)
+        return self._bind_elementwise(_copy, o, part)
 
     def tile(self, src: DA, out: DA) -> None:
         """ONNX Tile: `out[i] = src[i mod src.shape]` in each dim (each dim of
         `out` a multiple of `src`'s)."""
+        self.bind_tile(src, out)()
+
+    def bind_tile(self, src: DA, out: DA) -> Callable[[], object]:
         o = self.array(out)
         if o.size == 0:
-            return
+            return nothing
         source, split = tile_views(self.array(src), o)
-        self._copy_into(source, split)
+        return self._bind_elementwise(_copy, split, source)
 
     def expand(self, src: DA, out: DA) -> None:
         """ONNX Expand: `src` broadcast to `out`'s shape as numpy does."""
-        self._copy_into(self.array(src), self.array(out))
+        self.bind_expand(src, out)()
+
+    def bind_expand(self, src: DA, out: DA) -> Callable[[], object]:
+        return self._bind_elementwise(_copy, self.array(out), self.array(src))

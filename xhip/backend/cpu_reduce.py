@@ -8,11 +8,14 @@ normalizations, and as the GPU libraries accumulate), then rounds once.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from xhip.backend.cpu_host import CpuHost
+from xhip.backend.cpu_host import CpuHost, nothing, run_all
 from xhip.backend.runtime import DA, OptDA
 from xhip.dialects.hip import (
     ArgReduceAttributes,
@@ -42,6 +45,36 @@ def _highest(dtype: np.dtype[Any]) -> Any:
     if dtype.kind == "b":
         return True
     return np.iinfo(dtype).max
+
+
+def _same_view(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether `a` and `b` are the same elements in the same order."""
+    return (
+        a.ctypes.data == b.ctypes.data and a.shape == b.shape and a.strides == b.strides
+    )
+
+
+def _quietly(calls: Sequence[Callable[[], object]]) -> None:
+    with np.errstate(all="ignore"):
+        for call in calls:
+            call()
+
+
+def _reduce_into(
+    x: np.ndarray, kind: str, axes: tuple[int, ...], o: np.ndarray
+) -> None:
+    with np.errstate(over="ignore", invalid="ignore"):
+        np.copyto(o, reduce_array(x, kind, axes), casting="unsafe")
+
+
+_UFUNCS: dict[str, np.ufunc] = {
+    "max": np.maximum,
+    "min": np.minimum,
+    "sum": np.add,
+    "prod": np.multiply,
+    "mean": np.add,
+}
+"""The kinds that are one ufunc's reduction (a mean then divides)."""
 
 
 def reduce_array(x: np.ndarray, kind: str, axes: tuple[int, ...]) -> Any:
@@ -108,14 +141,40 @@ class CpuReductions(CpuHost):
         none: the element function on each value, |x| for l1, x*x for sum_square). `out` has `src`'s rank (reduced dims of size 1) or
         drops the reduced dims. An empty reduction gives the kind's identity:
         0, 1 for prod, -inf for max and log_sum_exp, +inf for min, NaN for mean."""
-        axes = attrs.axes
+        self.bind_reduce(src, out, attrs)()
+
+    def bind_reduce(
+        self, src: DA, out: DA, attrs: ReduceAttributes
+    ) -> Callable[[], object]:
+        axes, kind = attrs.axes, attrs.kind
         x, o = self.array(src), self.array(out)
         if o.ndim != x.ndim:
             o = np.expand_dims(o, axes)
         if o.size == 0:
-            return
-        with np.errstate(over="ignore", invalid="ignore"):
-            np.copyto(o, reduce_array(x, attrs.kind, axes), casting="unsafe")
+            return nothing
+        ufunc = _UFUNCS.get(kind)
+        count = math.prod(x.shape[a] for a in axes)
+        if ufunc is None or (kind == "mean" and x.dtype.kind in "iub") or not count:
+            return partial(_reduce_into, x, kind, axes, o)
+        # One ufunc reduction (`reduce_array`'s), into `o` when it is of the
+        # result's type and apart from `x`, else into a buffer cast into it.
+        keywords: dict[str, Any] = {"axis": axes, "keepdims": True}
+        if kind in ("max", "min"):
+            keywords["initial"] = (_lowest if kind == "max" else _highest)(x.dtype)
+            result = x.dtype
+        else:
+            result = keywords["dtype"] = _work_dtype(x.dtype)
+        into = o
+        if o.dtype != result or np.may_share_memory(o, x):
+            into = np.empty(o.shape, result)
+        calls: list[Callable[[], object]] = [
+            partial(ufunc.reduce, x, out=into, **keywords)
+        ]
+        if kind == "mean":
+            calls.append(partial(np.divide, into, count, out=into))
+        if into is not o:
+            calls.append(partial(np.copyto, o, into, casting="unsafe"))
+        return partial(_quietly, calls)
 
     def arg_reduce(self, src: DA, out: DA, attrs: ArgReduceAttributes) -> None:
         """`hip.argmax`/`hip.argmin` (`kind` max or min) along `axis` into the
@@ -133,23 +192,73 @@ class CpuReductions(CpuHost):
             return
         o[...] = arg_extreme(x, axis, attrs.kind, attrs.select_last)
 
-    def _normalize(
-        self, x: np.ndarray, attrs: NormAttributes, centre: bool
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(normalized x, mean, 1 / std) in float32 at least, stats dims kept."""
-        work = np.promote_types(_work_dtype(x.dtype), np.float32)
-        w = x.astype(work, copy=False)
-        axes = tuple(range(attrs.axis, x.ndim))
+    def _bind_normalize(
+        self,
+        x: DA,
+        scale: DA,
+        bias: OptDA,
+        out: DA,
+        mean: OptDA,
+        inv_std: OptDA,
+        attrs: NormAttributes,
+        centre: bool,
+    ) -> Callable[[], object]:
+        """Layer norm (`centre`) or RMS norm, bound: the normalized x
+        times `scale` plus `bias`, in float32 at least (see module doc), each
+        step a numpy call into a buffer made here. The statistics are
+        `np.mean`'s: a sum, then a division by the count."""
+        xs, o = self.array(x), self.array(out)
+        if xs.size == 0:
+            return nothing
+        work = np.promote_types(_work_dtype(xs.dtype), np.float32)
+        axes = tuple(range(attrs.axis, xs.ndim))
+        n = math.prod(xs.shape[attrs.axis :])
+        # `np.mean` divides by an intp, in float64 for a float32 sum; below
+        # 2**24 a float32 division rounds the same (float64 has over 2p + 2
+        # bits: its double rounding is exact), and costs a cast less.
+        count = work.type(n) if n < 1 << 24 else np.intp(n)
+        stats = xs.shape[: attrs.axis] + (1,) * len(axes)
+        factors = [self.array(v) for v in (scale, bias) if v is not None]
+        calls: list[Callable[[], object]] = []
+        w = xs
+        if xs.dtype != work:
+            w = np.empty(xs.shape, work)
+            calls.append(partial(np.copyto, w, xs))
+        # The output holds the centred x when it is of the work type and
+        # shares no bytes with the other operands (or is x, exactly).
+        apart = not any(np.may_share_memory(o, v) for v in factors) and (
+            not np.may_share_memory(o, xs) or _same_view(o, w)
+        )
+        d = o if o.dtype == work and apart else np.empty(xs.shape, work)
+        m, var, inv = (np.empty(stats, work) for _ in range(3))
+        square = np.empty(xs.shape, work)
         if centre:
-            mean = np.mean(w, axis=axes, keepdims=True)
-            d = w - mean
-        else:
-            mean = np.zeros((), work)
-            d = w.copy()
-        var = np.mean(np.square(d), axis=axes, keepdims=True)
-        inv = 1.0 / np.sqrt(var + np.asarray(attrs.epsilon, work))
-        np.multiply(d, inv, out=d)
-        return d, mean, inv
+            calls += [
+                partial(np.add.reduce, w, axis=axes, out=m, keepdims=True),
+                partial(np.true_divide, m, count, out=m, casting="unsafe"),
+                partial(np.subtract, w, m, out=d),
+            ]
+        elif not _same_view(d, w):
+            calls.append(partial(np.copyto, d, w))
+        calls += [
+            partial(np.square, d, out=square),
+            partial(np.add.reduce, square, axis=axes, out=var, keepdims=True),
+            partial(np.true_divide, var, count, out=var, casting="unsafe"),
+            partial(np.add, var, np.asarray(attrs.epsilon, work), out=var),
+            partial(np.sqrt, var, out=var),
+            partial(np.true_divide, 1.0, var, out=inv),
+            partial(np.multiply, d, inv, out=d),
+            partial(np.multiply, d, factors[0], out=d),
+        ]
+        if len(factors) > 1:
+            calls.append(partial(np.add, d, factors[1], out=d))
+        if d is not o:
+            calls.append(partial(np.copyto, o, d, casting="unsafe"))
+        if mean is not None:
+            calls.append(partial(np.copyto, self.array(mean), m, casting="unsafe"))
+        if inv_std is not None:
+            calls.append(partial(np.copyto, self.array(inv_std), inv, casting="unsafe"))
+        return partial(run_all, calls)
 
     def layer_norm(
         self, x: DA, scale: DA, bias: OptDA, out: DA, mean: OptDA, inv_std: OptDA,
@@ -158,27 +267,22 @@ class CpuReductions(CpuHost):
         """ONNX LayerNormalization over the dims from `axis` on; `scale` and
         `bias` broadcast to those dims; `mean`/`inv_std` (the normalized dims
         of size 1) written when given."""
-        xs = self.array(x)
-        if xs.size == 0:
-            return
-        y, m, inv = self._normalize(xs, attrs, centre=True)
-        np.multiply(y, self.array(scale), out=y)
-        if bias is not None:
-            np.add(y, self.array(bias), out=y)
-        np.copyto(self.array(out), y, casting="unsafe")
-        if mean is not None:
-            np.copyto(self.array(mean), m, casting="unsafe")
-        if inv_std is not None:
-            np.copyto(self.array(inv_std), inv, casting="unsafe")
+        self.bind_layer_norm(x, scale, bias, out, mean, inv_std, attrs)()
+
+    def bind_layer_norm(
+        self, x: DA, scale: DA, bias: OptDA, out: DA, mean: OptDA, inv_std: OptDA,
+        attrs: NormAttributes,
+    ) -> Callable[[], object]:  # fmt: skip
+        return self._bind_normalize(x, scale, bias, out, mean, inv_std, attrs, True)
 
     def rms_norm(self, x: DA, scale: DA, out: DA, attrs: NormAttributes) -> None:
         """ONNX RMSNormalization over the dims from `axis` on."""
-        xs = self.array(x)
-        if xs.size == 0:
-            return
-        y, _, _ = self._normalize(xs, attrs, centre=False)
-        np.multiply(y, self.array(scale), out=y)
-        np.copyto(self.array(out), y, casting="unsafe")
+        self.bind_rms_norm(x, scale, out, attrs)()
+
+    def bind_rms_norm(
+        self, x: DA, scale: DA, out: DA, attrs: NormAttributes
+    ) -> Callable[[], object]:
+        return self._bind_normalize(x, scale, None, out, None, None, attrs, False)
 
     def log_softmax(self, src: DA, out: DA, attrs: AxisAttributes) -> None:
         """Log of the softmax along `axis`, computed shifted by the max."""

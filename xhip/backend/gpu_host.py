@@ -323,6 +323,11 @@ class GpuHost(Runtime, ABC):
             self.device.copy_to_device(value.buffer.handle, host)
         return value
 
+    def write(self, value: DeviceArray, array: np.ndarray) -> None:
+        host = np.ascontiguousarray(array)
+        if host.nbytes:
+            self.device.copy_to_device(self._address(value), host)
+
     def download(self, value: DeviceArray, out: np.ndarray | None = None) -> np.ndarray:
         if not value.is_contiguous():
             dense = self.empty(value.shape, value.dtype)

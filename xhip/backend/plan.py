@@ -4,12 +4,18 @@
 file, folding constants. Per call it costs a few hundred nanoseconds per op
 instead of the xDSL interpreter's scoped-dict walk (`interpreter.py`); both run
 the functions the builders make (`build_env.py`), so they share one semantics.
+
+`Plan.bind` goes further for one set of argument shapes: it runs the steps
+once, keeping every allocation, and returns a `BoundPlan`, the flat list of
+the runtime calls with every size, view and parameter resolved. Replaying it
+does no size or view work at all; the session keeps one per input shapes.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from xdsl.dialects import arith, func, memref
@@ -18,9 +24,9 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.printer import Printer
 from xdsl.traits import SymbolTable
 
-from xhip.backend.build_env import BuildEnv, OpFn, UnsupportedOpError
+from xhip.backend.build_env import BuildEnv, OpFn, RuntimeStep, UnsupportedOpError
 from xhip.backend.build_hip import build
-from xhip.backend.runtime import DeviceArray, MemoryPlanError, overlaps
+from xhip.backend.runtime import Buffer, DeviceArray, MemoryPlanError, overlaps
 from xhip.dialects import hip
 from xhip.dialects import memref as xmemref
 from xhip.transforms.index_arith import INDEX_BINARY
@@ -128,6 +134,59 @@ def _item(k: int) -> OpFn:
     return lambda values: values[k]
 
 
+_PURE_OPS = (
+    *INDEX_BINARY,
+    arith.CmpiOp,
+    arith.SelectOp,
+    arith.ConstantOp,
+    arith.IndexCastOp,
+    xmemref.DimOp,
+    memref.DimOp,
+    memref.ViewOp,
+    memref.GetGlobalOp,
+    *_ALIAS_OPS,
+)
+"""Ops whose value a bound plan computes once: sizes, views, constants."""
+_ALLOC_OPS = (hip.AllocOp, memref.AllocOp, memref.AllocaOp)
+_FREE_OPS = (hip.FreeOp, memref.DeallocOp)
+
+_PURE, _ALLOC, _FREE, _CALL = range(4)
+"""What a step is to `Plan.bind`: computed once, an allocation the bound
+plan keeps, a free it skips, or a runtime call it replays."""
+
+
+def _kind(op: Operation, fn: OpFn) -> int | None:
+    """The step's kind for `Plan.bind`; None: a bound plan cannot hold it (a
+    `hip.readback`, whose sizes depend on data, or an op not known here)."""
+    if isinstance(fn, RuntimeStep):
+        return _CALL
+    if isinstance(op, _ALLOC_OPS):
+        return _ALLOC
+    if isinstance(op, _FREE_OPS):
+        return _FREE
+    if isinstance(op, _PURE_OPS):
+        return _PURE
+    return None
+
+
+@dataclass
+class BoundPlan:
+    """A `Plan` for one set of argument shapes: its runtime calls, each with
+    every operand resolved, over memory it owns (`buffers`) until the session
+    drops it. `results` are the function's results, in that memory; the
+    session sets `inputs` (what each call writes first) and, for outputs passed
+    as arguments, `results`."""
+
+    calls: tuple[Callable[[], object], ...]
+    results: tuple[Any, ...]
+    buffers: list[Buffer]
+    inputs: tuple[DeviceArray, ...] = ()
+
+    def __call__(self) -> None:
+        for call in self.calls:
+            call()
+
+
 class Plan:
     """A straight-line `func.func` compiled once into steps over registers.
 
@@ -150,6 +209,7 @@ class Plan:
         known: dict[int, Any] = {}
         steps: list[tuple[OpFn, tuple[int, ...], int]] = []
         step_ops: list[Operation] = []
+        kinds: list[int | None] = []
         self.results: tuple[int, ...] = ()
         for op in block.ops:
             if isinstance(op, func.ReturnOp):
@@ -172,11 +232,13 @@ class Plan:
             else:
                 steps.append((fn, ins, out))
                 step_ops.append(op)
+                kinds.append(_kind(op, fn))
             if len(op.results) > 1:
                 for k, result in enumerate(op.results):
                     slot = slots[result] = len(slots) + hidden
                     steps.append((_item(k), (out,), slot))
                     step_ops.append(op)
+                    kinds.append(_PURE)
         self.clobber: ClobberCheck | None = None
         if env.runtime.debug:
             self.clobber = check = ClobberCheck(
@@ -191,6 +253,39 @@ class Plan:
         for slot, value in known.items():
             self.registers[slot] = value
         self.steps = steps
+        self.kinds: tuple[int, ...] | None = None
+        """Each step's kind for `bind`; None where the plan cannot be bound
+        (debug mode checks every call; a step `_kind` does not know)."""
+        if self.clobber is None and None not in kinds:
+            self.kinds = tuple(k for k in kinds if k is not None)
+
+    def bind(self, *args: Any) -> BoundPlan:
+        """Runs the plan once on `args`, recording it as a `BoundPlan`.
+
+        The allocations it makes stay allocated (the frees are skipped): they
+        are the bound plan's, and its calls keep writing them. Replaying the
+        plan on the same argument values, with new contents, is this call again.
+        """
+        assert self.kinds is not None, "Plan.bind: this plan cannot be bound"
+        regs = self.registers.copy()
+        regs[: self.num_args] = args
+        calls: list[Callable[[], object]] = []
+        buffers: list[Buffer] = []
+        for (fn, ins, out), kind in zip(self.steps, self.kinds):
+            operands = [regs[i] for i in ins]
+            if kind == _CALL:
+                assert isinstance(fn, RuntimeStep)
+                call = fn.bind(operands)
+                fn.naming(call)
+                calls.append(call)
+            elif kind != _FREE:
+                value = fn(*operands)
+                if kind == _ALLOC:
+                    buffers.append(value.buffer)
+                if out >= 0:
+                    regs[out] = value
+        results = tuple(regs[i] for i in self.results)
+        return BoundPlan(tuple(calls), results, buffers)
 
     def __call__(self, *args: Any) -> tuple[Any, ...]:
         if self.clobber is not None:

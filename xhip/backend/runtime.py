@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any, ClassVar, NoReturn
 
 import numpy as np
@@ -412,6 +413,15 @@ class Runtime(ABC):
     def download(self, value: DeviceArray, out: np.ndarray | None = None) -> np.ndarray:
         """The value as a host array: into `out` if given, else a new array."""
 
+    def write(self, value: DeviceArray, array: np.ndarray) -> None:
+        """Copies host `array` into the contiguous device array `value` (same
+        shape and dtype): how a bound plan takes each call's inputs."""
+        staged = self.upload(array, copy=True)
+        try:
+            self.copy(staged, value)
+        finally:
+            self.free(staged.buffer)
+
     def synchronize(self) -> None:  # noqa: B027 (optional hook)
         """Wait for queued device work (no-op for synchronous runtimes)."""
 
@@ -421,6 +431,21 @@ class Runtime(ABC):
     # interpreter calls the method by keyword.
     # A runtime without the method refuses the op, naming it
     # (`interpreter.runtime_call`).
+
+    def bind_call(
+        self, method: str, keywords: Mapping[str, Any]
+    ) -> Callable[[], object]:
+        """`method(**keywords)` as a call without arguments, for a bound plan
+        (plan.py) to replay while its operands stay where they are.
+
+        A runtime may offer `bind_<method>(**keywords)`, which does the
+        per-operand work (numpy views, splits, parameters) once and returns
+        the call; otherwise the method runs as it is, on each replay.
+        """
+        binder = getattr(self, "bind_" + method, None)
+        if binder is not None:
+            return binder(**keywords)
+        return partial(getattr(self, method), **keywords)
 
     def refuse(self, detail: str) -> NoReturn:
         """Refuse this call's operands (a type without a kernel) in one line; the

@@ -10,6 +10,8 @@ last stage that still returns the outputs (`Signature.with_result_dims`).
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -37,9 +39,11 @@ from xhip.backend.interpreter import (
     numpy_dtype,
 )
 from xhip.backend.memory import MemoryLimitError
+from xhip.backend.plan import BoundPlan
 from xhip.backend.runtime import DeviceArray, Runtime
 from xhip.backend.shapes import DimExpr, result_dims
 from xhip.dialects.hip import ContextType
+from xhip.transforms.hip_fuse_elementwise import HipFuseElementwisePass
 from xhip.transforms.hip_fuse_scaled_softmax import HipFuseScaledSoftmaxPass
 
 Dim = int | str | DimExpr | None
@@ -274,14 +278,32 @@ def _check_input(
 Engine = Literal["plan", "interpreter"]
 
 
-def fuse_for_execution(module: ModuleOp) -> ModuleOp:
-    """A copy of `module` with the backend's fusions applied, as explicit ops.
+def fuse_for_execution(module: ModuleOp, elementwise: bool = True) -> ModuleOp:
+    """A copy of `module` with the backend's fusions applied, as explicit ops:
+    `hip-fuse-scaled-softmax`, then `hip-fuse-elementwise` unless `elementwise`
+    is false (a runtime without `fused_elementwise`).
 
     The given module is left as it is: it may be the user's, or a stage.
     """
     fused = module.clone()
     HipFuseScaledSoftmaxPass().apply(Context(), fused)
+    if elementwise:
+        HipFuseElementwisePass().apply(Context(), fused)
     return fused
+
+
+def _upload_constants(runtime: Runtime, constants: bytes | memoryview) -> DeviceArray:
+    """The constants blob on the device. Read-only constants (bytes, the mapped
+    constants file) are used in place on the CPU, not copied, and still count
+    against `max_memory` as the copy did; a GPU copies them to the device."""
+    host = np.frombuffer(constants, dtype=np.uint8)
+    blob = runtime.upload(host, copy=host.flags.writeable)
+    if not blob.buffer.owned:
+        runtime.allocations.check(host.nbytes, runtime.max_memory, "the constants")
+        # Counted, but its addresses are not checked against the live ones:
+        # read-only memory nobody writes, which several models may share.
+        runtime.allocations.add(blob.buffer, debug=False)
+    return blob
 
 
 class CompiledModel:
@@ -289,39 +311,66 @@ class CompiledModel:
 
     `engine="plan"` (default) compiles the entry function once into a flat list
     of steps; `engine="interpreter"` walks the IR with xDSL's interpreter.
+
+    With the plan engine (outside debug mode), the first call with given input
+    shapes binds the plan (`Plan.bind`): later calls with those shapes copy
+    the inputs into the bound plan's own buffers and replay its runtime calls.
+    The last `max_bound_plans` input shapes keep theirs (LRU), with their
+    memory; `bound_plans` says how many are held, 0 turns them off.
     """
 
     def __init__(
         self,
         module: ModuleOp,
         signature: Signature,
-        constants: bytes | None = None,
+        constants: bytes | memoryview | None = None,
         runtime: Runtime | None = None,
         *,
         entry: str = "main_graph",
         engine: Engine = "plan",
         fuse: bool = True,
+        fuse_elementwise: bool = True,
+        max_bound_plans: int = 8,
     ):
         if runtime is None:
             runtime = CpuRuntime()
-        self.module = fuse_for_execution(module) if fuse else module
-        """The IR that runs: the given module after `hip-fuse-scaled-softmax`,
-        unless `fuse` is false."""
+        elementwise = fuse_elementwise and hasattr(runtime, "fused_elementwise")
+        self.module = fuse_for_execution(module, elementwise) if fuse else module
+        """The IR that runs: the given module after `hip-fuse-scaled-softmax`
+        and (unless `fuse_elementwise` is false, or the runtime cannot run
+        it) `hip-fuse-elementwise`; as given if `fuse` is false."""
         self.signature = signature
         self.runtime = runtime
         self.function = find_function(self.module, entry)
         self._layout()
-        blob = None
-        if constants is not None:
-            blob = runtime.upload(np.frombuffer(constants, dtype=np.uint8), copy=True)
+        blob = None if constants is None else _upload_constants(runtime, constants)
         self._constants = blob
         self._env = BuildEnv(runtime, self.module, blob)
         self._context = HipContext(runtime)
         self.engine = engine
+        self.max_bound_plans = max_bound_plans
+        """How many input shapes keep a bound plan (LRU); 0: none."""
+        self._bound: OrderedDict[tuple[tuple[int, ...], ...], BoundPlan | None] = (
+            OrderedDict()
+        )
+        """Bound plans by input shapes; None: these shapes run unbound."""
+        self._bound_lock = threading.Lock()
+        """Held while a bound plan runs or the cache changes: a call finding it
+        taken (another thread's) runs unbound."""
+        self._input_names = [spec.name for spec in signature.inputs]
+        self._input_dtypes = [spec.dtype for spec in signature.inputs]
+        self._binds = False
         if engine == "plan":
             self._plan = Plan(self.function, self._env)
+            self._binds = self._plan.kinds is not None and max_bound_plans > 0
         else:
             self._interpreter = make_interpreter(self.module, self._env)
+
+    @property
+    def bound_plans(self) -> int:
+        """How many input shapes hold a bound plan now (at most
+        `max_bound_plans`)."""
+        return sum(plan is not None for plan in self._bound.values())
 
     def _layout(self) -> None:
         """Where inputs, outputs and the constants blob sit among the arguments."""
@@ -348,9 +397,21 @@ class CompiledModel:
             raise InputError(unsized)
 
     def __call__(self, inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
+        if self._binds and self._bound_lock.acquire(blocking=False):
+            try:
+                replayed = self._replay(inputs)
+            finally:
+                self._bound_lock.release()
+            if replayed is not None:
+                return replayed
         arrays, dims = self.signature.bind(inputs)
         mark = self.runtime.allocations.snapshot()
         try:
+            if self._binds and self._bound_lock.acquire(blocking=False):
+                try:
+                    return self._bind_and_run(arrays, dims, mark)
+                finally:
+                    self._bound_lock.release()
             return self._run(arrays, dims)
         except MemoryLimitError as e:
             e.dims = dims
@@ -360,22 +421,112 @@ class CompiledModel:
             self._release_since(mark)
             raise
 
+    def _replay(self, inputs: Mapping[str, Any]) -> dict[str, np.ndarray] | None:
+        """The call by the bound plan of these input shapes; None when there
+        is none, or the inputs need `Signature.bind`'s checks (not all numpy
+        arrays of the signature's dtypes: the slow path says what is wrong)."""
+        if len(inputs) != len(self._input_names):
+            return None
+        try:
+            arrays = [inputs[name] for name in self._input_names]
+            key = tuple([a.shape for a in arrays])
+            plan = self._bound.get(key)
+        except (KeyError, AttributeError, TypeError):
+            return None
+        if plan is None:
+            return None
+        for array, dtype in zip(arrays, self._input_dtypes):
+            if type(array) is not np.ndarray or array.dtype != dtype:
+                return None
+        self._bound.move_to_end(key)
+        try:
+            return self._run_bound(plan, arrays)
+        except MemoryLimitError as e:  # a runtime's own scratch memory
+            e.dims = self.signature.bind(inputs)[1]
+            raise
+
+    def _run_bound(
+        self, plan: BoundPlan, arrays: Sequence[np.ndarray]
+    ) -> dict[str, np.ndarray]:
+        runtime = self.runtime
+        for value, array in zip(plan.inputs, arrays):
+            runtime.write(value, array)
+        with np.errstate(all="ignore"):
+            plan()
+        return self._download(plan)
+
+    def _download(self, plan: BoundPlan) -> dict[str, np.ndarray]:
+        runtime = self.runtime
+        runtime.synchronize()
+        # Downloads are copies: a later call rewrites the plan's memory.
+        names = self.signature.outputs
+        return {spec.name: runtime.download(v) for spec, v in zip(names, plan.results)}
+
+    def _bind_and_run(
+        self, arrays: list[np.ndarray], dims: dict[str, int], mark: set[int]
+    ) -> dict[str, np.ndarray]:
+        """The first call with these input shapes: binds the plan on buffers of
+        its own, keeps it (dropping the least recently used beyond
+        `max_bound_plans`) and returns its outputs.
+
+        Where the kept buffers do not fit in memory (`max_memory`), the call
+        runs unbound, and so will later ones with these shapes.
+        """
+        key = tuple([a.shape for a in arrays])
+        if key in self._bound:  # None: these shapes run unbound
+            return self._run(arrays, dims)
+        runtime = self.runtime
+        try:
+            ins = [
+                runtime.empty(a.shape, a.dtype, f"input {name!r}")
+                for a, name in zip(arrays, self._input_names)
+            ]
+            args, outs = self._arguments(ins, dims, [a.shape for a in arrays])
+            for value, array in zip(ins, arrays):
+                runtime.write(value, array)
+            with np.errstate(all="ignore"):
+                plan = self._plan.bind(*args)
+        except MemoryLimitError:
+            self._release_since(mark)
+            self._keep(key, None)
+            return self._run(arrays, dims)
+        plan.inputs = tuple(ins)
+        if self._out_params:
+            plan.results = tuple(outs)
+        plan.buffers += [v.buffer for v in ins + outs]
+        self._keep(key, plan)
+        return self._download(plan)  # `bind` ran the calls once
+
+    def _keep(self, key: tuple[tuple[int, ...], ...], plan: BoundPlan | None) -> None:
+        self._bound[key] = plan
+        while len(self._bound) > self.max_bound_plans:
+            _, dropped = self._bound.popitem(last=False)
+            if dropped is not None:
+                self._drop(dropped)
+
+    def _drop(self, plan: BoundPlan) -> None:
+        for buffer in plan.buffers:
+            if not buffer.freed:
+                self.runtime.free(buffer)
+
     def _release_since(self, mark: set[int]) -> None:
         """Frees what a failed call allocated, so the next call starts clean."""
         for buffer in self.runtime.allocations.since(mark):
             self.runtime.free(buffer)
 
-    def _run(
-        self, arrays: list[np.ndarray], dims: dict[str, int]
-    ) -> dict[str, np.ndarray]:
+    def _arguments(
+        self,
+        inputs: list[DeviceArray],
+        dims: dict[str, int],
+        shapes: Sequence[tuple[int, ...]],
+    ) -> tuple[list[Any], list[DeviceArray]]:
+        """The entry function's arguments for these inputs, and the outputs
+        it writes (allocated here) when it takes them as arguments."""
         runtime = self.runtime
         args: list[Any] = [self._context] if self._has_context else []
-        uploaded = [runtime.upload(a) for a in arrays]
-        args += uploaded
-        host: list[np.ndarray] = []
+        args += inputs
         device: list[DeviceArray] = []
         if self._out_params:
-            shapes = [a.shape for a in arrays]
             for spec in self.signature.outputs:
                 shape = self.signature.output_shape(spec, dims, shapes)
                 device.append(runtime.empty(shape, spec.dtype, f"output {spec.name!r}"))
@@ -384,6 +535,15 @@ class CompiledModel:
             if self._constants is None:
                 raise InputError("this model needs its constants blob (constants=...)")
             args.append(self._constants)
+        return args, device
+
+    def _run(
+        self, arrays: list[np.ndarray], dims: dict[str, int]
+    ) -> dict[str, np.ndarray]:
+        runtime = self.runtime
+        uploaded = [runtime.upload(a) for a in arrays]
+        args, device = self._arguments(uploaded, dims, [a.shape for a in arrays])
+        host: list[np.ndarray] = []
         # NaN and Inf are data, as on a GPU: they propagate (as in ONNX
         # Runtime), with no numpy warning per op.
         with np.errstate(all="ignore"):
@@ -404,4 +564,9 @@ class CompiledModel:
         return {spec.name: a for spec, a in zip(self.signature.outputs, host)}
 
     def close(self) -> None:
+        with self._bound_lock:
+            for plan in self._bound.values():
+                if plan is not None:
+                    self._drop(plan)
+            self._bound.clear()
         self.runtime.close()

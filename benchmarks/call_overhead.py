@@ -1,0 +1,183 @@
+"""Per-call overhead: xhip's bound plans against its unbound plan and ONNX Runtime.
+
+The attention example (`examples/attention.onnx`) and the pre-LN transformer
+block of `transformer_block.py` (d_model 64, 4 heads), compiled for the CPU
+runtime, run in the same process as ONNX Runtime (CPU execution provider) on
+the same inputs. Per shape it prints the microseconds per call, best of
+`--repeats` timings of a loop of calls: xhip with bound plans (the default),
+xhip unbound (`max_bound_plans=0`), ONNX Runtime.
+
+`--fixtures`: also the committed real exports (`tests/fixtures/models/`,
+llama, bert, gpt2 by torchscript and dynamo) at batch x seq 1 x 1 and 1 x 16,
+on the inputs `tests/pytest/backend/test_real_exports.py` makes.
+
+`--gpu-host`: the same models on the CUDA runtime over the emulated device
+(xhip.testing.emulator) with its kernel launches and GEMMs made no-ops, so the
+time is the host's alone (argument marshalling, transfers through the
+emulator's memory), with and without bound plans.
+
+    .venv/bin/python benchmarks/call_overhead.py [--quick] [--fixtures] [--gpu-host]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnx
+from transformer_block import transformer_block
+
+REPO = Path(__file__).resolve().parents[1]
+ATTENTION = REPO / "examples" / "attention.onnx"
+SHAPES = ((1, 1), (1, 16), (4, 128), (8, 512))
+FIXTURES = ("llama", "bert", "gpt2")
+
+
+def best_us(fn: Callable[[], object], budget: float, repeats: int) -> float:
+    """Best over `repeats` loops of the mean us per call, each about
+    `budget / repeats` seconds."""
+    fn()
+    start = time.perf_counter()
+    fn()
+    once = max(time.perf_counter() - start, 1e-7)
+    calls = max(1, int(budget / repeats / once))
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        best = min(best, (time.perf_counter() - start) / calls)
+    return best * 1e6
+
+
+def _models() -> list[tuple[str, onnx.ModelProto]]:
+    return [
+        ("attention", onnx.load(str(ATTENTION))),
+        ("block d64 h4", transformer_block(64, 4)),
+    ]
+
+
+def _inputs(model: onnx.ModelProto, batch: int, seq: int) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(batch * 1000 + seq)
+    (x,) = model.graph.input
+    width = x.type.tensor_type.shape.dim[2].dim_value
+    return {x.name: rng.standard_normal((batch, seq, width)).astype(np.float32)}
+
+
+def _fixtures() -> list[tuple[str, onnx.ModelProto]]:
+    folder = REPO / "tests" / "fixtures" / "models"
+    return [
+        (f"{name}.{exporter[:6]}", onnx.load(str(folder / f"{name}.{exporter}.onnx")))
+        for name in FIXTURES
+        for exporter in ("torchscript", "dynamo")
+    ]
+
+
+def _fixture_inputs(
+    model: onnx.ModelProto, batch: int, seq: int
+) -> dict[str, np.ndarray]:
+    sys.path.insert(0, str(REPO))
+    from tests.pytest.backend.test_real_exports import _inputs as fixture_inputs
+
+    return fixture_inputs(model, batch, seq)
+
+
+def cpu(
+    budget: float,
+    repeats: int,
+    shapes: tuple[tuple[int, int], ...],
+    fixtures: bool = False,
+) -> None:
+    import onnxruntime as ort
+
+    import xhip
+    from xhip.backend.cpu import CpuRuntime
+    from xhip.backend.session import CompiledModel
+
+    print(f"cpus: {os.cpu_count()}, onnxruntime {ort.__version__}; us per call")
+    print(f"{'model':<13} {'batch x seq':>11} {'bound':>9} {'unbound':>9} {'ort':>9}")
+    cases = [(name, model, _inputs, shapes) for name, model in _models()]
+    if fixtures:
+        cases += [
+            (name, model, _fixture_inputs, shapes[:2]) for name, model in _fixtures()
+        ]
+    for name, model, make_inputs, sizes in cases:
+        ir = xhip.compile_to_ir(model)
+        bound = CompiledModel(ir.module, ir.signature, ir.constants, CpuRuntime())
+        unbound = CompiledModel(
+            ir.module, ir.signature, ir.constants, CpuRuntime(), max_bound_plans=0
+        )
+        session = ort.InferenceSession(
+            model.SerializeToString(), providers=["CPUExecutionProvider"]
+        )
+        for batch, seq in sizes:
+            feeds = make_inputs(model, batch, seq)
+            ours = best_us(partial(bound, feeds), budget, repeats)
+            plain = best_us(partial(unbound, feeds), budget, repeats)
+            theirs = best_us(partial(session.run, None, feeds), budget, repeats)
+            print(
+                f"{name:<13} {batch:>4} x {seq:<4} {ours:9.1f} {plain:9.1f} "
+                f"{theirs:9.1f}"
+            )
+        bound.close()
+        unbound.close()
+
+
+def gpu_host(budget: float, repeats: int) -> None:
+    import xhip
+    from xhip.backend.cuda import CudaRuntime
+    from xhip.backend.gpu import kernel_source
+    from xhip.backend.session import CompiledModel
+    from xhip.testing.emulator import EmulatedDevice, EmulatedKernels
+
+    kernels = EmulatedKernels(kernel_source(), "xhip_kernels.h")
+
+    def runtime() -> Any:
+        device: Any = EmulatedDevice(32, kernels=kernels)
+        device.launch = lambda *args: None
+        device.gemm_strided_batched = lambda call: None
+        return CudaRuntime(device=device)
+
+    print("CUDA runtime on the emulated device, launches and GEMMs no-ops: host us")
+    print(f"{'model':<13} {'batch x seq':>11} {'bound':>9} {'unbound':>9}")
+    for name, model in _models():
+        ir = xhip.compile_to_ir(model)
+        bound = CompiledModel(ir.module, ir.signature, ir.constants, runtime())
+        unbound = CompiledModel(
+            ir.module, ir.signature, ir.constants, runtime(), max_bound_plans=0
+        )
+        for batch, seq in SHAPES[:2]:
+            feeds = _inputs(model, batch, seq)
+            ours = best_us(partial(bound, feeds), budget, repeats)
+            plain = best_us(partial(unbound, feeds), budget, repeats)
+            print(f"{name:<13} {batch:>4} x {seq:<4} {ours:9.1f} {plain:9.1f}")
+        bound.close()
+        unbound.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="shorter runs")
+    parser.add_argument("--repeats", type=int, default=5, help="timings per case")
+    parser.add_argument(
+        "--fixtures", action="store_true", help="also the real exports at 1x1, 1x16"
+    )
+    parser.add_argument(
+        "--gpu-host", action="store_true", help="also the GPU runtime's host time"
+    )
+    args = parser.parse_args()
+    budget = 0.5 if args.quick else 2.0
+    cpu(budget, args.repeats, SHAPES, args.fixtures)
+    if args.gpu_host:
+        gpu_host(budget, args.repeats)
+
+
+if __name__ == "__main__":
+    main()
