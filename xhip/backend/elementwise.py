@@ -132,12 +132,26 @@ def _select(
     return out
 
 
+def _power(x: np.ndarray, y: np.ndarray, out: np.ndarray | None = None) -> Any:
+    """x ** y. A one-element exponent of 2 or 3 is a product, as ONNX Runtime's
+    CPU Pow computes it (its results bit for bit; `powf(x, 3)` differs in the
+    last bit for about 30% of values) and 20x faster than `np.power`."""
+    y = np.asarray(y)
+    if y.size == 1 and y.ndim <= np.ndim(x) and x.dtype == y.dtype:
+        e = y.reshape(-1)[0]
+        if e == 2:
+            return np.multiply(x, x, out=out)
+        if e == 3:
+            return np.multiply(np.multiply(x, x), x, out=out)
+    return np.power(x, y, out=out)
+
+
 NUMPY: dict[str, Callable[..., Any]] = {
     "add": np.add,
     "sub": np.subtract,
     "mul": np.multiply,
     "div": _divide,
-    "pow": np.power,
+    "pow": _power,
     "neg": np.negative,
     "exp": np.exp,
     "sqrt": np.sqrt,
