@@ -2,20 +2,22 @@
 
 Three sources, in this order: the model's own declarations, `onnx.shape_inference`
 (static where known, `?` where not), and our rules for what it leaves open
-(elementwise ops, MatMul, Transpose). Inference runs on a copy of the model
+(`shape_rules`: at least the rank, dims it cannot prove dynamic, sized at run
+time). Where inference contradicts a declaration, the error names both types.
+Inference runs on a copy of the model
 without its weights' data, so a model with 100 MB of weights costs no copy;
 small initializers kept in external data are loaded into that copy only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeGuard, cast
 
 import numpy as np
 import onnx
-from onnx import AttributeProto, ModelProto, NodeProto, TensorProto, TypeProto
+from onnx import ModelProto, TensorProto, TypeProto
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     Float16Type,
@@ -25,6 +27,10 @@ from xdsl.dialects.builtin import (
     Signedness,
 )
 from xdsl.ir import Attribute
+
+from xhip.frontend.shape_rules import Input, Known, own_shape
+
+D = DYNAMIC_INDEX
 
 _SHAPE_INFERENCE_KEEP = 1 << 16
 """Initializers up to this many elements keep their data for shape inference
@@ -126,6 +132,8 @@ def infer_value_infos(
             skeleton, check_type=True, strict_mode=True, data_prop=True
         )
     except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError) as e:
+        if (disagreement := _disagreement(skeleton)) is not None:
+            raise InferenceFailure(disagreement) from None
         reason = first_line(str(e))
         for noise in (
             "[ShapeInferenceError] ",
@@ -144,14 +152,57 @@ def infer_value_infos(
         infos[tensor.name] = ValueInfo(
             tensor.data_type, list(tensor.dims), [None] * len(tensor.dims)
         )
-    for node in model.graph.node:
-        if not node.output:
-            continue
-        ins = [infos.get(name) for name in node.input if name]
-        merged = _merge(infos.get(node.output[0]), _own_shape(node, ins))
-        if merged is not None:
-            infos[node.output[0]] = merged
+    _fill(model.graph, infos, _constants(skeleton.graph))
     return infos
+
+
+def _fill(
+    graph: onnx.GraphProto,
+    infos: dict[str, ValueInfo],
+    consts: Mapping[str, np.ndarray],
+) -> None:
+    """Our rules' results into `infos` where onnx left a value rank-less.
+
+    The rules work on their own refined view (`known`: a Slice's length where
+    onnx says `?`, so a Reshape downstream gets its rank), but a value onnx
+    ranks keeps onnx's dims: only `_REFINE` ops refine those, from `infos`.
+    """
+    known = dict(infos)
+    for node in graph.node:
+        name = node.output[0] if node.output else ""
+        if not name:
+            continue
+        own = own_shape(node, [_input(known, n) for n in node.input], consts)
+        known[name] = _merge(known.get(name), _info(own)) or ValueInfo()
+        out = infos.get(name)
+        if out is None or out.shape is None:
+            if known[name].shape is not None:
+                infos[name] = known[name]
+        elif node.op_type in _REFINE:
+            own = own_shape(node, [_input(infos, n) for n in node.input], consts)
+            infos[name] = _merge(out, _info(own)) or out
+
+
+_REFINE = {
+    *"Relu Sigmoid Tanh Exp Sqrt Neg Identity Softmax".split(),
+    *"Add Sub Mul Div Pow MatMul Transpose".split(),
+}
+"""Ops whose rules refine the dims onnx gives (a `?` the operands' dims
+settle), as they did before the other rules came."""
+
+
+def _info(known: Known | None) -> ValueInfo | None:
+    return (
+        None if known is None else ValueInfo(known[0], known[1], [None] * len(known[1]))
+    )
+
+
+def _input(infos: Mapping[str, ValueInfo], name: str) -> Input:
+    """None for an absent input; an untyped one has an unknown rank."""
+    if not name:
+        return None
+    info = infos.get(name)
+    return (0, None) if info is None else (info.elem, info.shape)
 
 
 def _skeleton(
@@ -202,55 +253,87 @@ def _merge(a: ValueInfo | None, b: ValueInfo | None) -> ValueInfo | None:
     return ValueInfo(elem, shape, params)
 
 
-def _broadcast(shapes: Sequence[list[int]]) -> list[int]:
-    rank = max(len(s) for s in shapes)
-    out: list[int] = []
-    for i in range(rank):
-        dims = [s[i - rank + len(s)] for s in shapes if i - rank + len(s) >= 0]
-        known = {d for d in dims if d not in (1, DYNAMIC_INDEX)}
-        if known:
-            out.append(known.pop())
-        elif DYNAMIC_INDEX in dims:
-            out.append(DYNAMIC_INDEX)
-        else:
-            out.append(1)
-    return out
+def _constants(graph: onnx.GraphProto) -> dict[str, np.ndarray]:
+    """Small integer values known before the run (initializers, Constant
+    nodes), for the shape rules' axes, starts and target shapes."""
+    consts: dict[str, np.ndarray] = {}
+    tensors = [(t.name, t) for t in graph.initializer]
+    for node in graph.node:
+        if node.op_type == "Constant" and node.output and len(node.attribute) == 1:
+            attr = node.attribute[0]
+            if attr.name == "value":
+                tensors.append((node.output[0], attr.t))
+            elif attr.name == "value_ints":
+                consts[node.output[0]] = np.array(attr.ints, np.int64)
+            elif attr.name == "value_int":
+                consts[node.output[0]] = np.array(attr.i, np.int64)
+    for name, t in tensors:
+        small = int(np.prod(t.dims, dtype=np.int64)) <= 64
+        if small and t.data_type in _INDEX_TYPES and t.data_location != t.EXTERNAL:
+            consts[name] = onnx.numpy_helper.to_array(t)
+    return consts
 
 
-def _own_shape(node: NodeProto, ins: Sequence[ValueInfo | None]) -> ValueInfo | None:
-    """Our own shape rule for the result of `node`, for what onnx leaves open."""
-    if not ins or any(i is None or i.shape is None for i in ins):
-        return None
-    infos = cast(list[ValueInfo], list(ins))
-    shapes = [cast(list[int], i.shape) for i in infos]
-    elem = infos[0].elem
-    op = node.op_type
-    if op in {"Relu", "Sigmoid", "Tanh", "Exp", "Sqrt", "Neg", "Identity", "Softmax"}:
-        return ValueInfo(elem, shapes[0], [None] * len(shapes[0]))
-    if op in {"Add", "Sub", "Mul", "Div", "Pow"}:
-        out = _broadcast(shapes)
-        return ValueInfo(elem, out, [None] * len(out))
-    if op == "MatMul" and len(shapes[0]) >= 2 and len(shapes[1]) >= 2:
-        batch = (
-            _broadcast([shapes[0][:-2], shapes[1][:-2]])
-            if (len(shapes[0]) > 2 or len(shapes[1]) > 2)
-            else []
+_INDEX_TYPES = {TensorProto.INT64, TensorProto.INT32}
+
+
+def _disagreement(model: ModelProto) -> str | None:
+    """The first value whose declared type (value_info, outputs) onnx's
+    inference contradicts, said with both types; None when none does."""
+    declared = {
+        v.name: info
+        for v in [*model.graph.value_info, *model.graph.output]
+        if (info := value_info(v.type)) is not None and info.shape is not None
+    }
+    bare = ModelProto()
+    bare.CopyFrom(model)
+    del bare.graph.value_info[:]
+    for out in bare.graph.output:
+        out.type.tensor_type.ClearField("shape")
+    try:
+        inferred = onnx.shape_inference.infer_shapes(
+            bare, strict_mode=False, data_prop=True
         )
-        out = [*batch, shapes[0][-2], shapes[1][-1]]
-        return ValueInfo(elem, out, [None] * len(out))
-    if op == "Transpose":
-        perm = _node_ints(node, "perm") or list(reversed(range(len(shapes[0]))))
-        if sorted(perm) == list(range(len(shapes[0]))):
-            out = [shapes[0][p] for p in perm]
-            return ValueInfo(elem, out, [None] * len(out))
+    except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError):
+        return None
+    for v in [*inferred.graph.value_info, *inferred.graph.output]:
+        want, got = declared.get(v.name), value_info(v.type)
+        if want is None or got is None or got.shape is None:
+            continue
+        assert want.shape is not None
+        differs = (
+            (want.elem and got.elem and want.elem != got.elem)
+            or len(want.shape) != len(got.shape)
+            or any(D not in (a, b) and a != b for a, b in zip(want.shape, got.shape))
+        )
+        if differs:
+            return (
+                f"'{v.name}': the model declares {describe(want)} but shape "
+                f"inference gives {describe(got if got.elem else _with_elem(got, want))}"
+            )
     return None
 
 
-def _node_ints(node: NodeProto, name: str) -> list[int] | None:
-    for attr in node.attribute:
-        if attr.name == name and attr.type == AttributeProto.INTS:
-            return list(attr.ints)
-    return None
+def _with_elem(info: ValueInfo, like: ValueInfo) -> ValueInfo:
+    return ValueInfo(like.elem, info.shape, info.params)
+
+
+def describe(info: ValueInfo | None) -> str:
+    """`float32[batch, 3, ?]`: a type as the messages spell it."""
+    if info is None:
+        return "?"
+    elem = (
+        onnx.helper.tensor_dtype_to_np_dtype(info.elem).name
+        if info.elem in ELEMENT_TYPES
+        else dtype_name(info.elem).lower()
+    )
+    if info.shape is None:
+        return f"{elem}[...]"
+    dims = [
+        str(d) if d != D else (p if is_named(p) else "?")
+        for d, p in zip(info.shape, info.params or [None] * len(info.shape))
+    ]
+    return f"{elem}[{', '.join(dims)}]"
 
 
 def first_line(message: str) -> str:

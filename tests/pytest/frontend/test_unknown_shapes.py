@@ -1,0 +1,302 @@
+"""Values whose shapes nothing declares and `onnx.shape_inference` leaves open.
+
+PaddleOCR's exports (paddle2onnx) flatten with `Shape -> Slice -> Concat ->
+Reshape` on a tensor whose rank onnx's inference lost upstream (an Unsqueeze
+whose axes are computed): inference gives the Reshape nothing. The importer's
+own rules (`xhip/frontend/shape_rules.py`) give it its rank and dynamic dims,
+sized at run time. Each model here first checks that onnx really leaves the
+value open (strict mode off, value_info stripped), then runs against ONNX
+Runtime on the CPU and on the emulated GPU, at several sizes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+import xhip
+from tests.pytest.frontend.models import make_model, tensor
+from xhip.backend.cuda import CudaRuntime
+from xhip.backend.gpu import kernel_source
+from xhip.backend.session import CompiledModel
+from xhip.cli import main
+from xhip.frontend import OnnxImportError, import_model
+from xhip.testing.emulator import EmulatedDevice, EmulatedKernels, EmulatorUnavailable
+
+F, I64 = TensorProto.FLOAT, TensorProto.INT64
+
+
+def _ints(name: str, values: list[int] | int) -> onnx.TensorProto:
+    return numpy_helper.from_array(np.array(values, np.int64), name)
+
+
+def _lost_rank(x: str, out: str) -> list[onnx.NodeProto]:
+    """`out = relu(unsqueeze(x, 1))` with the axes computed (an Identity of a
+    constant): onnx's inference types neither `out` nor anything after it."""
+    return [
+        helper.make_node("Identity", ["one"], ["axes"]),
+        helper.make_node("Unsqueeze", [x, "axes"], ["unsqueezed"]),
+        helper.make_node("Relu", ["unsqueezed"], [out]),
+    ]
+
+
+def paddle_flatten_model() -> onnx.ModelProto:
+    """paddle2onnx's flatten(start_axis=1): `Shape -> Slice(0:1) -> Concat(-1)
+    -> Reshape`, then a MatMul with a weight; `flatten_14.tmp_0` is untyped."""
+    nodes = [
+        *_lost_rank("x", "a"),
+        helper.make_node("Shape", ["a"], ["shape"]),
+        helper.make_node("Slice", ["shape", "zero", "one"], ["batch"]),
+        helper.make_node("Concat", ["batch", "minus_one"], ["target"], axis=0),
+        helper.make_node("Reshape", ["a", "target"], ["flatten_14.tmp_0"], name="r"),
+        helper.make_node("MatMul", ["flatten_14.tmp_0", "w"], ["y"]),
+    ]
+    w = np.random.default_rng(0).normal(size=(12, 5)).astype(np.float32)
+    return make_model(
+        nodes,
+        [tensor("x", F, ["n", 3, 4])],
+        [tensor("y", F, ["n", 5])],
+        [
+            _ints("one", [1]),
+            _ints("zero", [0]),
+            _ints("minus_one", [-1]),
+            numpy_helper.from_array(w, "w"),
+        ],
+    )
+
+
+def gather_chain_model() -> onnx.ModelProto:
+    """A head split whose sizes come from `Shape -> Gather -> Unsqueeze ->
+    Concat` of an untyped tensor: `[b, s, 8] -> [b, s, 2, 4]`, a Softmax over
+    the heads' last axis, then back to `[b, s, 8]` through `Shape(x)`."""
+    gathers: list[onnx.NodeProto] = []
+    for i in (0, 1):
+        gathers += [
+            helper.make_node("Gather", ["shape", f"i{i}"], [f"d{i}"], axis=0),
+            helper.make_node("Unsqueeze", [f"d{i}", "axes0"], [f"u{i}"]),
+        ]
+    nodes = [
+        *_lost_rank("x", "a"),
+        helper.make_node("Identity", ["zero"], ["axes0"]),
+        helper.make_node("Squeeze", ["a", "one"], ["b"]),
+        helper.make_node("Shape", ["b"], ["shape"]),
+        *gathers,
+        helper.make_node("Concat", ["u0", "u1", "heads"], ["target"], axis=0),
+        helper.make_node("Reshape", ["b", "target"], ["split"], name="r"),
+        helper.make_node("Softmax", ["split"], ["soft"], axis=-1),
+        helper.make_node("Shape", ["x"], ["x_shape"]),
+        helper.make_node("Reshape", ["soft", "x_shape"], ["y"]),
+    ]
+    return make_model(
+        nodes,
+        [tensor("x", F, ["b", "s", 8])],
+        [tensor("y", F, ["b", "s", 8])],
+        [
+            _ints("one", [1]),
+            _ints("zero", [0]),
+            _ints("i0", 0),
+            _ints("i1", 1),
+            _ints("heads", [2, 4]),
+        ],
+    )
+
+
+def graph_input_shape_model() -> onnx.ModelProto:
+    """`Reshape(x, s)` with the shape a graph input, read back at run time; a
+    Softmax over the last axis of the result, then back to x's shape."""
+    nodes = [
+        helper.make_node("Reshape", ["x", "s"], ["r"], name="r"),
+        helper.make_node("Softmax", ["r"], ["soft"], axis=-1),
+        helper.make_node("Shape", ["x"], ["x_shape"]),
+        helper.make_node("Reshape", ["soft", "x_shape"], ["y"]),
+    ]
+    return make_model(
+        nodes,
+        [tensor("x", F, ["n", 12]), tensor("s", I64, [3])],
+        [tensor("y", F, ["n", 12])],
+    )
+
+
+def _untyped(model: onnx.ModelProto) -> set[str]:
+    """The values onnx's inference (strict mode off) gives no shape."""
+    inferred = onnx.shape_inference.infer_shapes(
+        model, strict_mode=False, data_prop=True
+    )
+    typed = {
+        v.name
+        for v in [*inferred.graph.value_info, *inferred.graph.output]
+        if v.type.tensor_type.HasField("shape")
+    }
+    return {o for n in model.graph.node for o in n.output} - typed
+
+
+MODELS: dict[str, tuple[Callable[[], onnx.ModelProto], set[str]]] = {
+    "paddle-flatten": (paddle_flatten_model, {"a", "flatten_14.tmp_0"}),
+    "gather-chain": (gather_chain_model, {"b", "target", "split"}),
+    "graph-input-shape": (graph_input_shape_model, set()),
+}
+"""Each model and values onnx leaves untyped in it."""
+
+
+def _feeds(name: str, n: int, m: int) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(n * 10 + m)
+    if name == "paddle-flatten":
+        return {"x": rng.normal(size=(n, 3, 4)).astype(np.float32)}
+    if name == "gather-chain":
+        return {"x": rng.normal(size=(n, m, 8)).astype(np.float32)}
+    shape = [[n, 3, 4], [n, 2, 6], [-1, 12, 1], [n, 0, 1]][m % 4]
+    return {
+        "x": rng.normal(size=(n, 12)).astype(np.float32),
+        "s": np.array(shape, np.int64),
+    }
+
+
+SIZES = [(1, 1), (2, 3), (5, 2), (3, 4)]
+
+
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_onnx_leaves_the_values_untyped(name: str) -> None:
+    build, untyped = MODELS[name]
+    model = build()
+    assert not model.graph.value_info
+    assert untyped <= _untyped(model)
+
+
+def _check(compiled: CompiledModel, name: str, model: onnx.ModelProto) -> None:
+    session = ort.InferenceSession(
+        model.SerializeToString(), providers=["CPUExecutionProvider"]
+    )
+    for n, m in SIZES:
+        feeds = _feeds(name, n, m)
+        want = [np.asarray(w) for w in session.run(None, feeds)]
+        got = compiled(feeds)
+        for (key, value), expected in zip(got.items(), want, strict=True):
+            assert value.shape == expected.shape, (key, n, m)
+            np.testing.assert_allclose(
+                value, expected, rtol=1e-5, atol=1e-6, err_msg=f"{key} {n}x{m}"
+            )
+
+
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_untyped_values_run_on_cpu_like_onnxruntime(name: str) -> None:
+    model = MODELS[name][0]()
+    _check(xhip.compile(model, device="cpu"), name, model)
+
+
+@pytest.fixture(scope="module")
+def gpu() -> Iterator[CudaRuntime]:
+    try:
+        kernels = EmulatedKernels(kernel_source(), "xhip_kernels.h")
+    except EmulatorUnavailable as e:
+        pytest.skip(str(e))
+    device = EmulatedDevice(32, kernels=kernels, runtime="cuda")
+    runtime = CudaRuntime(debug=True, device=device)
+    yield runtime
+    runtime.close()
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_untyped_values_run_on_emulated_gpu_like_onnxruntime(
+    name: str, gpu: CudaRuntime
+) -> None:
+    model = MODELS[name][0]()
+    ir = xhip.compile_to_ir(model)
+    _check(CompiledModel(ir.module, ir.signature, ir.constants, gpu), name, model)
+
+
+def test_the_untyped_reshape_gets_its_rank_and_dynamic_dims() -> None:
+    """The flatten's result is `?x?`: its rank from the Concat's length, its
+    sizes from the run (onnx-fold-shapes turns the chain into dims)."""
+    text = str(import_model(paddle_flatten_model()))
+    assert re.search(r'"onnx.Reshape".*-> tensor<\?x\?xf32>', text), text
+
+
+# Where the rank cannot be known, and where inference contradicts the model.
+
+
+def unknowable_rank_model() -> onnx.ModelProto:
+    """A Reshape whose target's length is itself a dim (`k`): the result's
+    rank is known only at run time."""
+    return make_model(
+        [
+            helper.make_node("Reshape", ["x", "s"], ["r"], name="reshape"),
+            helper.make_node("Relu", ["r"], ["y"], name="relu"),
+        ],
+        [tensor("x", F, ["n", 12]), tensor("s", I64, ["k"])],
+        [tensor("y", F, [None, None])],
+    )
+
+
+def declared_wrong_model(where: str) -> onnx.ModelProto:
+    """`y = relu(x) + x` on float32[2, 3], with `where` ('output',
+    'value_info') declared float32[2, 4], or the value_info int64[2, 3]."""
+    out = [2, 4] if where == "output" else [2, 3]
+    model = make_model(
+        [
+            helper.make_node("Relu", ["x"], ["r"], name="relu"),
+            helper.make_node("Add", ["r", "x"], ["y"], name="add"),
+        ],
+        [tensor("x", F, [2, 3])],
+        [tensor("y", F, out)],
+    )
+    if where == "value_info":
+        model.graph.value_info.append(tensor("r", F, ["batch", 4]))
+    elif where == "elem":
+        model.graph.value_info.append(tensor("r", I64, [2, 3]))
+    return model
+
+
+ERRORS = [
+    (
+        unknowable_rank_model,
+        r"node 'reshape' \(Reshape\): cannot infer the shape of 'r'",
+    ),
+    (
+        lambda: declared_wrong_model("output"),
+        r"'y': the model declares float32\[2, 4\] but shape inference gives "
+        r"float32\[2, 3\]",
+    ),
+    (
+        lambda: declared_wrong_model("value_info"),
+        r"'r': the model declares float32\[batch, 4\] but shape inference gives "
+        r"float32\[2, 3\]",
+    ),
+    (
+        lambda: declared_wrong_model("elem"),
+        r"'r': the model declares int64\[2, 3\] but shape inference gives "
+        r"float32\[2, 3\]",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("build", "message"), ERRORS, ids=["rank", "output", "value-info", "elem"]
+)
+def test_one_line_from_the_cli(
+    build: Callable[[], onnx.ModelProto],
+    message: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = tmp_path / "m.onnx"
+    onnx.save(build(), path)
+    code = main(["import", str(path), "-o", str(tmp_path / "o.mlir")])
+    _, err = capsys.readouterr()
+    assert code == 1, err
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    prefix = f"xhip import: error: {path}: "
+    assert lines[0].startswith(prefix), lines[0]
+    assert re.fullmatch(message, lines[0].removeprefix(prefix)), lines[0]
+    assert not (tmp_path / "o.mlir").exists()
+    with pytest.raises(OnnxImportError, match=message):
+        import_model(build())
