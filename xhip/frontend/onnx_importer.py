@@ -7,7 +7,10 @@ as `onnx.Constant`, one op per node with `onnx_node_name` and every attribute
 the operator spec gives a default for, and an `onnx.EntryPoint`.
 
 Result types come from `xhip.frontend.value_info`: the model's declarations,
-`onnx.shape_inference`, then our own rules. Weights go from the protobuf's
+`onnx.shape_inference`, then our own rules. ONNX Runtime's contrib ops
+(`xhip.dialects.onnx.contrib`, domain `com.microsoft` version 1) have no onnx
+schema: their attribute defaults are the ops' `DEFAULTS`, and their result
+types are stated here (`_contrib_infos`) for inference to carry on from. Weights go from the protobuf's
 `raw_data` straight into a `DenseIntOrFPElementsAttr`'s bytes: one copy, no
 Python floats, so a model with 100 MB of weights imports in well under a second.
 External data is not read at all: each file is mapped (`xhip.mapped`) and a
@@ -35,11 +38,14 @@ from onnx import (
     ModelProto,
     NodeProto,
     TensorProto,
+    ValueInfoProto,
+    helper,
     numpy_helper,
     version_converter,
 )
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     ArrayAttr,
     BytesAttr,
     DenseIntOrFPElementsAttr,
@@ -67,6 +73,7 @@ from xhip.frontend.value_info import (
     dtype_name,
     first_line,
     infer_value_infos,
+    is_named,
     value_info,
 )
 from xhip.mapped import MappedFile, map_file
@@ -82,6 +89,12 @@ class OpsetConversionWarning(UserWarning):
 
 
 ONNX_DOMAINS = ("", "ai.onnx")
+
+CONTRIB_VERSION = 1
+"""The `com.microsoft` opset the contrib ops follow (ORT's only one)."""
+
+_STATS = ("mean", "inv_std_var")
+"""Contrib results of the input's shape reduced from `axis` (default -1) on."""
 
 DATA_LAYOUT = (
     "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
@@ -101,8 +114,24 @@ def supported_ops() -> dict[str, type[onnx_dialect.OnnxOp]]:
     """ONNX op type -> dialect op class, for every op the dialect defines."""
     ops: dict[str, type[onnx_dialect.OnnxOp]] = {}
     for op in onnx_dialect.ONNX.operations:
-        if issubclass(op, onnx_dialect.OnnxOp) and op is not onnx_dialect.EntryPointOp:
+        if (
+            issubclass(op, onnx_dialect.OnnxOp)
+            and op is not onnx_dialect.EntryPointOp
+            and not issubclass(op, onnx_dialect.ContribOp)
+        ):
             ops[op.name.removeprefix("onnx.")] = op
+    return ops
+
+
+def contrib_ops() -> dict[tuple[str, str], type[onnx_dialect.OnnxOp]]:
+    """(domain, op type) -> dialect op class, for ONNX Runtime's contrib ops."""
+    ops: dict[tuple[str, str], type[onnx_dialect.OnnxOp]] = {
+        (onnx_dialect.CONTRIB_DOMAIN, "Gelu"): onnx_dialect.GeluOp
+    }
+    for op in onnx_dialect.ONNX.operations:
+        if issubclass(op, onnx_dialect.ContribOp):
+            for domain in op.DOMAINS:
+                ops[domain, op.name.removeprefix("onnx.")] = op
     return ops
 
 
@@ -122,6 +151,7 @@ class _Importer:
         self.source = source
         self.base_dir = base_dir
         self.ops = supported_ops()
+        self.contrib = contrib_ops()
         self.opset = self._opset()
         self.initializers = {t.name: t for t in self.graph.initializer}
         self.values: dict[str, SSAValue] = {}
@@ -157,11 +187,33 @@ class _Importer:
             )
         return opset
 
+    def op_of(self, node: NodeProto) -> type[onnx_dialect.OnnxOp] | None:
+        """The dialect op a node is, if xhip reads it."""
+        if node.domain in ONNX_DOMAINS and node.op_type in self.ops:
+            return self.ops[node.op_type]
+        return self.contrib.get((node.domain, node.op_type))
+
+    def is_contrib(self, node: NodeProto) -> bool:
+        """Whether the node is a contrib op, without an onnx schema."""
+        return (node.domain, node.op_type) in self.contrib and (
+            node.domain not in ONNX_DOMAINS or node.op_type not in self.ops
+        )
+
     def check_ops(self) -> None:
         """Fail with every unsupported op type and the nodes that use it."""
+        contrib = onnx_dialect.CONTRIB_DOMAIN
+        if any(n.domain == contrib for n in self.graph.node):
+            versions = [
+                o.version for o in self.model.opset_import if o.domain == contrib
+            ]
+            if versions and versions[0] != CONTRIB_VERSION:
+                raise self.fail(
+                    f"imports {contrib} version {versions[0]}; xhip reads "
+                    f"version {CONTRIB_VERSION}"
+                )
         unsupported: dict[str, list[str]] = {}
         for node in self.graph.node:
-            if node.domain not in ONNX_DOMAINS or node.op_type not in self.ops:
+            if self.op_of(node) is None:
                 key = (
                     node.op_type
                     if node.domain in ONNX_DOMAINS
@@ -204,10 +256,65 @@ class _Importer:
     # Types.
 
     def infer(self) -> None:
+        """Every value's type. onnx infers no contrib op's results (and its
+        checker rejects one in the default domain): during inference such a
+        node is moved to `com.microsoft`, and the results of each contrib
+        node whose input is known are stated, until nothing new is learned."""
+        model = self.model
+        moved = [
+            (n, n.domain)
+            for n in self.graph.node
+            if n.domain in ONNX_DOMAINS and self.is_contrib(n)
+        ]
+        contrib = onnx_dialect.CONTRIB_DOMAIN
+        opsets, stated = len(model.opset_import), len(self.graph.value_info)
         try:
-            self.infos = infer_value_infos(self.model, self.loaded)
+            for node, _ in moved:
+                node.domain = contrib
+            if moved and all(o.domain != contrib for o in model.opset_import):
+                model.opset_import.append(helper.make_opsetid(contrib, CONTRIB_VERSION))
+            while True:
+                self.infos = infer_value_infos(model, self.loaded)
+                new = self._contrib_infos()
+                if not new:
+                    break
+                self.graph.value_info.extend(new)
         except InferenceFailure as e:
             raise self.fail(str(e)) from None
+        finally:
+            for node, domain in moved:
+                node.domain = domain
+            del model.opset_import[opsets:]
+            del self.graph.value_info[stated:]
+
+    def _contrib_infos(self) -> list[ValueInfoProto]:
+        """The types of the contrib results not known yet whose node's first
+        input is: its type, or for `mean`/`inv_std_var` its shape with the
+        dims from `axis` on 1."""
+        new: list[ValueInfoProto] = []
+        for node in self.graph.node:
+            op = self.op_of(node)
+            first = self.infos.get(node.input[0]) if node.input else None
+            if op is None or not self.is_contrib(node) or first is None:
+                continue
+            if first.shape is None or not first.elem:
+                continue
+            rank = len(first.shape)
+            axis = next((a.i for a in node.attribute if a.name == "axis"), -1)
+            axis = axis + rank if axis < 0 else axis
+            results = op.get_irdl_definition().results
+            for (result, _), name in zip(results, node.output, strict=False):
+                known = self.infos.get(name)
+                if not name or (known is not None and known.shape is not None):
+                    continue
+                dims: list[str | int | None] = [
+                    p if is_named(p) else None if d == DYNAMIC_INDEX else d
+                    for d, p in zip(first.shape, first.params, strict=True)
+                ]
+                if result in _STATS:
+                    dims = [*dims[:axis], *[1] * (rank - axis)]
+                new.append(helper.make_tensor_value_info(name, first.elem, dims))
+        return new
 
     def tensor_type(self, name: str, what: str) -> TensorType[Attribute]:
         info = self.infos.get(name)
@@ -362,14 +469,27 @@ class _Importer:
         self, node: NodeProto, op: type[onnx_dialect.OnnxOp]
     ) -> dict[str, Attribute]:
         """The node's attributes, and the spec's defaults for those it leaves out."""
-        schema = onnx.defs.get_schema(node.op_type, self.opset, "")
         given = {a.name: a for a in node.attribute}
         declared = op.get_irdl_definition().properties
+        if self.is_contrib(node):
+            for name in sorted(given.keys() - op.DEFAULTS.keys()):
+                raise self.fail(
+                    f"{self.label(node)}: attribute '{name}' is not supported"
+                )
+            defaults = {
+                name: helper.make_attribute(name, value)
+                for name, value in op.DEFAULTS.items()
+            }
+        else:
+            schema = onnx.defs.get_schema(node.op_type, self.opset, "")
+            defaults = {
+                name: spec.default_value for name, spec in schema.attributes.items()
+            }
         props: dict[str, Attribute] = {}
-        for name, spec in sorted(schema.attributes.items()):
+        for name, default in sorted(defaults.items()):
             attr = given.get(name)
-            if attr is None and spec.default_value.name:
-                attr = spec.default_value
+            if attr is None and default.name:
+                attr = default
             if attr is None:
                 continue
             if name not in declared:
@@ -434,7 +554,8 @@ class _Importer:
         return self.values[name]
 
     def node(self, node: NodeProto, block: Block) -> None:
-        op = self.ops[node.op_type]
+        op = self.op_of(node)
+        assert op is not None  # check_ops has failed on every other node
         definitions = op.get_irdl_definition().results
         variadic = any(
             isinstance(d, VarResultDef) and not isinstance(d, OptResultDef)

@@ -22,6 +22,7 @@ from xhip.dialects.onnx import (
     base,
     compute,
     constants,
+    contrib,
     conv,
     conv_transpose,
     einsum,
@@ -41,6 +42,7 @@ from xhip.dialects.onnx.attention import *  # noqa: F403
 from xhip.dialects.onnx.base import *  # noqa: F403
 from xhip.dialects.onnx.compute import *  # noqa: F403
 from xhip.dialects.onnx.constants import *  # noqa: F403
+from xhip.dialects.onnx.contrib import *  # noqa: F403
 from xhip.dialects.onnx.conv import *  # noqa: F403
 from xhip.dialects.onnx.conv_transpose import *  # noqa: F403
 from xhip.dialects.onnx.einsum import *  # noqa: F403
@@ -75,6 +77,7 @@ FAMILIES = (
     resize,
     scatter,
     quantize,
+    contrib,
 )
 """The families in the order the dialect lists them."""
 
@@ -88,6 +91,7 @@ __all__ += attention.__all__
 __all__ += base.__all__
 __all__ += compute.__all__
 __all__ += constants.__all__
+__all__ += contrib.__all__
 __all__ += conv.__all__
 __all__ += conv_transpose.__all__
 __all__ += einsum.__all__

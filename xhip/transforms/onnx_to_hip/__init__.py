@@ -14,6 +14,7 @@ from xhip.transforms.onnx_to_hip import (
     attention,
     compute,
     constants,
+    contrib,
     conv,
     conv_transpose,
     einsum,
@@ -49,6 +50,7 @@ MODULES = (
     scatter,
     pad,
     quantize,
+    contrib,
 )
 
 _BUILT_OTHERWISE = (compute.ConvertElementwise, constants.ConvertConstant)
