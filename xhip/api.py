@@ -14,7 +14,7 @@ import os
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import MemRefType, ModuleOp
@@ -160,6 +160,8 @@ def compile(
     max_memory: int | str | None = None,
     progress: ProgressCallback | None = None,
     fuse: bool = True,
+    memory_plan: Literal["seed", "tight"] = "seed",
+    plan_hint: int = 128,
 ) -> CompiledModel:
     """Compile `model` for `device`: a callable `{name: array} -> {name: array}`.
 
@@ -173,16 +175,30 @@ def compile(
     `progress` hears the import's and the pipeline's steps (`compile_to_ir`).
     `fuse=False` runs the IR exactly as `onnx-to-hip` leaves it, without the
     backend's fusion passes (`hip-fuse-scaled-softmax`, `hip-fuse-elementwise`;
-    docs/passes.md).
+    docs/passes.md). `memory_plan="tight"` runs `hip-plan-memory` after
+    `onnx-to-hip`: a pool at the peak of live bytes when the dynamic dims are
+    near `plan_hint`, and never larger than the seed's at any dims
+    (docs/memory-planning.md).
     """
+    if memory_plan not in ("seed", "tight"):
+        raise ValueError(f"memory_plan must be 'seed' or 'tight', got {memory_plan!r}")
+    if plan_hint < 1:
+        raise ValueError(f"plan_hint must be at least 1, got {plan_hint}")
     limit = parse_size(max_memory) if isinstance(max_memory, str) else max_memory
     if limit is not None and limit <= 0:
         raise ValueError(f"max_memory must be positive, got {max_memory!r}")
     runtime = backend.runtime_for(device, debug=debug)  # at call time: swappable
     runtime.max_memory = physical_memory() if limit is None else limit
+    pipeline = None
+    if memory_plan == "tight":
+        pipeline = (
+            f"onnx-to-hip{{externalize-min-num-elements={externalize_min_num_elements}}},"
+            f"hip-plan-memory{{hint={plan_hint}}}"
+        )
     ir = compile_to_ir(
         model,
         externalize_min_num_elements=externalize_min_num_elements,
+        pipeline=pipeline,
         progress=progress,
     )
     return CompiledModel(ir.module, ir.signature, ir.constants, runtime, fuse=fuse)

@@ -69,6 +69,7 @@ PASS_NAMES = (
     "buffer-deallocation-pipeline",
     "hip-optimize-memrefs",
     "hip-pool-allocs",
+    "hip-plan-memory",
     "convert-bufferization-to-memref",
     "hip-lower-allocs",
     "hip-resolve-extern-constants",

@@ -432,3 +432,19 @@ def test_run_fuses_by_default_and_no_fuse_turns_it_off(capsys):
     assert fused_ops(xhip.compile(model, fuse=False)) == 0
     code, _out, err = run(capsys, "run", str(model), "--no-fuse", "--check", "-q")
     assert code == 0, err
+
+
+def test_run_with_the_tight_memory_plan(capsys):
+    """`--memory-plan tight` runs `hip-plan-memory` after `onnx-to-hip`: the
+    result still matches ONNX Runtime, in debug mode (overlaps fail loudly),
+    at dims far from the hint, and the pool offsets are the planner's."""
+    import xhip
+
+    model = xhip.compile(ATTENTION_ONNX, memory_plan="tight", plan_hint=16)
+    assert any(op.name == "arith.maxui" for op in model.module.walk())
+    args = ["run", str(ATTENTION_ONNX), "--memory-plan", "tight", "--plan-hint", "16"]
+    code, out, err = run(
+        capsys, *args, "--dims", "batch=3,seq=100", "--debug", "--check"
+    )
+    assert code == 0, err
+    assert "ok" in out

@@ -82,6 +82,22 @@ def add_run_parser(subparsers: Any) -> None:
             "passes (hip-fuse-scaled-softmax, hip-fuse-elementwise)"
         ),
     )
+    p.add_argument(
+        "--memory-plan",
+        choices=("seed", "tight"),
+        default="seed",
+        help=(
+            "seed: the pool onnx-to-hip plans (default); tight: hip-plan-memory "
+            "after it, a pool at the peak of live bytes for dims near --plan-hint"
+        ),
+    )
+    p.add_argument(
+        "--plan-hint",
+        type=int,
+        default=128,
+        metavar="N",
+        help="the size of the dynamic dims the tight plan is best for (default 128)",
+    )
     add_quiet_option(p)
     p.set_defaults(func=cmd_run)
 
@@ -191,6 +207,8 @@ def _compile(args: argparse.Namespace, max_memory: int | None) -> Any:
             max_memory=max_memory,
             progress=progress,
             fuse=not args.no_fuse,
+            memory_plan=args.memory_plan,
+            plan_hint=args.plan_hint,
         )
 
 
