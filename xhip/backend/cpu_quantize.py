@@ -10,13 +10,19 @@ that both share.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from xhip.backend.cpu_host import CpuHost
-from xhip.backend.runtime import DA, DeviceArray
-from xhip.dialects.hip import QuantizeAttributes
+from xhip.backend.runtime import DA, DeviceArray, OptDA
+from xhip.dialects.hip import (
+    ConvAttributes,
+    QuantizeAttributes,
+    RequantizeAttributes,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +123,8 @@ def dynamic_parameters(x: np.ndarray) -> tuple[np.float32, np.uint8]:
 
 class CpuQuantize(CpuHost):
     """Mixed into `CpuRuntime`: `Runtime.quantize_linear`,
-    `dequantize_linear`, `dynamic_quantize_linear`, `matmul_integer`."""
+    `dequantize_linear`, `dynamic_quantize_linear`, `matmul_integer`,
+    `requantize`, `conv_integer`."""
 
     def quantize_linear(
         self, x: DA, scale: DA, zero_point: DA, out: DA, attrs: QuantizeAttributes
@@ -170,3 +177,97 @@ class CpuQuantize(CpuHost):
         right = np.subtract(w, wz.reshape(()) if wz.size == 1 else wz, dtype=np.float64)
         product = np.matmul(left, right)
         np.copyto(self.array(out), product.astype(np.int64), casting="unsafe")
+
+    def requantize(
+        self,
+        x: DA,
+        a_scale: DA,
+        b_scale: DA,
+        y_scale: DA,
+        zero_point: DA,
+        out: DA,
+        attrs: RequantizeAttributes,
+    ) -> None:
+        """`hip.requantize`: the multiplier `a_scale * b_scale / y_scale` and
+        the product with `float32(x)` in float32, as ONNX Runtime's
+        `MlasRequantizeOutput`; its clamp to `[lo - zero, hi - zero]` before
+        rounding is the clip after it here, the bounds being integers."""
+        acc = self.array(x)
+        rank = acc.ndim
+        spread = []
+        for scale, axis in ((a_scale, attrs.a_axis), (b_scale, attrs.b_axis)):
+            values = self.array(scale)
+            if values.size != 1 and values.shape != (acc.shape[axis],):
+                raise ValueError(
+                    f"hip.requantize: a scale has shape {values.shape}; expected one "
+                    f"element or ({acc.shape[axis]},)"
+                )
+            spread.append(
+                values.reshape(())
+                if values.size == 1
+                else values.reshape((-1,) + (1,) * (rank - axis - 1))
+            )
+        multiplier = np.divide(
+            np.multiply(spread[0], spread[1], dtype=np.float32),
+            self.array(y_scale).reshape(()),
+            dtype=np.float32,
+        )
+        q = np.multiply(acc, multiplier, dtype=np.float32)
+        np.rint(q, out=q)
+        target = self.array(out)
+        np.add(q, self.array(zero_point).reshape(()), out=q, dtype=np.float32)
+        lo, hi = INTEGER_RANGE[target.dtype]
+        np.clip(q, lo, hi, out=q)
+        with np.errstate(invalid="ignore"):
+            np.copyto(target, q, casting="unsafe")
+
+    def conv_integer(
+        self,
+        x: DA,
+        w: DA,
+        x_zero: DA,
+        w_zero: DA,
+        bias: OptDA,
+        out: DA,
+        attrs: ConvAttributes,
+    ) -> None:
+        """`hip.conv_integer`: the zero points taken off in float64 (the
+        padding is then 0, as ORT pads with x's zero point), the windows as a
+        strided view (im2col), one `einsum` over the groups; exact as
+        `matmul_integer`'s float64 GEMM, plus the bias in int64, wrapped to
+        int32 the same way."""
+        xs, ws = self.array(x), self.array(w)
+        xz, wz = self.array(x_zero), self.array(w_zero)
+        m, group, rank = ws.shape[0], attrs.group, xs.ndim - 2
+        if xz.size != 1 or (wz.size != 1 and wz.shape != (m,)):
+            raise ValueError(
+                f"hip.conv_integer: zero points of shapes {xz.shape} and {wz.shape}; "
+                f"expected one element, and one or ({m},)"
+            )
+        image = np.subtract(xs, xz.reshape(()), dtype=np.float64)
+        pads = [(0, 0), (0, 0)]
+        pads += [(attrs.pads[d], attrs.pads[rank + d]) for d in range(rank)]
+        image = np.pad(image, pads)
+        kernel = ws.shape[2:]
+        spans = [(k - 1) * d + 1 for k, d in zip(kernel, attrs.dilations, strict=True)]
+        windows = sliding_window_view(image, spans, axis=tuple(range(2, 2 + rank)))
+        target = self.array(out)
+        positions = tuple(
+            slice(None, n * s, s)
+            for n, s in zip(target.shape[2:], attrs.strides, strict=True)
+        )
+        taps = tuple(slice(None, None, d) for d in attrs.dilations)
+        windows = windows[(slice(None), slice(None), *positions, *taps)]
+        n, c = xs.shape[:2]
+        cols = windows.reshape(
+            n, group, c // group, math.prod(target.shape[2:]), math.prod(kernel)
+        )
+        zero = wz.reshape(()) if wz.size == 1 else wz.reshape((m,) + (1,) * (rank + 1))
+        filters = np.subtract(ws, zero, dtype=np.float64)
+        filters = filters.reshape(group, m // group, c // group, -1)
+        product = np.einsum("ngcpk,gmck->ngmp", cols, filters, optimize=True)
+        total = product.reshape(target.shape).astype(np.int64)
+        if bias is not None:  # int32 additions, wrapping, as ORT's
+            shift = self.array(bias).astype(np.int64)
+            total += shift.reshape((m,) + (1,) * rank)
+        np.copyto(target, total, casting="unsafe")

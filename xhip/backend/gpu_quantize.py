@@ -7,6 +7,9 @@ that writes the scale and zero point, then the quantize kernel reading them.
 MatMulInteger is an integer kernel reading the 8-bit operands where they lie
 (one output element per thread, int32 accumulation): no float copy of the
 weights, and no BLAS call, as no vendor BLAS of our device API takes int8.
+Requantize (QLinearMatMul's output stage) is one grid-stride kernel.
+ConvInteger is a direct integer convolution, one output element per thread,
+reading x and w where they lie (any strides): no float copy of either.
 """
 
 from __future__ import annotations
@@ -17,8 +20,12 @@ from xhip.backend.cpu_quantize import INTEGER_RANGE, scale_layout
 from xhip.backend.device import KernelArg
 from xhip.backend.elementwise import TYPE_CODES
 from xhip.backend.gpu_host import BLOCK, GpuHost, broadcast_strides
-from xhip.backend.runtime import DA, DeviceArray
-from xhip.dialects.hip import QuantizeAttributes
+from xhip.backend.runtime import DA, DeviceArray, OptDA
+from xhip.dialects.hip import (
+    ConvAttributes,
+    QuantizeAttributes,
+    RequantizeAttributes,
+)
 
 SCALE_DTYPES = (np.dtype(np.float32), np.dtype(np.float16))
 QUANTIZED_DTYPES = tuple(INTEGER_RANGE)
@@ -27,7 +34,8 @@ EIGHT_BIT = (np.dtype(np.int8), np.dtype(np.uint8))
 
 class GpuQuantize(GpuHost):
     """Mixed into `KernelRuntime`: `Runtime.quantize_linear`,
-    `dequantize_linear`, `dynamic_quantize_linear`, `matmul_integer`."""
+    `dequantize_linear`, `dynamic_quantize_linear`, `matmul_integer`,
+    `requantize`, `conv_integer`."""
 
     def _linear(
         self,
@@ -140,4 +148,100 @@ class GpuQuantize(GpuHost):
         ]
         self._launch_strided(
             "xhip_matmul_integer", signs, out, meta, [a, b, a_zero, b_zero], strides
+        )
+
+    def requantize(
+        self,
+        x: DA,
+        a_scale: DA,
+        b_scale: DA,
+        y_scale: DA,
+        zero_point: DA,
+        out: DA,
+        attrs: RequantizeAttributes,
+    ) -> None:
+        if x.dtype != np.int32 or out.dtype not in EIGHT_BIT:
+            self.refuse(f"from {x.dtype} to {out.dtype}")
+        if zero_point.dtype != out.dtype or a_scale.dtype not in SCALE_DTYPES:
+            self.refuse(f"{a_scale.dtype} scales or a {zero_point.dtype} zero point")
+        rank = len(out.shape)
+
+        def scale_strides(v: DA, axis: int) -> list[int]:
+            if v.size != 1 and v.shape != (out.shape[axis],):
+                raise ValueError(
+                    f"hip.requantize: a scale has shape {v.shape}; expected one "
+                    f"element or ({out.shape[axis]},)"
+                )
+            strides = [0] * rank
+            if v.size != 1:
+                strides[axis] = v.strides[0]
+            return strides
+
+        rows = [
+            list(out.shape),
+            list(out.strides),
+            list(x.strides),
+            scale_strides(a_scale, attrs.a_axis),
+            scale_strides(b_scale, attrs.b_axis),
+        ]
+        meta = np.asarray([v for row in rows for v in row] or [0], dtype=np.int64)
+        lo, hi = INTEGER_RANGE[out.dtype]
+        self._launch_strided(
+            "xhip_requantize",
+            [("i32", TYPE_CODES[a_scale.dtype]), ("i32", int(out.dtype == np.int8))],
+            out,
+            meta,
+            [x, a_scale, b_scale, y_scale, zero_point],
+            [("i32", int(lo)), ("i32", int(hi))],
+        )
+
+    def conv_integer(
+        self,
+        x: DA,
+        w: DA,
+        x_zero: DA,
+        w_zero: DA,
+        bias: OptDA,
+        out: DA,
+        attrs: ConvAttributes,
+    ) -> None:
+        for v in (x, w, x_zero, w_zero):
+            if v.dtype not in EIGHT_BIT:
+                self.refuse(f"{v.dtype} operands (int8 and uint8 only)")
+        m = w.shape[0]
+        if x_zero.size != 1 or (w_zero.size != 1 and w_zero.shape != (m,)):
+            raise ValueError(
+                f"hip.conv_integer: zero points of shapes {x_zero.shape} and "
+                f"{w_zero.shape}; expected one element, and one or ({m},)"
+            )
+        spatial = len(x.shape) - 2
+        rows = [
+            out.shape,
+            out.strides,
+            x.shape,
+            x.strides,
+            w.shape,
+            w.strides,
+            attrs.strides,
+            attrs.dilations,
+            attrs.pads[:spatial],
+        ]
+        meta = np.asarray([v for row in rows for v in row], dtype=np.int64)
+        signs: list[KernelArg] = [
+            ("i32", int(x.dtype == np.int8)),
+            ("i32", int(w.dtype == np.int8)),
+        ]
+        if bias is not None and (bias.dtype != np.int32 or bias.shape != (m,)):
+            raise ValueError(
+                f"hip.conv_integer: a bias of {bias.dtype} {bias.shape}; expected "
+                f"int32 ({m},)"
+            )
+        trailing: list[KernelArg] = [
+            ("i32", attrs.group),
+            ("i64", w_zero.strides[0] if w_zero.size > 1 else 0),
+            ("ptr", 0 if bias is None else self._address(bias)),
+            ("i64", 0 if bias is None else bias.strides[0]),
+        ]
+        self._launch_strided(
+            "xhip_conv_integer", signs, out, meta, [x, w, x_zero, w_zero], trailing
         )

@@ -2,18 +2,34 @@
 warp 32, HIP at 64 and 32), against ONNX Runtime: every one-node case of
 `tests/pytest/backend/test_quantize_models.py` (per tensor, per axis,
 blocked; each integer type; DynamicQuantizeLinear; MatMulInteger with its
-zero points, batched), the QDQ-quantized MLP fixture, and the runtime
-methods on transposed (strided) operands. Exact comparisons.
+zero points, batched), QLinearMatMul, ConvInteger and QLinearConv
+(`test_qlinear_models.py`), the
+quantized model fixtures, and the runtime methods on transposed (strided)
+operands. Exact comparisons.
 
 `KERNELS` is what this module tests; `test_kernels.py`'s registry test counts
 it as covered."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 import numpy as np
 import onnx
 import pytest
 
+from tests.pytest.backend.test_qlinear_models import (
+    CONV_PARAMS,
+    QLINEAR_CONV_PARAMS,
+    QOPERATOR_CNN,
+    QOPERATOR_MLP,
+    ConvIntegerCase,
+    QLinearCase,
+    QLinearConvCase,
+    qoperator_cnn_inputs,
+)
+from tests.pytest.backend.test_qlinear_models import PARAMS as QLINEAR_PARAMS
 from tests.pytest.backend.test_quantize_models import (
     PARAMS,
     QDQ_MLP,
@@ -25,7 +41,7 @@ from tests.pytest.backend.test_quantize_models import (
 )
 from tests.pytest.emulator.conftest import MakeGpu
 from xhip.backend.gpu_host import transposed
-from xhip.dialects.hip import QuantizeAttributes
+from xhip.dialects.hip import ConvAttributes, QuantizeAttributes, RequantizeAttributes
 
 pytestmark = pytest.mark.emulator
 
@@ -34,6 +50,8 @@ KERNELS = {
     "xhip_dequantize_linear",
     "xhip_dynamic_quantize_params",
     "xhip_matmul_integer",
+    "xhip_requantize",
+    "xhip_conv_integer",
 }
 
 
@@ -43,9 +61,37 @@ def test_matches_onnxruntime_on_gpu_runtimes(case: Case, make_gpu: MakeGpu) -> N
     assert_same(got, case.expected())
 
 
-def test_qdq_mlp_on_gpu_runtimes(make_gpu: MakeGpu) -> None:
-    model = onnx.load(QDQ_MLP)
-    feeds = qdq_mlp_inputs()
+@pytest.mark.parametrize("case", QLINEAR_PARAMS)
+def test_qlinear_matmul_on_gpu_runtimes(case: QLinearCase, make_gpu: MakeGpu) -> None:
+    got = run_on(make_gpu(debug=True), case.model(), case.feeds())
+    assert_same(got, case.expected())
+
+
+@pytest.mark.parametrize("case", CONV_PARAMS)
+def test_conv_integer_on_gpu_runtimes(case: ConvIntegerCase, make_gpu: MakeGpu) -> None:
+    got = run_on(make_gpu(debug=True), case.model(), case.feeds())
+    assert_same(got, case.expected())
+
+
+@pytest.mark.parametrize("case", QLINEAR_CONV_PARAMS)
+def test_qlinear_conv_on_gpu_runtimes(case: QLinearConvCase, make_gpu: MakeGpu) -> None:
+    got = run_on(make_gpu(debug=True), case.model(), case.feeds())
+    assert_same(got, case.expected())
+
+
+@pytest.mark.parametrize(
+    ("path", "inputs"),
+    [
+        pytest.param(QDQ_MLP, qdq_mlp_inputs, id="qdq_mlp"),
+        pytest.param(QOPERATOR_MLP, qdq_mlp_inputs, id="qoperator_mlp"),
+        pytest.param(QOPERATOR_CNN, qoperator_cnn_inputs, id="qoperator_cnn"),
+    ],
+)
+def test_quantized_models_on_gpu_runtimes(
+    path: Path, inputs: Callable[[], dict[str, np.ndarray]], make_gpu: MakeGpu
+) -> None:
+    model = onnx.load(path)
+    feeds = inputs()
     assert_same(run_on(make_gpu(), model, feeds), onnxruntime_outputs(model, feeds))
 
 
@@ -102,5 +148,50 @@ def test_matmul_integer_on_transposed_operands(make_gpu: MakeGpu) -> None:
         gpu.upload(np.asarray(az)),
         gpu.upload(bz),
         out,
+    )
+    np.testing.assert_array_equal(gpu.download(out), want)
+
+
+def test_conv_integer_and_requantize_on_strided_operands(make_gpu: MakeGpu) -> None:
+    """x and w of ConvInteger as views with every dim's stride reversed, a
+    per-channel w zero point and a bias; then requantize reading that
+    result through a transposed view, against ORT's QLinearConv of the same
+    data (its bias and requantization are these two kernels')."""
+    gpu = make_gpu(debug=True)
+    rng = np.random.default_rng(9)
+    x = rng.integers(0, 256, (2, 3, 6, 5)).astype(np.uint8)
+    w = rng.integers(-128, 128, (4, 3, 2, 3)).astype(np.int8)
+    bias = rng.integers(-3000, 3000, 4).astype(np.int32)
+    w_scale = rng.uniform(0.001, 0.02, 4).astype(np.float32)
+    params = (np.float32(0.02), np.uint8(9), w_scale, np.zeros(4, np.int8))
+    case = QLinearConvCase(
+        "strided",
+        x,
+        w,
+        (*params, np.float32(0.3), np.uint8(100)),
+        bias,
+        (("pads", [1, 0, 0, 1]),),
+    )
+    (want,) = case.expected()
+    attrs = ConvAttributes((1, 1), (1, 1), (1, 0, 0, 1), 1)
+    acc = gpu.empty((2, 4, 6, 4)[::-1], np.dtype(np.int32))
+    gpu.conv_integer(
+        transposed(gpu.upload(np.ascontiguousarray(x.transpose()))),
+        transposed(gpu.upload(np.ascontiguousarray(w.transpose()))),
+        gpu.upload(np.asarray(params[1])),
+        gpu.upload(params[3]),
+        gpu.upload(bias),
+        transposed(acc),
+        attrs,
+    )
+    out = gpu.empty((2, 4, 6, 4), np.dtype(np.uint8))
+    gpu.requantize(
+        transposed(acc),
+        gpu.upload(np.asarray(params[0])),
+        gpu.upload(w_scale),
+        gpu.upload(np.asarray(np.float32(0.3))),
+        gpu.upload(np.asarray(np.uint8(100))),
+        out,
+        RequantizeAttributes(1, 1),
     )
     np.testing.assert_array_equal(gpu.download(out), want)

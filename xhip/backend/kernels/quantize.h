@@ -145,3 +145,99 @@ extern "C" __global__ void xhip_matmul_integer(
     out[xhip_offset(i, rank, shape, meta + rank)] = (int)acc;
   }
 }
+
+// y (8-bit, signed when y_signed) = saturate(rint((float)x * m) + zero) with
+// m = a_scale * b_scale / y_scale in float32 (the scales of type s_type,
+// float32 or float16 widened), as ONNX Runtime's
+// MlasRequantizeOutput (its clamp before rounding is the clamp after it
+// here: the bounds are integers). meta: shape, y strides, x strides, then
+// a_scale's and b_scale's strides seen from y's shape (0 where one element).
+extern "C" __global__ void xhip_requantize(
+    int s_type, int y_signed, void* y, const int* x, const void* a_scale,
+    const void* b_scale, const void* y_scale, const void* zero, int rank,
+    const xhip_index* meta, xhip_index n, int lo, int hi) {
+  const xhip_index* shape = meta;
+  float ys = (float)xhip_read(s_type, y_scale, 0).f;
+  float z = (float)xhip_int8_at(y_signed, zero, 0);
+  xhip_index step = (xhip_index)blockDim.x * gridDim.x;
+  for (xhip_index i = (xhip_index)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += step) {
+    xhip_index ao = xhip_offset(i, rank, shape, meta + 3 * rank);
+    float as = (float)xhip_read(s_type, a_scale, ao).f;
+    float bs = (float)xhip_read(s_type, b_scale, xhip_offset(i, rank, shape, meta + 4 * rank)).f;
+    float m = (as * bs) / ys;
+    float v = (float)x[xhip_offset(i, rank, shape, meta + 2 * rank)] * m;
+    float q = rintf(v) + z;
+    q = q < (float)lo ? (float)lo : q > (float)hi ? (float)hi : q;  // NaN: 0
+    int w = q == q ? (int)q : 0;
+    xhip_index o = xhip_offset(i, rank, shape, meta + rank);
+    if (y_signed) {
+      ((signed char*)y)[o] = (signed char)w;
+    } else {
+      ((unsigned char*)y)[o] = (unsigned char)w;
+    }
+  }
+}
+
+// out (int32; N, M, o...) = ConvInteger of x (N, C, s...) by w (M, C/group,
+// k...): bias[m] (when not null) plus the sum of (x - x_zero) * (w -
+// w_zero[m]) over the window, int32 (wrapping), a window position in the
+// padding adding nothing (ORT pads
+// with x's zero point). One output element per thread. meta: out shape and
+// strides, x shape and strides, w shape and strides (rank each), then the
+// window's strides, dilations and begin pads (rank - 2 each).
+__device__ inline xhip_index xhip_coord(xhip_index i, int d, int rank,
+                                        const xhip_index* shape) {
+  xhip_index inner = 1;
+  for (int e = rank - 1; e > d; --e) inner *= shape[e];
+  return (i / inner) % shape[d];
+}
+
+extern "C" __global__ void xhip_conv_integer(
+    int x_signed, int w_signed, int* out, const void* x, const void* w,
+    const void* x_zero, const void* w_zero, int rank, const xhip_index* meta,
+    xhip_index n, int group, xhip_index w_zero_stride, const int* bias,
+    xhip_index bias_stride) {
+  const xhip_index *shape = meta, *o_st = meta + rank;
+  const xhip_index *x_sh = meta + 2 * rank, *x_st = meta + 3 * rank;
+  const xhip_index *w_sh = meta + 4 * rank, *w_st = meta + 5 * rank;
+  int spatial = rank - 2;
+  const xhip_index* step_of = meta + 6 * rank;
+  const xhip_index* dil = step_of + spatial;
+  const xhip_index* pad = dil + spatial;
+  xhip_index taps = 1;
+  for (int d = 0; d < spatial; ++d) taps *= w_sh[2 + d];
+  int xz = xhip_int8_at(x_signed, x_zero, 0);
+  xhip_index per_group = w_sh[0] / group, channels = w_sh[1];
+  xhip_index step = (xhip_index)blockDim.x * gridDim.x;
+  for (xhip_index i = (xhip_index)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += step) {
+    xhip_index b = xhip_coord(i, 0, rank, shape), m = xhip_coord(i, 1, rank, shape);
+    int wz = xhip_int8_at(w_signed, w_zero, m * w_zero_stride);
+    unsigned int acc = bias ? (unsigned int)bias[m * bias_stride] : 0u;
+    for (xhip_index c = 0; c < channels; ++c) {
+      xhip_index ch = (m / per_group) * channels + c;
+      for (xhip_index t = 0; t < taps; ++t) {
+        xhip_index xo = b * x_st[0] + ch * x_st[1];
+        xhip_index wo = m * w_st[0] + c * w_st[1];
+        bool inside = true;
+        for (int d = 0; d < spatial; ++d) {
+          xhip_index k = xhip_coord(t, d, spatial, w_sh + 2);
+          xhip_index pos = xhip_coord(i, 2 + d, rank, shape) * step_of[d] +
+                           k * dil[d] - pad[d];
+          inside = inside && pos >= 0 && pos < x_sh[2 + d];
+          xo += pos * x_st[2 + d];
+          wo += k * w_st[2 + d];
+        }
+        if (inside) {
+          int a = xhip_int8_at(x_signed, x, xo) - xz;
+          int v = xhip_int8_at(w_signed, w, wo) - wz;
+          acc += (unsigned int)(a * v);
+        }
+      }
+    }
+    xhip_index o = 0;
+    for (int d = 0; d < rank; ++d) o += xhip_coord(i, d, rank, shape) * o_st[d];
+    out[o] = (int)acc;
+  }
+}

@@ -1,9 +1,10 @@
-"""Linear quantization and integer matmul (converted by
+"""Linear quantization, integer matmul and requantization (converted by
 `onnx_to_hip/quantize.py`; kernels in `backend/kernels/quantize.h`)."""
 
 from __future__ import annotations
 
 from abc import ABC
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Self
 
@@ -24,10 +25,12 @@ from xhip.dialects.hip.base import (
     HipComputeOp,
     Value,
     fmt_shape,
+    i64_array,
     i64_attr,
     shape_of,
     static_mismatch,
 )
+from xhip.dialects.hip.conv import ConvAttributes, WindowOp
 
 _u = Signedness.UNSIGNED
 QUANTIZED_TYPES: tuple[Attribute, ...] = (
@@ -291,20 +294,250 @@ class MatMulIntegerOp(HipComputeOp):
                 )
 
 
+@dataclass(frozen=True, slots=True)
+class RequantizeAttributes:
+    """The dims of x along which `a_scale` and `b_scale` run when they have
+    more than one element."""
+
+    a_axis: int
+    b_axis: int
+
+
+@irdl_op_definition
+class RequantizeOp(HipComputeOp):
+    """The output stage of ONNX Runtime's QLinearMatMul and QLinearConv:
+    `saturate(rint(float(x) * m) + zero_point)` with the float32 multiplier
+    `m = a_scale * b_scale / y_scale` (in that order; f16 scales widened),
+    x i32, ties to even.
+    `a_scale` and `b_scale` have one element or one per index of x's dim
+    `a_axis` / `b_axis` (1-D); `y_scale` and `zero_point` one element; out
+    has x's shape and the zero point's type (i8 or ui8)."""
+
+    name = "hip.requantize"
+    INS: ClassVar[tuple[str, ...]] = (
+        "x",
+        "a_scale",
+        "b_scale",
+        "y_scale",
+        "zero_point",
+    )
+    RUNTIME_CALL: ClassVar[str] = "requantize"
+    SAME_ELEMENT_TYPE: ClassVar[bool] = False
+
+    a_axis = prop_def(IntegerAttr)
+    b_axis = prop_def(IntegerAttr)
+
+    @classmethod
+    def make(
+        cls,
+        ctx: Value,
+        /,
+        *,
+        x: Value,
+        a_scale: Value,
+        b_scale: Value,
+        y_scale: Value,
+        zero_point: Value,
+        out: Value,
+        a_axis: int,
+        b_axis: int,
+    ) -> Self:
+        roles = {
+            "x": x,
+            "a_scale": a_scale,
+            "b_scale": b_scale,
+            "y_scale": y_scale,
+            "zero_point": zero_point,
+            "out": out,
+        }
+        axes = {"a_axis": i64_attr(a_axis), "b_axis": i64_attr(b_axis)}
+        return cls._from_roles(ctx, roles, axes)
+
+    def runtime_attributes(self) -> RequantizeAttributes:
+        return RequantizeAttributes(self.a_axis.value.data, self.b_axis.value.data)
+
+    def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
+        return shapes[0]
+
+    def verify_element_types(self) -> None:
+        x, *scales, zero = (_element(v.type) for v in self.inputs)
+        out = _element(self.outputs[0].type)
+        if x != IntegerType(32):
+            raise VerifyException(
+                f"'{self.name}' ins operand 0 must be of i32, not {x}"
+            )
+        for i, s in enumerate(scales, 1):
+            if s not in SCALE_TYPES or s != scales[0]:
+                raise VerifyException(
+                    f"'{self.name}' ins operand {i} (a scale) has element type {s}; "
+                    "expected f32 or f16, as the others"
+                )
+        if out not in (IntegerType(8), IntegerType(8, _u)) or zero != out:
+            raise VerifyException(
+                f"'{self.name}' the zero point has element type {zero} and outs "
+                f"operand 0 {out}; expected both i8 or both ui8"
+            )
+
+    def verify_shapes(self) -> None:
+        x, a, b, y, zero = (shape_of(v) for v in self.inputs)
+        out = shape_of(self.outputs[0])
+        if len(x) != len(out) or any(map(static_mismatch, x, out)):
+            raise VerifyException(
+                f"'{self.name}' ins operand 0 has shape {fmt_shape(x)} but outs "
+                f"operand 0 has shape {fmt_shape(out)}"
+            )
+        for scale, axis, what in (
+            (a, self.a_axis.value.data, "a_scale"),
+            (b, self.b_axis.value.data, "b_scale"),
+        ):
+            if not 0 <= axis < max(len(x), 1) or len(scale) > 1:
+                raise VerifyException(
+                    f"'{self.name}' {what} of shape {fmt_shape(scale)} along axis "
+                    f"{axis} does not fit x of shape {fmt_shape(x)}"
+                )
+        for shape, what in ((y, "y_scale"), (zero, "the zero point")):
+            if any(n not in (1, DYNAMIC_INDEX) for n in shape) or len(shape) > 1:
+                raise VerifyException(
+                    f"'{self.name}' {what} has shape {fmt_shape(shape)}; expected "
+                    "one element"
+                )
+
+
+@irdl_op_definition
+class ConvIntegerOp(WindowOp):
+    """ONNX ConvInteger: Conv of `(x - x_zero)` by `(w - w_zero)`, 8-bit
+    integers widened to i32 and accumulated in i32 (wrapping), plus the i32
+    `bias` (M) if given (QLinearConv's); the padding counts as x's zero point
+    (adds nothing). `x_zero` has one element, `w_zero` one or one per output
+    channel (1-D, M); each its operand's type."""
+
+    name = "hip.conv_integer"
+    INS: ClassVar[tuple[str, ...]] = ("x", "w", "x_zero", "w_zero", "bias?")
+    RUNTIME_CALL: ClassVar[str] = "conv_integer"
+    SAME_ELEMENT_TYPE: ClassVar[bool] = False
+
+    group = prop_def(IntegerAttr)
+
+    @classmethod
+    def make(
+        cls,
+        ctx: Value,
+        /,
+        *,
+        x: Value,
+        w: Value,
+        x_zero: Value,
+        w_zero: Value,
+        bias: Value | None = None,
+        out: Value,
+        strides: Sequence[int],
+        dilations: Sequence[int],
+        pads: Sequence[int],
+        group: int,
+    ) -> Self:
+        return cls._from_roles(
+            ctx,
+            {
+                "x": x,
+                "w": w,
+                "x_zero": x_zero,
+                "w_zero": w_zero,
+                "bias": bias,
+                "out": out,
+            },
+            {
+                "strides": i64_array(strides),
+                "dilations": i64_array(dilations),
+                "pads": i64_array(pads),
+                "group": i64_attr(group),
+            },
+        )
+
+    def runtime_attributes(self) -> ConvAttributes:
+        return ConvAttributes(*self.window(), group=self.group.value.data)
+
+    def kernel_of(self, *shapes: tuple[int, ...]) -> tuple[int, ...]:
+        return shapes[1][2:]
+
+    def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
+        return (shapes[0][0], shapes[1][0], *self.spatial_output(*shapes))
+
+    def verify_element_types(self) -> None:
+        eight = (IntegerType(8), IntegerType(8, _u))
+        if len(self.inputs) == 5 and _element(self.inputs[4].type) != IntegerType(32):
+            raise VerifyException(f"'{self.name}' ins operand 4 (the bias) must be i32")
+        for i, value in enumerate(self.inputs[:4]):
+            t = _element(value.type)
+            if t not in eight or t != _element(self.inputs[i % 2].type):
+                raise VerifyException(
+                    f"'{self.name}' ins operand {i} has element type {t}; expected "
+                    f"i8 or ui8 (a zero point: its operand's type)"
+                )
+        if _element(self.outputs[0].type) != IntegerType(32):
+            raise VerifyException(f"'{self.name}' outs operand 0 must be of i32")
+
+    def verify_shapes(self) -> None:
+        self.verify_window()
+        x, w, x_zero, w_zero = (shape_of(v) for v in self.inputs[:4])
+        group = self.group.value.data
+        if len(self.inputs) == 5:
+            bias = shape_of(self.inputs[4])
+            if len(bias) != 1 or static_mismatch(bias[0], w[0]):
+                raise VerifyException(
+                    f"'{self.name}' the bias has shape {fmt_shape(bias)}; expected "
+                    f"({w[0]})"
+                )
+        if len(w) != len(x) or len(x) < 3:
+            raise VerifyException(
+                f"'{self.name}' takes x and w of one rank >= 3, got {fmt_shape(x)} "
+                f"and {fmt_shape(w)}"
+            )
+        if (
+            group < 1
+            or static_mismatch(x[1], DYNAMIC_INDEX if w[1] < 0 else w[1] * group)
+            or (w[0] != DYNAMIC_INDEX and w[0] % group)
+        ):
+            raise VerifyException(
+                f"'{self.name}' x ({fmt_shape(x)}) and w ({fmt_shape(w)}) do not "
+                f"fit group {group}"
+            )
+        for zero, n, what in ((x_zero, 1, "x_zero"), (w_zero, w[0], "w_zero")):
+            if len(zero) > 1 or (
+                len(zero) == 1 and zero[0] != 1 and static_mismatch(zero[0], n)
+            ):
+                raise VerifyException(
+                    f"'{self.name}' {what} has shape {fmt_shape(zero)}; expected one "
+                    f"element or {n}"
+                )
+        want = self.result_shape(x, w)
+        out = shape_of(self.outputs[0])
+        assert want is not None
+        if len(out) != len(want) or any(map(static_mismatch, want, out)):
+            raise VerifyException(
+                f"'{self.name}' outs operand 0 has shape {fmt_shape(out)}; expected "
+                f"{fmt_shape(want)}"
+            )
+
+
 OPS: tuple[type[Operation], ...] = (
     QuantizeLinearOp,
     DequantizeLinearOp,
     DynamicQuantizeLinearOp,
     MatMulIntegerOp,
+    RequantizeOp,
+    ConvIntegerOp,
 )
 """This family's ops, in the order the dialect lists them."""
 
 __all__ = [
     "QUANTIZED_TYPES",
     "SCALE_TYPES",
+    "ConvIntegerOp",
     "DequantizeLinearOp",
     "DynamicQuantizeLinearOp",
     "MatMulIntegerOp",
     "QuantizeAttributes",
     "QuantizeLinearOp",
+    "RequantizeAttributes",
+    "RequantizeOp",
 ]

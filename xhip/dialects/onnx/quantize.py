@@ -1,11 +1,12 @@
-"""Quantization: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear and
-MatMulInteger (`onnx_to_hip/quantize.py` converts them)."""
+"""Quantization: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear,
+MatMulInteger, QLinearMatMul, ConvInteger and QLinearConv
+(`onnx_to_hip/quantize.py` converts them)."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import IntegerAttr
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, StringAttr
 from xdsl.ir import Operation
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -99,17 +100,101 @@ class MatMulIntegerOp(OnnxOp):
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
 
+@irdl_op_definition
+class QLinearMatMulOp(OnnxOp):
+    """Opsets 10 and 21: MatMulInteger of a and b less their zero points,
+    requantized to y's scale and zero point (a per tensor or per row, b per
+    tensor or per column, y per tensor)."""
+
+    name = "onnx.QLinearMatMul"
+
+    a = operand_def(AnyTensor)
+    a_scale = operand_def(AnyTensor)
+    a_zero_point = operand_def(AnyTensor)
+    b = operand_def(AnyTensor)
+    b_scale = operand_def(AnyTensor)
+    b_zero_point = operand_def(AnyTensor)
+    y_scale = operand_def(AnyTensor)
+    y_zero_point = operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+    traits = traits_def(NoMemoryEffect())
+
+
+@irdl_op_definition
+class ConvIntegerOp(OnnxOp):
+    """Opset 10: Conv of 8-bit x and w less their zero points (x's one
+    element, w's one or one per output channel), accumulated in int32; the
+    window attributes as Conv's."""
+
+    name = "onnx.ConvInteger"
+    DEFAULTS: ClassVar[dict[str, object]] = {"group": 1, "auto_pad": "NOTSET"}
+
+    x = operand_def(AnyTensor)
+    w = operand_def(AnyTensor)
+    x_zero_point = opt_operand_def(AnyTensor)
+    w_zero_point = opt_operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+    auto_pad = opt_prop_def(StringAttr)
+    dilations = opt_prop_def(ArrayAttr[IntegerAttr])
+    group = opt_prop_def(IntegerAttr)
+    kernel_shape = opt_prop_def(ArrayAttr[IntegerAttr])
+    pads = opt_prop_def(ArrayAttr[IntegerAttr])
+    strides = opt_prop_def(ArrayAttr[IntegerAttr])
+    traits = traits_def(NoMemoryEffect())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def get_auto_pad(self) -> str:
+        return self.auto_pad.data if self.auto_pad is not None else "NOTSET"
+
+
+@irdl_op_definition
+class QLinearConvOp(OnnxOp):
+    """Opset 10: ConvInteger of x and w less their zero points, plus the
+    int32 bias `B`, requantized to y's scale and zero point (w's scale and
+    zero point per tensor or per output channel)."""
+
+    name = "onnx.QLinearConv"
+    DEFAULTS: ClassVar[dict[str, object]] = {"group": 1, "auto_pad": "NOTSET"}
+
+    x = operand_def(AnyTensor)
+    x_scale = operand_def(AnyTensor)
+    x_zero_point = operand_def(AnyTensor)
+    w = operand_def(AnyTensor)
+    w_scale = operand_def(AnyTensor)
+    w_zero_point = operand_def(AnyTensor)
+    y_scale = operand_def(AnyTensor)
+    y_zero_point = operand_def(AnyTensor)
+    B = opt_operand_def(AnyTensor)
+    y = result_def(AnyTensor)
+    auto_pad = opt_prop_def(StringAttr)
+    dilations = opt_prop_def(ArrayAttr[IntegerAttr])
+    group = opt_prop_def(IntegerAttr)
+    kernel_shape = opt_prop_def(ArrayAttr[IntegerAttr])
+    pads = opt_prop_def(ArrayAttr[IntegerAttr])
+    strides = opt_prop_def(ArrayAttr[IntegerAttr])
+    traits = traits_def(NoMemoryEffect())
+
+    def get_auto_pad(self) -> str:
+        return self.auto_pad.data if self.auto_pad is not None else "NOTSET"
+
+
 OPS: tuple[type[Operation], ...] = (
     QuantizeLinearOp,
     DequantizeLinearOp,
     DynamicQuantizeLinearOp,
     MatMulIntegerOp,
+    QLinearMatMulOp,
+    ConvIntegerOp,
+    QLinearConvOp,
 )
 """This family's ops; a new op goes at the end."""
 
 __all__ = [
+    "ConvIntegerOp",
     "DequantizeLinearOp",
     "DynamicQuantizeLinearOp",
     "MatMulIntegerOp",
+    "QLinearConvOp",
+    "QLinearMatMulOp",
     "QuantizeLinearOp",
 ]

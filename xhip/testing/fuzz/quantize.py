@@ -89,9 +89,112 @@ def _matmul_integer(g: Graph) -> Value | None:
     return to_float(g, out)
 
 
+def _qlinear_matmul(g: Graph) -> Value | None:
+    """uint8 activations (DynamicQuantizeLinear) times int8 or uint8 constant
+    weights, b's scale and zero point per tensor or per column, the result
+    uint8 with a constant scale and zero point, read back as float."""
+    x = g.pick()
+    if x is None or len(x.shape) < 2 or not isinstance(x.shape[-1], int):
+        return None
+    y, scale, zero = _dynamic(g, x)
+    k, n = x.shape[-1], int(g.rng.integers(1, 9))
+    assert isinstance(k, int)
+    t = _TYPES[int(g.rng.integers(2))]
+    info = np.iinfo(t)
+    weights = g.rng.integers(info.min, int(info.max) + 1, (k, n)).astype(t)
+    count = n if g.rng.random() < 0.5 else ()
+    b_scale = g.rng.uniform(0.001, 0.01, count).astype(np.float32)
+    b_zero = g.rng.integers(info.min // 4, info.max // 4, count).astype(t)
+    y_scale = np.asarray(g.rng.uniform(0.01, 0.1) * np.sqrt(k), np.float32)
+    y_zero = np.asarray(g.rng.integers(96, 160), np.uint8)
+    out_params = [g.constant(y_scale, "y_scale"), g.constant(y_zero, "y_zp")]
+    inputs = [
+        y,
+        scale,
+        zero,
+        g.constant(weights, "w"),
+        g.constant(b_scale, "w_scale"),
+        g.constant(b_zero, "w_zp"),
+        *out_params,
+    ]
+    q = g.add("QLinearMatMul", inputs, (*x.shape[:-1], n))
+    g.values.pop()
+    return g.add("DequantizeLinear", [q.name, *out_params], q.shape)
+
+
+def _conv_integer(g: Graph) -> Value | None:
+    """uint8 activations (DynamicQuantizeLinear of a matrix as (batch, 1,
+    length)) by uint8 constant weights (ORT's types), a kernel of 1 to 3,
+    random pads, w's zero point absent or a constant; int32 cast back to
+    float."""
+    x = g.pick(rank=2)
+    if x is None or not isinstance(x.shape[1], int):
+        return None
+    axes = g.constant(np.asarray([1], np.int64), "axes")
+    x = g.add("Unsqueeze", [x.name, axes], (x.shape[0], 1, x.shape[1]))
+    c, length = 1, x.shape[2]
+    assert isinstance(length, int)
+    m, k = int(g.rng.integers(1, 5)), int(g.rng.integers(1, 4))
+    pads = [int(p) for p in g.rng.integers(0, k, 2)]
+    out_length = length + sum(pads) - k + 1
+    if out_length < 1:
+        return None
+    y, _, zero = _dynamic(g, x)
+    weights = g.rng.integers(0, 256, (m, c, k)).astype(np.uint8)
+    inputs = [y, g.constant(weights, "w"), zero]
+    if g.rng.random() < 0.5:
+        inputs.append(g.constant(np.asarray(g.rng.integers(0, 256), np.uint8), "zp"))
+    out = g.add("ConvInteger", inputs, (x.shape[0], m, out_length), pads=pads)
+    return to_float(g, out)
+
+
+def _qlinear_conv(g: Graph) -> Value | None:
+    """uint8 activations (DynamicQuantizeLinear of a matrix as (batch, 1,
+    length)) by int8 constant weights with a per-tensor or per-channel scale
+    (zero point 0, as ORT wants for int8 weights), an int32 bias or none,
+    the result uint8 with a constant scale and zero point, read back as
+    float."""
+    x = g.pick(rank=2)
+    if x is None or not isinstance(x.shape[1], int):
+        return None
+    axes = g.constant(np.asarray([1], np.int64), "axes")
+    x = g.add("Unsqueeze", [x.name, axes], (x.shape[0], 1, x.shape[1]))
+    length = x.shape[2]
+    assert isinstance(length, int)
+    m, k = int(g.rng.integers(1, 5)), int(g.rng.integers(1, 4))
+    pads = [int(p) for p in g.rng.integers(0, k, 2)]
+    out_length = length + sum(pads) - k + 1
+    if out_length < 1:
+        return None
+    y, scale, zero = _dynamic(g, x)
+    count = m if g.rng.random() < 0.5 else ()
+    out_params = [
+        g.constant(np.asarray(g.rng.uniform(0.02, 0.2), np.float32), "y_scale"),
+        g.constant(np.asarray(g.rng.integers(96, 160), np.uint8), "y_zp"),
+    ]
+    inputs = [
+        y,
+        scale,
+        zero,
+        g.constant(g.rng.integers(-128, 128, (m, 1, k)).astype(np.int8), "w"),
+        g.constant(g.rng.uniform(0.001, 0.01, count).astype(np.float32), "w_scale"),
+        g.constant(np.zeros(count, np.int8), "w_zp"),
+        *out_params,
+    ]
+    if g.rng.random() < 0.5:
+        bias = g.rng.integers(-2000, 2000, m).astype(np.int32)
+        inputs.append(g.constant(bias, "bias"))
+    q = g.add("QLinearConv", inputs, (x.shape[0], m, out_length), pads=pads)
+    g.values.pop()
+    return g.add("DequantizeLinear", [q.name, *out_params], q.shape)
+
+
 GENERATORS: dict[str, Generator] = {
     "QuantizeLinear": _qdq,
     "DequantizeLinear": _qdq,
     "DynamicQuantizeLinear": _dynamic_qdq,
     "MatMulInteger": _matmul_integer,
+    "QLinearMatMul": _qlinear_matmul,
+    "ConvInteger": _conv_integer,
+    "QLinearConv": _qlinear_conv,
 }

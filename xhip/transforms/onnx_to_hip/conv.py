@@ -83,7 +83,12 @@ def _same_pads(
 
 
 def window_of(
-    op: onnx.ConvOp | onnx.MaxPoolOp | onnx.AveragePoolOp | onnx.LpPoolOp,
+    op: onnx.ConvOp
+    | onnx.MaxPoolOp
+    | onnx.AveragePoolOp
+    | onnx.LpPoolOp
+    | onnx.ConvIntegerOp
+    | onnx.QLinearConvOp,
     x_shape: Sequence[int],
     kernel: Sequence[int],
 ) -> Window:
@@ -225,6 +230,10 @@ def _windowed_init(
                 output_size(pattern, op, rewriter, x, d - 2, window, ceil_mode)
             )
     return _insert(rewriter, tensor.EmptyOp(sizes, result_type))
+
+
+windowed_init = _windowed_init
+"""Public for `onnx_to_hip/quantize.py` (ConvInteger, QLinearConv)."""
 
 
 def _check_result(

@@ -1,5 +1,9 @@
 """Quantization -> `hip.quantize_linear`, `hip.dequantize_linear`,
-`hip.dynamic_quantize_linear`, `hip.matmul_integer` in tensor mode.
+`hip.dynamic_quantize_linear`, `hip.matmul_integer` in tensor mode;
+QLinearMatMul is a `hip.matmul_integer` into an i32 tensor, then
+`hip.requantize`, as ONNX Runtime computes it. ConvInteger ->
+`hip.conv_integer`, its window as Conv's (`conv.window_of`); QLinearConv is
+a `hip.conv_integer` with the bias, then `hip.requantize`.
 
 An absent zero point is a constant 0 of its type and of the scale's shape
 (one element for MatMulInteger), so the hip ops take every operand. The
@@ -25,6 +29,7 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from xhip.dialects import hip, onnx
+from xhip.transforms.onnx_to_hip.conv import window_of, windowed_init
 from xhip.transforms.onnx_to_hip.support import (
     OnnxPattern,
     SizeSource,
@@ -32,6 +37,7 @@ from xhip.transforms.onnx_to_hip.support import (
     broadcast_sources,
     build_init,
     context_of,
+    op_name,
     ranked,
 )
 
@@ -144,26 +150,186 @@ class ConvertDynamicQuantizeLinear(OnnxPattern[onnx.DynamicQuantizeLinearOp]):
         rewriter.replace(op, new)
 
 
+def _matmul_sources(a: SSAValue, b: SSAValue) -> list[SizeSource]:
+    """Where the dims of a numpy matmul of `a` and `b` (rank >= 2) come from."""
+    a_shape, b_shape = (
+        ranked(a, "operand A").get_shape(),
+        ranked(b, "operand B").get_shape(),
+    )
+    batch_rank = max(len(a_shape), len(b_shape)) - 2
+    sources: list[SizeSource] = []
+    if batch_rank > 0:
+        batch = [(a, a_shape[:-2]), (b, b_shape[:-2])]
+        sources = broadcast_sources(batch, batch_rank)
+    return [*sources, (a, len(a_shape) - 2), (b, len(b_shape) - 1)]
+
+
+def _matmul_integer(
+    pattern: OnnxPattern[Any],
+    op: onnx.MatMulIntegerOp | onnx.QLinearMatMulOp,
+    rewriter: PatternRewriter,
+    operands: tuple[SSAValue, SSAValue, SSAValue | None, SSAValue | None],
+    result: TensorType[Attribute],
+) -> SSAValue:
+    """`hip.matmul_integer` of `operands` (a, b and their zero points) into a
+    new tensor of `result`'s type."""
+    a, b, a_zero, b_zero = operands
+    a_type, b_type = ranked(a, "operand A"), ranked(b, "operand B")
+    if len(a_type.get_shape()) < 2 or len(b_type.get_shape()) < 2:
+        raise Unsupported(f"{op_name(op)} operands must have rank >= 2")
+    sources = _matmul_sources(a, b)
+    out = build_init(rewriter, pattern.state, op, result, sources)
+    zeros = [
+        _zero(pattern, op, rewriter, given, t.get_element_type(), ())
+        for given, t in ((a_zero, a_type), (b_zero, b_type))
+    ]
+    new = hip.MatMulIntegerOp.make(
+        context_of(op), a=a, b=b, a_zero=zeros[0], b_zero=zeros[1], out=out
+    )
+    rewriter.insert(new)
+    return new.res[0]
+
+
 class ConvertMatMulInteger(OnnxPattern[onnx.MatMulIntegerOp]):
     """`onnx.MatMulInteger` (operands of rank >= 2) -> `hip.matmul_integer`."""
 
     def convert(self, op: onnx.MatMulIntegerOp, rewriter: PatternRewriter) -> None:
-        a_type, b_type = ranked(op.A, "operand A"), ranked(op.B, "operand B")
-        a_shape, b_shape = a_type.get_shape(), b_type.get_shape()
-        if len(a_shape) < 2 or len(b_shape) < 2:
-            raise Unsupported("MatMulInteger operands must have rank >= 2")
-        batch_rank = max(len(a_shape), len(b_shape)) - 2
-        sources: list[SizeSource] = []
-        if batch_rank > 0:
-            batch = [(op.A, a_shape[:-2]), (op.B, b_shape[:-2])]
-            sources = broadcast_sources(batch, batch_rank)
-        sources += [(op.A, len(a_shape) - 2), (op.B, len(b_shape) - 1)]
-        out = build_init(rewriter, self.state, op, ranked(op.Y, "the result"), sources)
-        zeros = [
-            _zero(self, op, rewriter, given, t.get_element_type(), ())
-            for given, t in ((op.a_zero_point, a_type), (op.b_zero_point, b_type))
-        ]
-        new = hip.MatMulIntegerOp.make(
-            context_of(op), a=op.A, b=op.B, a_zero=zeros[0], b_zero=zeros[1], out=out
+        operands = (op.A, op.B, op.a_zero_point, op.b_zero_point)
+        result = ranked(op.Y, "the result")
+        product = _matmul_integer(self, op, rewriter, operands, result)
+        rewriter.replace(op, [], [product])
+
+
+def _check_parameters(*values: tuple[SSAValue, str]) -> None:
+    """Scales and zero points of rank 0 or 1 (the hip ops check the sizes)."""
+    for value, what in values:
+        rank = len(ranked(value, what).get_shape())
+        if rank > 1:
+            raise Unsupported(f"{what} of rank {rank}")
+
+
+class ConvertQLinearMatMul(OnnxPattern[onnx.QLinearMatMulOp]):
+    """`onnx.QLinearMatMul` -> `hip.matmul_integer`, `hip.requantize`. The
+    scales and zero points of a and b have one element or one per row of a /
+    column of b (1-D); f16 scales are widened to f32."""
+
+    def convert(self, op: onnx.QLinearMatMulOp, rewriter: PatternRewriter) -> None:
+        result = ranked(op.y, "the result")
+        _check_parameters(
+            (op.a_scale, "a_scale"),
+            (op.b_scale, "b_scale"),
+            (op.y_scale, "y_scale"),
+            (op.a_zero_point, "a_zero_point"),
+            (op.b_zero_point, "b_zero_point"),
+            (op.y_zero_point, "y_zero_point"),
+        )
+        product_type = TensorType(IntegerType(32), result.get_shape())
+        operands = (op.a, op.b, op.a_zero_point, op.b_zero_point)
+        product = _matmul_integer(self, op, rewriter, operands, product_type)
+        rank = len(result.get_shape())
+        sources = _matmul_sources(op.a, op.b)
+        out = build_init(rewriter, self.state, op, result, sources)
+        new = hip.RequantizeOp.make(
+            context_of(op),
+            x=product,
+            a_scale=op.a_scale,
+            b_scale=op.b_scale,
+            y_scale=op.y_scale,
+            zero_point=op.y_zero_point,
+            out=out,
+            a_axis=rank - 2,
+            b_axis=rank - 1,
+        )
+        rewriter.replace(op, new)
+
+
+def _conv_integer(
+    pattern: OnnxPattern[Any],
+    op: onnx.ConvIntegerOp | onnx.QLinearConvOp,
+    rewriter: PatternRewriter,
+    operands: tuple[SSAValue, SSAValue, SSAValue | None, SSAValue | None],
+    bias: SSAValue | None,
+    result: TensorType[Attribute],
+) -> SSAValue:
+    """`hip.conv_integer` of `operands` (x, w and their zero points) plus
+    `bias` into a new tensor of `result`'s type; the window as Conv's."""
+    x, w, x_zero, w_zero = operands
+    x_type, w_type = ranked(x, "the input"), ranked(w, "the weight")
+    x_shape, w_shape = x_type.get_shape(), w_type.get_shape()
+    if len(x_shape) < 3 or len(w_shape) != len(x_shape):
+        raise Unsupported(
+            f"input {x.type} and weight {w.type}: one rank >= 3 is needed"
+        )
+    kernel = op.get_ints("kernel_shape") or list(w_shape[2:])
+    if DYNAMIC_INDEX in kernel or DYNAMIC_INDEX in w_shape[:2]:
+        raise Unsupported(f"weight type {w.type}: static sizes are needed")
+    if list(kernel) != list(w_shape[2:]):
+        raise Unsupported(
+            f"kernel_shape {list(kernel)} differs from the weight's {list(w_shape[2:])}"
+        )
+    window = window_of(op, x_shape, kernel)
+    out = windowed_init(pattern, op, rewriter, x, result, (w, 0), window)
+    zeros = [
+        _zero(pattern, op, rewriter, given, t.get_element_type(), ())
+        for given, t in ((x_zero, x_type), (w_zero, w_type))
+    ]
+    new = hip.ConvIntegerOp.make(
+        context_of(op),
+        x=x,
+        w=w,
+        x_zero=zeros[0],
+        w_zero=zeros[1],
+        bias=bias,
+        out=out,
+        strides=window.strides,
+        dilations=window.dilations,
+        pads=window.pads,
+        group=op.get_int("group"),
+    )
+    rewriter.insert(new)
+    return new.res[0]
+
+
+class ConvertConvInteger(OnnxPattern[onnx.ConvIntegerOp]):
+    """`onnx.ConvInteger` -> `hip.conv_integer`; an absent zero point is a
+    0-d constant 0 of its operand's type."""
+
+    def convert(self, op: onnx.ConvIntegerOp, rewriter: PatternRewriter) -> None:
+        operands = (op.x, op.w, op.x_zero_point, op.w_zero_point)
+        result = ranked(op.y, "the result")
+        conv = _conv_integer(self, op, rewriter, operands, None, result)
+        rewriter.replace(op, [], [conv])
+
+
+class ConvertQLinearConv(OnnxPattern[onnx.QLinearConvOp]):
+    """`onnx.QLinearConv` -> `hip.conv_integer` (with the bias) into an i32
+    tensor, then `hip.requantize` with w's scale along the channels, as ONNX
+    Runtime computes it."""
+
+    def convert(self, op: onnx.QLinearConvOp, rewriter: PatternRewriter) -> None:
+        result = ranked(op.y, "the result")
+        _check_parameters(
+            (op.x_scale, "x_scale"),
+            (op.w_scale, "w_scale"),
+            (op.y_scale, "y_scale"),
+            (op.x_zero_point, "x_zero_point"),
+            (op.w_zero_point, "w_zero_point"),
+            (op.y_zero_point, "y_zero_point"),
+        )
+        product_type = TensorType(IntegerType(32), result.get_shape())
+        operands = (op.x, op.w, op.x_zero_point, op.w_zero_point)
+        conv = _conv_integer(self, op, rewriter, operands, op.B, product_type)
+        sources: list[SizeSource] = [(conv, d) for d in range(len(result.get_shape()))]
+        out = build_init(rewriter, self.state, op, result, sources)
+        new = hip.RequantizeOp.make(
+            context_of(op),
+            x=conv,
+            a_scale=op.x_scale,
+            b_scale=op.w_scale,
+            y_scale=op.y_scale,
+            zero_point=op.y_zero_point,
+            out=out,
+            a_axis=1,
+            b_axis=1,
         )
         rewriter.replace(op, new)
