@@ -29,8 +29,12 @@ RUNTIMES: dict[str, type[KernelRuntime]] = {"cuda": CudaRuntime, "hip": HipRunti
 ERF = np.frompyfunc(math.erf, 1, 1)
 
 
-def _runtime(kind: Runtime) -> KernelRuntime:
-    return RUNTIMES[kind](device=EmulatedDevice(32, runtime=kind))
+WARPS = [("cuda", 32), ("hip", 64), ("hip", 32)]
+"""(runtime, warp size): NVIDIA's 32, AMD's CDNA 64 and RDNA 32."""
+
+
+def _runtime(kind: Runtime, warp: int) -> KernelRuntime:
+    return RUNTIMES[kind](device=EmulatedDevice(warp, runtime=kind))
 
 
 def _unfused(
@@ -68,16 +72,18 @@ float16 rounding between steps, a mul feeding an add in the next step (no
 FMA across steps), a step read by several."""
 
 
-@pytest.mark.parametrize("kind", ["cuda", "hip"])
+@pytest.mark.parametrize(("kind", "warp"), WARPS)
 @pytest.mark.parametrize("in_place", [False, True])
-def test_a_fused_kernel_equals_the_unfused_ones(kind: Runtime, in_place: bool) -> None:
+def test_a_fused_kernel_equals_the_unfused_ones(
+    kind: Runtime, warp: int, in_place: bool
+) -> None:
     rng = np.random.default_rng(1)
     x = (rng.standard_normal((3, 5, 17)) * 4).astype(np.float32)
     x[0, 0, :3] = [np.nan, np.inf, 2.0**-130]  # NaN, inf, a float32 subnormal
     b = rng.standard_normal((17,)).astype(np.float32)
     c = np.full((3, 1, 1), 1.5, np.float32) * [[[1]], [[-2]], [[3]]]
     c = c.astype(np.float32)
-    runtime = _runtime(kind)
+    runtime = _runtime(kind, warp)
     try:
         ins = [runtime.upload(a) for a in (x, b, c)]
         out = ins[0] if in_place else runtime.empty(x.shape, np.dtype(np.float32))
@@ -107,8 +113,8 @@ def test_a_fused_kernel_equals_the_unfused_ones(kind: Runtime, in_place: bool) -
     np.testing.assert_allclose(fused[finite], want[finite], rtol=2e-3, atol=1e-3)
 
 
-@pytest.mark.parametrize("kind", ["cuda", "hip"])
-def test_casts_and_integers_equal_the_unfused_kernels(kind: Runtime) -> None:
+@pytest.mark.parametrize(("kind", "warp"), WARPS)
+def test_casts_and_integers_equal_the_unfused_kernels(kind: Runtime, warp: int) -> None:
     """Float to int truncation, int arithmetic, bool to float: `xhip_cast`'s
     conversions, inside one kernel."""
     body = (
@@ -117,7 +123,7 @@ def test_casts_and_integers_equal_the_unfused_kernels(kind: Runtime) -> None:
     )
     x = np.array([[-3.7, -0.5, 0.5, 2.5, 1e9, -1e3]], np.float32)
     k = np.array([[3], [-7]], np.int32)
-    runtime = _runtime(kind)
+    runtime = _runtime(kind, warp)
     try:
         ins = [runtime.upload(a) for a in (x, k)]
         shape = (2, 6)
@@ -136,11 +142,13 @@ def test_casts_and_integers_equal_the_unfused_kernels(kind: Runtime) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", ["cuda", "hip"])
+@pytest.mark.parametrize(("kind", "warp"), [("cuda", 32), ("hip", 64)])
 @pytest.mark.parametrize(
     "name", ["bert.torchscript", "gpt2.dynamo", "llama.torchscript"]
 )
-def test_fused_models_match_onnx_runtime_and_unfused(name: str, kind: Runtime) -> None:
+def test_fused_models_match_onnx_runtime_and_unfused(
+    name: str, kind: Runtime, warp: int
+) -> None:
     ort = pytest.importorskip("onnxruntime")
     path = MODELS / f"{name}.onnx"
     data = dict(np.load(MODELS / f"{name}.npz"))
@@ -148,7 +156,7 @@ def test_fused_models_match_onnx_runtime_and_unfused(name: str, kind: Runtime) -
     inputs = {i.name: data[i.name] for i in session.get_inputs()}
     expected = session.run(None, inputs)
     ir = compile_to_ir(path)
-    plain_runtime, fused_runtime = _runtime(kind), _runtime(kind)
+    plain_runtime, fused_runtime = _runtime(kind, warp), _runtime(kind, warp)
     try:
         plain = CompiledModel(
             ir.module, ir.signature, ir.constants, plain_runtime, fuse_elementwise=False
