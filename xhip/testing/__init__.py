@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from collections.abc import Callable
 from types import FrameType
 
@@ -10,7 +11,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from xhip.context import parse_module
 
-__all__ = ["count_calls", "parse_module", "structurally_equal"]
+__all__ = ["calls_by_function", "count_calls", "parse_module", "structurally_equal"]
 
 
 def structurally_equal(a: str | ModuleOp, b: str | ModuleOp) -> bool:
@@ -20,18 +21,19 @@ def structurally_equal(a: str | ModuleOp, b: str | ModuleOp) -> bool:
     return left.is_structurally_equivalent(right)
 
 
-def count_calls(action: Callable[[], object]) -> int:
-    """How many Python function calls `action` makes.
+def calls_by_function(action: Callable[[], object]) -> Counter[tuple[str, str]]:
+    """How many times `action` calls each Python function, by (file, name).
 
-    A deterministic measure of work for tests that guard a pass's complexity:
-    timing would fail on a loaded machine, a count does not.
+    A deterministic measure of work for tests that guard a pass's complexity
+    or a replay's emptiness: timing would fail on a loaded machine, a count
+    does not.
     """
-    calls = 0
+    seen: Counter[tuple[str, str]] = Counter()
 
     def profile(frame: FrameType, event: str, arg: object) -> None:
-        nonlocal calls
         if event == "call":
-            calls += 1
+            code = frame.f_code
+            seen[code.co_filename, code.co_name] += 1
 
     previous = sys.getprofile()
     sys.setprofile(profile)
@@ -39,4 +41,9 @@ def count_calls(action: Callable[[], object]) -> int:
         action()
     finally:
         sys.setprofile(previous)
-    return calls
+    return seen
+
+
+def count_calls(action: Callable[[], object]) -> int:
+    """How many Python function calls `action` makes (`calls_by_function`)."""
+    return sum(calls_by_function(action).values())

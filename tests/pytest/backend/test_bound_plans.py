@@ -5,10 +5,7 @@ no size or view work, and the cache of bound plans is bounded."""
 from __future__ import annotations
 
 import sys
-from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
-from types import FrameType
 
 import numpy as np
 import onnx
@@ -22,6 +19,7 @@ from tests.pytest.conftest import REPO
 from xhip.backend import build_env, build_std, cpu_host, runtime, session
 from xhip.backend.cpu import CpuRuntime
 from xhip.backend.session import CompiledModel, InputError
+from xhip.testing import calls_by_function
 
 ATTENTION = REPO / "examples" / "attention.onnx"
 SHAPES = [(1, 1), (2, 5), (3, 17), (1, 1)]
@@ -119,29 +117,11 @@ def test_fixture_replay_is_bit_identical_and_matches_onnxruntime(name: str) -> N
     assert bound.bound_plans == len(set(sizes))
 
 
-def _called(action: Callable[[], object]) -> Counter[tuple[str, str]]:
-    """How many times `action` calls each Python function (file, name)."""
-    seen: Counter[tuple[str, str]] = Counter()
-
-    def profile(frame: FrameType, event: str, arg: object) -> None:
-        if event == "call":
-            code = frame.f_code
-            seen[code.co_filename, code.co_name] += 1
-
-    previous = sys.getprofile()
-    sys.setprofile(profile)
-    try:
-        action()
-    finally:
-        sys.setprofile(previous)
-    return seen
-
-
 def test_replay_does_no_size_view_or_argument_work() -> None:
     model = _compile(ATTENTION)
     x = _x(2, 5)
     model({"X": x})
-    replay = _called(lambda: model({"X": x}))
+    replay = calls_by_function(lambda: model({"X": x}))
     machinery = {runtime.__file__, build_env.__file__, build_std.__file__}
     machinery.add(sys.modules["xhip.backend.build_hip"].__file__ or "")
     machinery.add(sys.modules["xhip.transforms.index_arith"].__file__ or "")
@@ -154,7 +134,7 @@ def test_replay_does_no_size_view_or_argument_work() -> None:
     # download look theirs up.
     assert replay[cpu_host.__file__, "array"] == 2
     # The first call with new shapes does that work, once.
-    binding = _called(lambda: model({"X": _x(3, 4)}))
+    binding = calls_by_function(lambda: model({"X": _x(3, 4)}))
     assert (runtime.__file__, "view") in binding
     assert (cpu_host.__file__, "array") in binding
     assert (session.__file__, "_check_input") in binding
@@ -194,7 +174,7 @@ def test_fixture_replay_does_no_per_operand_work(name: str) -> None:
     model = _compile(path)
     feeds = _inputs(onnx.load(str(path)), 2, 7)
     model(feeds)
-    replay = _called(lambda: model(feeds))
+    replay = calls_by_function(lambda: model(feeds))
     machinery = {runtime.__file__, build_env.__file__, build_std.__file__}
     machinery.add(sys.modules["xhip.backend.build_hip"].__file__ or "")
     machinery.add(sys.modules["xhip.transforms.index_arith"].__file__ or "")
