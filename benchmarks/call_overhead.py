@@ -11,12 +11,10 @@ xhip unbound (`max_bound_plans=0`), ONNX Runtime.
 llama, bert, gpt2 by torchscript and dynamo) at batch x seq 1 x 1 and 1 x 16,
 on the inputs `tests/pytest/backend/test_real_exports.py` makes.
 
-`--gpu-host`: the same models on the CUDA runtime over the emulated device
-(xhip.testing.emulator) with its kernel launches and GEMMs made no-ops, so the
-time is the host's alone (argument marshalling, transfers through the
-emulator's memory), with and without bound plans.
+The GPU runtimes' host time on a device that does nothing is
+`benchmarks/gpu_host.py`'s.
 
-    .venv/bin/python benchmarks/call_overhead.py [--quick] [--fixtures] [--gpu-host]
+    .venv/bin/python benchmarks/call_overhead.py [--quick] [--fixtures]
 """
 
 from __future__ import annotations
@@ -28,7 +26,6 @@ import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import onnx
@@ -130,38 +127,6 @@ def cpu(
         unbound.close()
 
 
-def gpu_host(budget: float, repeats: int) -> None:
-    import xhip
-    from xhip.backend.cuda import CudaRuntime
-    from xhip.backend.gpu import kernel_source
-    from xhip.backend.session import CompiledModel
-    from xhip.testing.emulator import EmulatedDevice, EmulatedKernels
-
-    kernels = EmulatedKernels(kernel_source(), "xhip_kernels.h")
-
-    def runtime() -> Any:
-        device: Any = EmulatedDevice(32, kernels=kernels)
-        device.launch = lambda *args: None
-        device.gemm_strided_batched = lambda call: None
-        return CudaRuntime(device=device)
-
-    print("CUDA runtime on the emulated device, launches and GEMMs no-ops: host us")
-    print(f"{'model':<13} {'batch x seq':>11} {'bound':>9} {'unbound':>9}")
-    for name, model in _models():
-        ir = xhip.compile_to_ir(model)
-        bound = CompiledModel(ir.module, ir.signature, ir.constants, runtime())
-        unbound = CompiledModel(
-            ir.module, ir.signature, ir.constants, runtime(), max_bound_plans=0
-        )
-        for batch, seq in SHAPES[:2]:
-            feeds = _inputs(model, batch, seq)
-            ours = best_us(partial(bound, feeds), budget, repeats)
-            plain = best_us(partial(unbound, feeds), budget, repeats)
-            print(f"{name:<13} {batch:>4} x {seq:<4} {ours:9.1f} {plain:9.1f}")
-        bound.close()
-        unbound.close()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="shorter runs")
@@ -169,14 +134,9 @@ def main() -> None:
     parser.add_argument(
         "--fixtures", action="store_true", help="also the real exports at 1x1, 1x16"
     )
-    parser.add_argument(
-        "--gpu-host", action="store_true", help="also the GPU runtime's host time"
-    )
     args = parser.parse_args()
     budget = 0.5 if args.quick else 2.0
     cpu(budget, args.repeats, SHAPES, args.fixtures)
-    if args.gpu_host:
-        gpu_host(budget, args.repeats)
 
 
 if __name__ == "__main__":
