@@ -135,7 +135,8 @@ def _select(
 def _power(x: np.ndarray, y: np.ndarray, out: np.ndarray | None = None) -> Any:
     """x ** y. A one-element exponent of 2 or 3 is a product, as ONNX Runtime's
     CPU Pow computes it (its results bit for bit; `powf(x, 3)` differs in the
-    last bit for about 30% of values) and 20x faster than `np.power`."""
+    last bit for about 30% of values), and faster than `np.power`: 1.3x on
+    positive bases, 70x on mixed signs, as GELU-tanh's x**3 has them."""
     y = np.asarray(y)
     if y.size == 1 and y.ndim <= np.ndim(x) and x.dtype == y.dtype:
         e = y.reshape(-1)[0]
