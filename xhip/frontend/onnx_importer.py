@@ -10,7 +10,7 @@ Result types come from `xhip.frontend.value_info`: the model's declarations,
 `onnx.shape_inference`, then our own rules. ONNX Runtime's contrib ops
 (`xhip.dialects.onnx.contrib`, domain `com.microsoft` version 1) have no onnx
 schema: their attribute defaults are the ops' `DEFAULTS`, and their result
-types are stated here (`_contrib_infos`) for inference to carry on from. Weights go from the protobuf's
+types come from `contrib_rules` for inference to carry on from. Weights go from the protobuf's
 `raw_data` straight into a `DenseIntOrFPElementsAttr`'s bytes: one copy, no
 Python floats, so a model with 100 MB of weights imports in well under a second.
 External data is not read at all: each file is mapped (`xhip.mapped`) and a
@@ -65,6 +65,7 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.irdl import OptOperandDef, OptResultDef, VarOperandDef, VarResultDef
 
 from xhip.dialects import onnx as onnx_dialect
+from xhip.frontend.contrib_rules import result_infos
 from xhip.frontend.graph_check import graph_problem
 from xhip.frontend.value_info import (
     ELEMENT_TYPES,
@@ -92,9 +93,6 @@ ONNX_DOMAINS = ("", "ai.onnx")
 
 CONTRIB_VERSION = 1
 """The `com.microsoft` opset the contrib ops follow (ORT's only one)."""
-
-_STATS = ("mean", "inv_std_var")
-"""Contrib results of the input's shape reduced from `axis` (default -1) on."""
 
 DATA_LAYOUT = (
     "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
@@ -288,32 +286,27 @@ class _Importer:
             del self.graph.value_info[stated:]
 
     def _contrib_infos(self) -> list[ValueInfoProto]:
-        """The types of the contrib results not known yet whose node's first
-        input is: its type, or for `mean`/`inv_std_var` its shape with the
-        dims from `axis` on 1."""
+        """The types of the contrib results not known yet that their op's rule
+        (`contrib_rules`) can give from what is known now."""
         new: list[ValueInfoProto] = []
         for node in self.graph.node:
             op = self.op_of(node)
-            first = self.infos.get(node.input[0]) if node.input else None
-            if op is None or not self.is_contrib(node) or first is None:
+            if op is None or not self.is_contrib(node):
                 continue
-            if first.shape is None or not first.elem:
-                continue
-            rank = len(first.shape)
-            axis = next((a.i for a in node.attribute if a.name == "axis"), -1)
-            axis = axis + rank if axis < 0 else axis
-            results = op.get_irdl_definition().results
-            for (result, _), name in zip(results, node.output, strict=False):
+            ins = [self.infos.get(name) if name else None for name in node.input]
+            results = [name for name, _ in op.get_irdl_definition().results]
+            infos = result_infos(node, ins, results)
+            for info, name in zip(infos, node.output, strict=False):
                 known = self.infos.get(name)
-                if not name or (known is not None and known.shape is not None):
+                if not name or info is None or info.shape is None or not info.elem:
+                    continue
+                if known is not None and known.shape is not None:
                     continue
                 dims: list[str | int | None] = [
                     p if is_named(p) else None if d == DYNAMIC_INDEX else d
-                    for d, p in zip(first.shape, first.params, strict=True)
+                    for d, p in zip(info.shape, info.params, strict=True)
                 ]
-                if result in _STATS:
-                    dims = [*dims[:axis], *[1] * (rank - axis)]
-                new.append(helper.make_tensor_value_info(name, first.elem, dims))
+                new.append(helper.make_tensor_value_info(name, info.elem, dims))
         return new
 
     def tensor_type(self, name: str, what: str) -> TensorType[Attribute]:
