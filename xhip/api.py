@@ -22,6 +22,7 @@ from xdsl.passes import ModulePass
 
 from xhip import backend
 from xhip.backend.memory import parse_size, physical_memory
+from xhip.backend.runtime import Runtime
 from xhip.backend.session import CompiledModel, Signature
 from xhip.context import make_context
 from xhip.dialects.hip import CONSTANTS_FILE
@@ -29,7 +30,9 @@ from xhip.frontend.onnx_importer import import_model
 from xhip.mapped import map_file
 from xhip.pipeline import build_pipeline, onnx_to_hip_passes, run_passes
 from xhip.progress import ProgressCallback
+from xhip.specialize import SpecializingModel, folded, specializes
 from xhip.transforms.composite import expand_composite_passes
+from xhip.transforms.hip_guard_assumptions import HipGuardAssumptionsPass
 
 if TYPE_CHECKING:
     import onnx
@@ -162,7 +165,8 @@ def compile(
     fuse: bool = True,
     memory_plan: Literal["seed", "tight"] = "seed",
     plan_hint: int = 128,
-) -> CompiledModel:
+    runtime: Runtime | None = None,
+) -> CompiledModel | SpecializingModel:
     """Compile `model` for `device`: a callable `{name: array} -> {name: array}`.
 
     `device` is "cpu", "hip", "cuda" or "auto" (see `xhip.backend.runtime_for`);
@@ -178,7 +182,11 @@ def compile(
     docs/passes.md). `memory_plan="tight"` runs `hip-plan-memory` after
     `onnx-to-hip`: a pool at the peak of live bytes when the dynamic dims are
     near `plan_hint`, and never larger than the seed's at any dims
-    (docs/memory-planning.md).
+    (docs/memory-planning.md). A model whose structure depends on data (an
+    op's `STRUCTURE_OPERANDS` given as an input or computed) is a
+    `SpecializingModel`: compiled per value, behind guards
+    (docs/shape-values.md, "Guards"). `runtime`, if given, is used instead of
+    one made for `device` (the emulated GPUs' tests).
     """
     if memory_plan not in ("seed", "tight"):
         raise ValueError(f"memory_plan must be 'seed' or 'tight', got {memory_plan!r}")
@@ -187,7 +195,8 @@ def compile(
     limit = parse_size(max_memory) if isinstance(max_memory, str) else max_memory
     if limit is not None and limit <= 0:
         raise ValueError(f"max_memory must be positive, got {max_memory!r}")
-    runtime = backend.runtime_for(device, debug=debug)  # at call time: swappable
+    if runtime is None:  # at call time: swappable
+        runtime = backend.runtime_for(device, debug=debug)
     runtime.max_memory = physical_memory() if limit is None else limit
     pipeline = None
     if memory_plan == "tight":
@@ -195,10 +204,24 @@ def compile(
             f"onnx-to-hip{{externalize-min-num-elements={externalize_min_num_elements}}},"
             f"hip-plan-memory{{hint={plan_hint}}}"
         )
-    ir = compile_to_ir(
-        model,
-        externalize_min_num_elements=externalize_min_num_elements,
-        pipeline=pipeline,
-        progress=progress,
-    )
-    return CompiledModel(ir.module, ir.signature, ir.constants, runtime, fuse=fuse)
+    imported = _import(model, progress)
+    if not specializes(imported):
+        ir = compile_to_ir(
+            imported,
+            externalize_min_num_elements=externalize_min_num_elements,
+            pipeline=pipeline,
+            progress=progress,
+        )
+        return CompiledModel(ir.module, ir.signature, ir.constants, runtime, fuse=fuse)
+    passes = onnx_to_hip_passes(externalize_min_num_elements)
+    passes.insert(1, HipGuardAssumptionsPass())
+    if memory_plan == "tight":
+        passes += build_pipeline(f"hip-plan-memory{{hint={plan_hint}}}")
+
+    def compile_module(module: ModuleOp) -> CompiledModel | SpecializingModel:
+        if specializes(module):
+            return SpecializingModel(folded(module), compile_module, runtime)
+        ir = compile_to_ir(module, pipeline=passes)
+        return CompiledModel(ir.module, ir.signature, ir.constants, runtime, fuse=fuse)
+
+    return compile_module(imported)

@@ -25,6 +25,7 @@ from xhip.api import compile as compile_model
 from xhip.backend import DeviceUnavailable, runtime_for
 from xhip.backend.session import CompiledModel
 from xhip.frontend import OnnxImportError, import_model
+from xhip.specialize import SpecializingModel
 
 _RUNTIMES = {DeviceType.CPU: "cpu", DeviceType.CUDA: "cuda"}
 
@@ -58,7 +59,7 @@ class XhipBackendRep(BackendRep):
     holds BLAS at one thread process-wide.
     """
 
-    def __init__(self, model: CompiledModel):
+    def __init__(self, model: CompiledModel | SpecializingModel):
         self.model = model
         self.close = weakref.finalize(self, model.close)
         self._output_type = namedtupledict(

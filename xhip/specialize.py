@@ -1,0 +1,240 @@
+"""Guarded specialization: a model whose structure depends on run-time values
+(`docs/shape-values.md`, "Guards").
+
+Where an operand that decides structure (an op's `STRUCTURE_OPERANDS`: Reduce
+axes, Resize scales, If's condition, ...) is data, `xhip.compile` returns a
+`SpecializingModel`. Each call reads those values (a graph input from the
+call's inputs; a computed value by running the `prefix`, a model of the part
+of the graph that computes it), and runs the specialization built for them:
+the model compiled with the values as constants, each behind a `hip.guard`
+(`hip-guard-assumptions`). Specializations are kept by value, the last
+`max_specializations` of them (LRU); a new value compiles a new one.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from typing import Any, TypeAlias
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    FunctionType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+)
+from xdsl.ir import Attribute, BlockArgument, OpResult, SSAValue
+
+from xhip.backend.build_guard import GuardFailed
+from xhip.backend.runtime import Runtime
+from xhip.backend.session import CompiledModel, Signature
+from xhip.context import make_context
+from xhip.dialects import onnx
+from xhip.transforms.hip_guard_assumptions import ASSUME, structure_operands
+from xhip.transforms.onnx_fold_shapes import OnnxFoldShapesPass
+
+Model: TypeAlias = "CompiledModel | SpecializingModel"
+Key = tuple[tuple[str, tuple[int, ...], bytes], ...]
+
+
+def main_graph(module: ModuleOp) -> func.FuncOp:
+    for op in module.ops:
+        if isinstance(op, func.FuncOp) and op.sym_name.data == "main_graph":
+            return op
+    raise ValueError("the module has no @main_graph function")
+
+
+def folded(module: ModuleOp) -> ModuleOp:
+    """A copy of `module` with its shape values folded (`onnx-fold-shapes`):
+    what tells a structure operand that is data from a shape value."""
+    result = module.clone()
+    OnnxFoldShapesPass().apply(make_context(), result)
+    return result
+
+
+def specializes(module: ModuleOp) -> bool:
+    """Whether some structure operand of `module` (onnx dialect) is data."""
+    function = main_graph(module)
+    if not any(
+        not isinstance(value.owner, onnx.ConstantOp)
+        for op in function.walk()
+        if isinstance(op, onnx.OnnxOp)
+        for name in type(op).STRUCTURE_OPERANDS
+        if isinstance(value := getattr(op, name), SSAValue)
+    ):
+        return False  # every one a constant: no need to fold shapes to tell
+    return bool(structure_operands(main_graph(folded(module))))
+
+
+def _names(function: func.FuncOp) -> dict[BlockArgument, str]:
+    attrs = function.arg_attrs.data if function.arg_attrs is not None else ()
+    names: dict[BlockArgument, str] = {}
+    for arg, d in zip(function.args, attrs):
+        name = d.data.get("onnx.name") if isinstance(d, DictionaryAttr) else None
+        if isinstance(name, StringAttr):
+            names[arg] = name.data
+    return names
+
+
+def _prefix(module: ModuleOp, positions: list[tuple[int, int]]) -> ModuleOp:
+    """`module` returning the values at `(op position, result)` instead of its
+    outputs, with only the ops that compute them."""
+    prefix = module.clone()
+    function = main_graph(prefix)
+    ops = list(function.walk())
+    values = [ops[p].results[r] for p, r in positions]
+    block = function.body.block
+    returned = block.last_op
+    assert isinstance(returned, func.ReturnOp)
+    returned.detach()
+    returned.erase()
+    block.add_op(func.ReturnOp(*values))
+    types = [v.type for v in values]
+    function.function_type = FunctionType.from_lists(
+        function.function_type.inputs.data, types
+    )
+    function.res_attrs = ArrayAttr(
+        [
+            DictionaryAttr({"onnx.name": StringAttr(f"xhip.assumed.{i}")})
+            for i in range(len(values))
+        ]
+    )
+    for op in reversed(list(block.ops)[:-1]):
+        if all(not r.uses for r in op.results):
+            op.detach()
+            op.erase()
+    return prefix
+
+
+def _attr(value: SSAValue, array: np.ndarray) -> DenseIntOrFPElementsAttr[Any]:
+    t = value.type
+    assert isinstance(t, TensorType)
+    data = array.reshape(-1).tolist()
+    if array.dtype == np.bool_:
+        data = [int(x) for x in data]
+    typ: TensorType[Any] = t
+    return DenseIntOrFPElementsAttr.from_list(typ, data)
+
+
+class SpecializingModel:
+    """A model compiled per value of its structure operands, behind guards:
+    `model({name: array}) -> {name: array}`, as `CompiledModel`."""
+
+    def __init__(
+        self,
+        module: ModuleOp,
+        compile_module: Callable[[ModuleOp], Model],
+        runtime: Runtime,
+        *,
+        max_specializations: int = 8,
+    ):
+        if max_specializations < 1:
+            raise ValueError("max_specializations must be at least 1")
+        self.module = module
+        """The onnx-dialect module (shapes folded) each specialization starts from."""
+        self._compile = compile_module
+        self.runtime = runtime
+        """The runtime every specialization (and the prefix) runs on."""
+        self.max_specializations = max_specializations
+        function = main_graph(module)
+        self.signature = Signature.from_function(function)
+        ops = list(function.walk())
+        found = structure_operands(function)
+        if not found:
+            raise ValueError("the model has no structure operand that is data")
+        self.values: list[SSAValue] = []
+        """The distinct values specialized on."""
+        self._uses: list[tuple[int, str, int]] = []
+        for op, name, value in found:
+            if value not in self.values:
+                self.values.append(value)
+            self._uses.append((ops.index(op), name, self.values.index(value)))
+        names = _names(function)
+        self._inputs: dict[int, str] = {}
+        computed: list[tuple[int, int]] = []
+        self._computed: list[int] = []
+        for i, value in enumerate(self.values):
+            if isinstance(value, BlockArgument):
+                self._inputs[i] = names[value]
+            else:
+                assert isinstance(value, OpResult)
+                computed.append((ops.index(value.owner), value.index))
+                self._computed.append(i)
+        self.prefix: Model | None = (
+            compile_module(_prefix(module, computed)) if computed else None
+        )
+        """The model of the values computed from data, if any are."""
+        self._cache: OrderedDict[Key, Model] = OrderedDict()
+        self.builds = 0
+        """How many specializations have been compiled."""
+
+    @property
+    def specializations(self) -> int:
+        """How many specializations are held now (at most `max_specializations`)."""
+        return len(self._cache)
+
+    def read(self, inputs: Mapping[str, Any]) -> list[np.ndarray]:
+        """The values this call's specialization is for."""
+        arrays: list[np.ndarray | None] = [None] * len(self.values)
+        for i, name in self._inputs.items():
+            arrays[i] = np.asarray(inputs[name])
+        if self.prefix is not None:
+            outputs = self.prefix(inputs)
+            for n, i in enumerate(self._computed):
+                arrays[i] = outputs[f"xhip.assumed.{n}"]
+        return [a for a in arrays if a is not None]
+
+    def specialization(self, arrays: list[np.ndarray]) -> Model:
+        """The model built for these values: from the cache, or compiled."""
+        key: Key = tuple((a.dtype.str, a.shape, a.tobytes()) for a in arrays)
+        model = self._cache.get(key)
+        if model is not None:
+            self._cache.move_to_end(key)
+            return model
+        module = self.module.clone()
+        ops = list(main_graph(module).walk())
+        assumed: dict[int, dict[str, Attribute]] = {}
+        for position, name, i in self._uses:
+            value = self.values[i]
+            assumed.setdefault(position, {})[name] = _attr(value, arrays[i])
+        for position, attrs in assumed.items():
+            ops[position].attributes[ASSUME] = DictionaryAttr(attrs)
+        model = self._compile(module)
+        self.builds += 1
+        self._cache[key] = model
+        while len(self._cache) > self.max_specializations:
+            _, dropped = self._cache.popitem(last=False)
+            dropped.release()
+        return model
+
+    def drop(self, arrays: list[np.ndarray]) -> None:
+        key: Key = tuple((a.dtype.str, a.shape, a.tobytes()) for a in arrays)
+        model = self._cache.pop(key, None)
+        if model is not None:
+            model.release()
+
+    def __call__(self, inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
+        arrays = self.read(inputs)
+        try:
+            return self.specialization(arrays)(inputs)
+        except GuardFailed:
+            # The values read disagree with those the model computes: build
+            # from what it reads now, once; never answer from a wrong one.
+            self.drop(arrays)
+            return self.specialization(self.read(inputs))(inputs)
+
+    def release(self) -> None:
+        for model in self._cache.values():
+            model.release()
+        self._cache.clear()
+        if self.prefix is not None:
+            self.prefix.release()
+
+    def close(self) -> None:
+        self.release()
+        self.runtime.close()
