@@ -17,6 +17,12 @@ What writes the returned buffer writes the argument instead:
 
 Calls to a rewritten function pass a fresh `memref.alloc` per out parameter;
 that needs a static shape.
+
+A result sized by a value read back (`hip.readback`: NonZero's count, a
+shape that is data) stays a result: the caller cannot know its size before
+the call. The function allocates it and lists it in `bufferize.returned`
+(the numbers of the results that stay, among all of them), so the runtime
+knows which outputs the call returns.
 """
 
 from __future__ import annotations
@@ -37,7 +43,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     i64,
 )
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -53,6 +59,22 @@ from xhip.dialects.memref import CastOp
 from xhip.transforms.one_shot_bufferize import copy_op
 
 RESULT_ATTR = "bufferize.result"
+RETURNED_ATTR = "bufferize.returned"
+
+
+def sized_by_readback(value: SSAValue, seen: set[SSAValue] | None = None) -> bool:
+    """Whether `value`'s size depends on a `hip.readback` (through the allocs,
+    views, casts and index arithmetic that make it and its sizes)."""
+    seen = set() if seen is None else seen
+    if value in seen:
+        return False
+    seen.add(value)
+    owner = value.owner
+    if not isinstance(owner, Operation) or owner.regions:
+        return False
+    if owner.name == "hip.readback":
+        return True
+    return any(sized_by_readback(o, seen) for o in owner.operands)
 
 
 def _sorted_dict(entries: dict[str, Attribute]) -> DictionaryAttr:
@@ -145,6 +167,12 @@ OutParams = dict[str, list[tuple[int, MemRefType[Attribute]]]]
 """The results moved to arguments, per function name: (result index, type)."""
 
 
+def _returned_values(op: func.FuncOp) -> list[SSAValue]:
+    """What the function's one return returns; empty if not one return."""
+    returns = [o for o in op.walk() if isinstance(o, func.ReturnOp)]
+    return list(returns[0].arguments) if len(returns) == 1 else []
+
+
 class ResultsToOutParams(RewritePattern):
     """A function's memref results become trailing `bufferize.result` arguments."""
 
@@ -154,11 +182,18 @@ class ResultsToOutParams(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: func.FuncOp, rewriter: PatternRewriter) -> None:
         outputs = op.function_type.outputs.data
+        returned = _returned_values(op)
         moved = [
-            (i, t) for i, t in enumerate(outputs) if AnyMemRefTypeConstr.verifies(t)
+            (i, t)
+            for i, t in enumerate(outputs)
+            if AnyMemRefTypeConstr.verifies(t)
+            and not (returned and sized_by_readback(returned[i]))
         ]
         if not moved:
             return
+        kept_results = [i for i in range(len(outputs)) if i not in dict(moved)]
+        if any(AnyMemRefTypeConstr.verifies(outputs[i]) for i in kept_results):
+            op.attributes[RETURNED_ATTR] = DenseArrayBase.from_list(i64, kept_results)
         self.out_params[op.sym_name.data] = moved
         inputs = list(op.function_type.inputs.data)
         res_attrs: list[Mapping[str, Attribute]] = (

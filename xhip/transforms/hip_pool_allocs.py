@@ -145,9 +145,11 @@ class IndexExprEmitter:
         return result
 
 
-def _poolable(info: BufferInfo, alignment: int) -> bool:
+def _poolable(
+    info: BufferInfo, alignment: int, pools: frozenset[Operation] = frozenset()
+) -> bool:
     alloc = info.alloc
-    if alloc is None or info.escapes or alloc.symbol_operands:
+    if alloc is None or info.escapes or alloc.symbol_operands or alloc in pools:
         return False
     mtype = alloc.memref.type
     if not has_identity_layout(mtype):
@@ -216,13 +218,17 @@ class SizeHoister:
             self.moved.update(ops)
 
 
-def _poolable_allocs(liveness: BufferLiveness, alignment: int) -> list[BufferInfo]:
-    return [i for i in liveness.allocs() if _poolable(i, alignment)]
+def _poolable_allocs(
+    liveness: BufferLiveness, alignment: int, pools: frozenset[Operation] = frozenset()
+) -> list[BufferInfo]:
+    return [i for i in liveness.allocs() if _poolable(i, alignment, pools)]
 
 
-def hoist_sizes(liveness: BufferLiveness, alignment: int) -> bool:
+def hoist_sizes(
+    liveness: BufferLiveness, alignment: int, pools: frozenset[Operation] = frozenset()
+) -> bool:
     """Hoist what sizes the poolable allocs before the first; True if IR moved."""
-    infos = _poolable_allocs(liveness, alignment)
+    infos = _poolable_allocs(liveness, alignment, pools)
     if not infos:
         return False
     first = infos[0].alloc
@@ -235,10 +241,15 @@ def hoist_sizes(liveness: BufferLiveness, alignment: int) -> bool:
 
 
 def collect_buffers(
-    block: Block, liveness: BufferLiveness, table: AtomTable, alignment: int
+    block: Block,
+    liveness: BufferLiveness,
+    table: AtomTable,
+    alignment: int,
+    pools: frozenset[Operation] = frozenset(),
 ) -> list[PoolBuffer]:
-    """The allocs of `block` that can live in a pool created at the first one."""
-    infos = _poolable_allocs(liveness, alignment)
+    """The allocs of `block` that can live in a pool created at the first one
+    (none of the `pools` already made)."""
+    infos = _poolable_allocs(liveness, alignment, pools)
     if not infos:
         return []
     position = infos[0].def_index
@@ -269,8 +280,9 @@ def _pool_dealloc_point(
 
 def apply_plan(
     plan: MemoryPlan, liveness: BufferLiveness, function: func.FuncOp
-) -> None:
-    """Rewrite the allocs of `plan` into views of one pool."""
+) -> Operation:
+    """Rewrite the allocs of `plan` into views of one pool; returns the pool's
+    alloc (the caller sets `hipdnn.buffer_offsets`)."""
     allocs = [b.value.owner for b in plan.buffers]
     first = min(
         (a for a in allocs if isinstance(a, memref.AllocOp)),
@@ -302,24 +314,36 @@ def apply_plan(
         view = memref.ViewOp(pool, offset, alloc.dynamic_sizes, alloc.memref.type)
         view.result.name_hint = "view"
         Rewriter.replace_op(alloc, view)
-    function.attributes[BUFFER_OFFSETS_ATTR] = ArrayAttr(
-        [IntegerAttr(o, i64) for o in plan.static_offsets()]
-    )
+    return pool
 
 
 def pool_function(function: func.FuncOp, strategy: str, alignment: int) -> None:
+    """One pool at the first alloc; then, in a function that reads values
+    back (`hip.readback`), one more pool at the first alloc left out, as many
+    times as that pools something: buffers sized by a value read back (a
+    NonZero's count) cannot be in a pool made before the readback."""
     if not function.body.blocks:
         return
     block = function.body.blocks[0]
-    liveness = BufferLiveness(block)
-    if hoist_sizes(liveness, alignment):
+    reads_back = any(op.name == "hip.readback" for op in block.ops)
+    pools: frozenset[Operation] = frozenset()
+    offsets: list[int] = []
+    while True:
         liveness = BufferLiveness(block)
-    table = AtomTable()
-    buffers = collect_buffers(block, liveness, table, alignment)
-    if not buffers:
-        return
-    plan = plan_memory(buffers, table, STRATEGIES[strategy], alignment)
-    apply_plan(plan, liveness, function)
+        if hoist_sizes(liveness, alignment, pools):
+            liveness = BufferLiveness(block)
+        table = AtomTable()
+        buffers = collect_buffers(block, liveness, table, alignment, pools)
+        if not buffers:
+            return
+        plan = plan_memory(buffers, table, STRATEGIES[strategy], alignment)
+        pools |= {apply_plan(plan, liveness, function)}
+        offsets += plan.static_offsets()
+        function.attributes[BUFFER_OFFSETS_ATTR] = ArrayAttr(
+            [IntegerAttr(o, i64) for o in offsets]
+        )
+        if not reads_back:
+            return
 
 
 @dataclass(frozen=True)

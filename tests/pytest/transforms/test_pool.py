@@ -185,7 +185,9 @@ def test_disjoint_lifetimes_may_share_bytes(ours: ModuleOp):
         (p, s)
         for d in ("hip-optimize-memrefs", "hip-pool-allocs")
         for p in sorted((INPUTS / d).glob("*.mlir"))
-        if "seed" not in p.name
+        # readback-sized: a pool per read-back size, whose offsets need the
+        # values read back; the select models check it in debug mode.
+        if "seed" not in p.name and "readback" not in p.name
         for s in ("bump", "reuse")
     ],
     ids=lambda v: v if isinstance(v, str) else v.stem,
