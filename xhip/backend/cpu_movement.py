@@ -90,3 +90,8 @@ class CpuMovement(CpuHost):
 
     def bind_expand(self, src: DA, out: DA) -> Callable[[], object]:
         return self._bind_elementwise(_copy, self.array(out), self.array(src))
+
+    def bitcast(self, src: DA, out: DA) -> None:
+        """ONNX BitCast: `src`'s bytes as `out`'s element type (one width)."""
+        o = self.array(out)
+        np.copyto(o, self.array(src).view(o.dtype))

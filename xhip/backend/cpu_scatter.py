@@ -9,7 +9,7 @@ Python loop per element or row:
   ONNX's reference does, duplicates included. An index outside its dim
   (after negative ones are counted from the end) is an error.
 - `trilu`: a mask of the last two dims (`np.triu`'s test), broadcast.
-- `cumsum`: `np.cumsum` in the element type on flipped views (reverse),
+- `cumsum`: `np.cumsum` (`np.cumprod`) in the element type on flipped views (reverse),
   shifted by one (exclusive).
 - `one_hot`: a comparison of the indices with `arange(depth)`, then a select.
 """
@@ -119,27 +119,27 @@ class CpuScatters(CpuHost):
         np.copyto(o, np.where(keep, x, np.zeros((), x.dtype)))
 
     def cumsum(self, src: DA, out: DA, attrs: CumSumAttributes) -> None:
-        """ONNX CumSum along `axis`, in `src`'s element type, summed in order."""
+        """ONNX CumSum (CumProd under `product`) along `axis`, in `src`'s
+        element type, in order."""
         axis = attrs.axis
         x, o = self.array(src), self.array(out)
         if o.size == 0:
             return
         if attrs.reverse:
             x, o = np.flip(x, axis), np.flip(o, axis)
+        scan = np.cumprod if attrs.product else np.cumsum
         with np.errstate(over="ignore", invalid="ignore"):
             if not attrs.exclusive:
-                np.cumsum(x, axis=axis, dtype=o.dtype, out=o)
+                scan(x, axis=axis, dtype=o.dtype, out=o)
                 return
             n = x.shape[axis]
             head = [slice(None)] * x.ndim
             head[axis] = slice(0, 1)
-            o[tuple(head)] = 0
+            o[tuple(head)] = 1 if attrs.product else 0
             if n > 1:
                 before, after = list(head), list(head)
                 before[axis], after[axis] = slice(0, n - 1), slice(1, n)
-                np.cumsum(
-                    x[tuple(before)], axis=axis, dtype=o.dtype, out=o[tuple(after)]
-                )
+                scan(x[tuple(before)], axis=axis, dtype=o.dtype, out=o[tuple(after)])
 
     def one_hot(self, indices: DA, values: DA, out: DA, attrs: AxisAttributes) -> None:
         """ONNX OneHot: `out` (depth = `out.shape[axis]`) is `values[1]` where

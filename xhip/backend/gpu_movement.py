@@ -80,3 +80,14 @@ class GpuMovement(GpuHost):
         shape = [1] * lead + list(src.shape)
         strides = [0] * lead + list(src.strides)
         self._tile_copy(src, out, shape, strides)
+
+    def bitcast(self, src: DA, out: DA) -> None:
+        """ONNX BitCast: a byte copy (`xhip_copy_<size>`) of `src` seen with
+        `out`'s element type."""
+        if src.itemsize != out.itemsize:
+            self.refuse(f"from {src.dtype} to {out.dtype} (one width only)")
+        if out.size:
+            retyped = DeviceArray(
+                src.buffer, src.offset, src.shape, src.strides, out.dtype, src.base
+            )
+            self.copy(retyped, out)

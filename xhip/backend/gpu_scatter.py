@@ -15,7 +15,8 @@
   Indices and updates that are not dense are copied dense first. An index
   outside its dim is skipped (the CPU raises).
 - `trilu`, `one_hot`: one thread per output element, any strides.
-- `cumsum`: one thread per line along the axis, summing in order.
+- `cumsum`: one thread per line along the axis, summing (multiplying) in
+  order.
 """
 
 from __future__ import annotations
@@ -197,6 +198,7 @@ class GpuScatters(GpuHost):
             ("i32", code),
             ("i32", 1 if attrs.exclusive else 0),
             ("i32", 1 if attrs.reverse else 0),
+            ("i32", 1 if attrs.product else 0),
             ("ptr", self._address(out)),
             ("ptr", self._address(src)),
             ("i32", len(kept)),

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from onnx.reference.ops.op_cum_prod import CumProd
 from onnx.reference.ops.op_cum_sum import CumSum
 from onnx.reference.ops.op_one_hot import _one_hot  # pyright: ignore[reportPrivateUsage]
 from onnx.reference.ops.op_scatter_elements import scatter_elements
@@ -377,19 +378,24 @@ CUMSUM_CASES = [
     "dtype", ["float32", "float64", "float16", "int32", "int64", "uint8"]
 )
 @pytest.mark.parametrize("shape,axis", CUMSUM_CASES, ids=str)
+@pytest.mark.parametrize("product", [False, True], ids=["sum", "product"])
 def test_cumsum(
     gpu1: KernelRuntime,
     cpu: CpuRuntime,
     dtype: str,
     shape: tuple[int, ...],
     axis: int,
+    product: bool,
 ) -> None:
+    """CumSum and, under `product`, CumProd (products near 1, or of small
+    integers that wrap as numpy's do)."""
     rng = _rng("cumsum", dtype, shape, axis)
-    x = (
-        rng.normal(0, 3, shape)
-        if dtype.startswith("float")
-        else rng.integers(0, 200, shape)
-    ).astype(dtype)
+    if product:
+        floats, ints = rng.uniform(0.9, 1.1, shape), rng.integers(0, 4, shape)
+    else:
+        floats, ints = rng.normal(0, 3, shape), rng.integers(0, 200, shape)
+    x = (floats if dtype.startswith("float") else ints).astype(dtype)
+    scan = CumProd if product else CumSum
     perm = list(range(len(shape)))[::-1]
     for exclusive in (False, True):
         for reverse in (False, True):
@@ -405,10 +411,11 @@ def test_cumsum(
                 axis=axis,
                 exclusive=exclusive,
                 reverse=reverse,
+                product=product,
             )
             with np.errstate(over="ignore"):
                 flags = {"exclusive": int(exclusive), "reverse": int(reverse)}
-                want = CumSum.eval(x, np.array(axis), **flags)  # pyright: ignore
+                want = scan.eval(x, np.array(axis), **flags)  # pyright: ignore
             _equal(cpu_got, want, f"cpu {where}")
             _equal(got, cpu_got, f"gpu {where}")
 

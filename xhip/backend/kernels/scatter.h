@@ -1,4 +1,4 @@
-// Scatters, Trilu, CumSum and OneHot, for xhip/backend/gpu_scatter.py, on
+// Scatters, Trilu, CumSum, CumProd and OneHot, for xhip/backend/gpu_scatter.py, on
 // every element type: values that only move go as their bytes (`size` 1, 2,
 // 4 or 8); arithmetic goes through xhip_read / xhip_write with the type codes
 // of elementwise.ELEMENT_TYPES (`type`), rounded to the element type after
@@ -187,33 +187,36 @@ extern "C" __global__ void xhip_trilu(int size, int upper, xhip_index k, void* o
   }
 }
 
-// CumSum along one axis (n elements, strides x_stride and out_stride), one
-// thread per line of the other dims, summing in order (from the end under
-// `reverse`); `exclusive` leaves the element itself out. meta:
+// CumSum (CumProd under `product`) along one axis (n elements, strides
+// x_stride and out_stride), one thread per line of the other dims, summing
+// (multiplying) in order (from the end under `reverse`); `exclusive` leaves
+// the element itself out. meta:
 // kept_shape[kept], x_strides[kept], out_strides[kept].
 extern "C" __global__ void xhip_cumsum(int type, int exclusive, int reverse,
-                                       void* out, const void* x, int kept,
-                                       const xhip_index* meta, xhip_index lines,
-                                       xhip_index n, xhip_index x_stride,
+                                       int product, void* out, const void* x,
+                                       int kept, const xhip_index* meta,
+                                       xhip_index lines, xhip_index n,
+                                       xhip_index x_stride,
                                        xhip_index out_stride) {
+  int how = product ? XHIP_SCATTER_MUL : XHIP_SCATTER_ADD;
   xhip_index step = (xhip_index)blockDim.x * gridDim.x;
   for (xhip_index line = (xhip_index)blockIdx.x * blockDim.x + threadIdx.x;
        line < lines; line += step) {
     xhip_index xb = xhip_offset(line, kept, meta, meta + kept);
     xhip_index ob = xhip_offset(line, kept, meta, meta + 2 * kept);
     xhip_any acc = xhip_read(type, x, xb);
-    acc.f = 0.0;
-    acc.i = 0;
-    acc.u = 0;
+    acc.f = product ? 1.0 : 0.0;
+    acc.i = product;
+    acc.u = product;
     for (xhip_index t = 0; t < n; ++t) {
       xhip_index j = reverse ? n - 1 - t : t;
       xhip_any v = xhip_read(type, x, xb + j * x_stride);
       xhip_index at = ob + j * out_stride;
       if (exclusive) {
         xhip_write(type, out, at, acc);
-        acc = xhip_any_combine(XHIP_SCATTER_ADD, xhip_read(type, out, at), v);
+        acc = xhip_any_combine(how, xhip_read(type, out, at), v);
       } else {
-        xhip_write(type, out, at, xhip_any_combine(XHIP_SCATTER_ADD, acc, v));
+        xhip_write(type, out, at, xhip_any_combine(how, acc, v));
         acc = xhip_read(type, out, at);
       }
     }

@@ -6,18 +6,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, cast
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     I64,
+    AnyFloat,
     DenseArrayBase,
     IndexType,
     IntegerAttr,
+    IntegerType,
     MemRefType,
+    Signedness,
     TensorType,
 )
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     base,
@@ -36,6 +39,7 @@ from xhip.dialects.hip.base import (
     HipComputeOp,
     HipDPSOp,
     HipIndexedComputeOp,
+    SameShapeOp,
     Value,
     constant_index,
     fmt_shape,
@@ -337,6 +341,39 @@ class ExpandOp(HipComputeOp):
             )
 
 
+def element_bytes(value: SSAValue) -> int:
+    """The bytes of one element of a tensor or memref (a bool: 1)."""
+    shaped = value.type
+    assert isinstance(shaped, TensorType | MemRefType)
+    element = cast(TensorType[Any], shaped).get_element_type()
+    if isinstance(element, AnyFloat):
+        return element.bitwidth // 8
+    assert isinstance(element, IntegerType)
+    return max(1, cast(IntegerType[int, Signedness], element).width.data // 8)
+
+
+@irdl_op_definition
+class BitcastOp(SameShapeOp):
+    """ONNX BitCast: each element's bytes read as `outs`' element type, of the
+    same width (a bool as its byte)."""
+
+    name = "hip.bitcast"
+    SAME_ELEMENT_TYPE: ClassVar[bool] = False
+    RUNTIME_CALL: ClassVar[str] = "bitcast"
+
+    @classmethod
+    def make(cls, ctx: Value, /, *, src: Value, out: Value) -> Self:
+        return cls._from_roles(ctx, {"src": src, "out": out})
+
+    def verify_element_types(self) -> None:
+        src, out = element_bytes(self.inputs[0]), element_bytes(self.outputs[0])
+        if src != out:
+            raise VerifyException(
+                f"'{self.name}' ins operand 0 has {src}-byte elements but outs "
+                f"operand 0 has {out}-byte ones"
+            )
+
+
 OPS: tuple[type[Operation], ...] = (
     ConcatOp,
     TransposeOp,
@@ -344,11 +381,13 @@ OPS: tuple[type[Operation], ...] = (
     SliceOp,
     TileOp,
     ExpandOp,
+    BitcastOp,
 )
 """This family's ops, in the order the dialect lists them (a new op goes at
 the end: the kernels number elementwise ops in this order)."""
 
 __all__ = [
+    "BitcastOp",
     "ConcatOp",
     "ExpandOp",
     "PermuteAttributes",
@@ -357,4 +396,5 @@ __all__ = [
     "SliceOp",
     "TileOp",
     "TransposeOp",
+    "element_bytes",
 ]

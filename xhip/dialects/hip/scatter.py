@@ -79,11 +79,12 @@ class TriluAttributes:
 @dataclass(frozen=True, slots=True)
 class CumSumAttributes:
     """The axis (in `[0, rank)`); `exclusive` leaves each element out of its
-    own sum; `reverse` sums from the end."""
+    own sum; `reverse` sums from the end; `product` multiplies (CumProd)."""
 
     axis: int
     exclusive: bool
     reverse: bool
+    product: bool
 
 
 class _ScatterOp(HipComputeOp, ABC):
@@ -275,14 +276,14 @@ class TriluOp(HipIndexedComputeOp):
             )
 
 
-@irdl_op_definition
-class CumSumOp(SameShapeOp):
-    """ONNX CumSum along `axis` (in `[0, rank)`): each element the sum of those
-    before it (`exclusive`) or up to it, counted from the end under `reverse`;
-    computed in the element type, one element after the other."""
+class ScanOp(SameShapeOp, ABC):
+    """A scan along `axis` (in `[0, rank)`): each element the sum (`PRODUCT`:
+    product) of those before it (`exclusive`) or up to it, counted from the
+    end under `reverse`; computed in the element type, one element after the
+    other. One runtime call, `cumsum`, does both."""
 
-    name = "hip.cumsum"
     RUNTIME_CALL: ClassVar[str] = "cumsum"
+    PRODUCT: ClassVar[bool] = False
 
     axis = prop_def(IntegerAttr)
     exclusive = opt_prop_def(UnitAttr)
@@ -312,7 +313,10 @@ class CumSumOp(SameShapeOp):
 
     def runtime_attributes(self) -> CumSumAttributes:
         return CumSumAttributes(
-            self.axis.value.data, self.exclusive is not None, self.reverse is not None
+            self.axis.value.data,
+            self.exclusive is not None,
+            self.reverse is not None,
+            self.PRODUCT,
         )
 
     def verify_shapes(self) -> None:
@@ -323,6 +327,21 @@ class CumSumOp(SameShapeOp):
                 f"'{self.name}' axis {self.axis.value.data} is out of range for "
                 f"rank {rank}"
             )
+
+
+@irdl_op_definition
+class CumSumOp(ScanOp):
+    """ONNX CumSum."""
+
+    name = "hip.cumsum"
+
+
+@irdl_op_definition
+class CumProdOp(ScanOp):
+    """ONNX CumProd."""
+
+    name = "hip.cumprod"
+    PRODUCT: ClassVar[bool] = True
 
 
 @irdl_op_definition
@@ -393,15 +412,18 @@ OPS: tuple[type[Operation], ...] = (
     TriluOp,
     CumSumOp,
     OneHotOp,
+    CumProdOp,
 )
 """This family's ops, in the order the dialect lists them (a new op goes at
 the end: the kernels number elementwise ops in this order)."""
 
 __all__ = [
+    "CumProdOp",
     "CumSumAttributes",
     "CumSumOp",
     "OneHotOp",
     "SCATTER_REDUCTIONS",
+    "ScanOp",
     "ScatterAttributes",
     "ScatterAxisAttributes",
     "ScatterElementsOp",

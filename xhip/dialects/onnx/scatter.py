@@ -1,8 +1,9 @@
-"""Scatters, Trilu, CumSum and OneHot (`onnx_to_hip/scatter.py` converts them):
+"""Scatters, Trilu, CumSum, CumProd and OneHot (`onnx_to_hip/scatter.py` converts them):
 `k`, `axis` and `depth` must be known at compile time."""
 
 from __future__ import annotations
 
+from abc import ABC
 from typing import ClassVar
 
 from xdsl.dialects.builtin import IntegerAttr, StringAttr
@@ -65,12 +66,11 @@ class TriluOp(OnnxOp):
     traits = traits_def(NoMemoryEffect())
 
 
-@irdl_op_definition
-class CumSumOp(OnnxOp):
-    """Opset 14; `axis` is a 0-D int32 or int64 input."""
+class ScanOp(OnnxOp, ABC):
+    """CumSum, CumProd: `axis` is a 0-D int32 or int64 input."""
 
-    name = "onnx.CumSum"
     DEFAULTS: ClassVar[dict[str, object]] = {"exclusive": 0, "reverse": 0}
+    STRUCTURE_OPERANDS: ClassVar[tuple[str, ...]] = ("axis",)
 
     x = operand_def(AnyTensor)
     axis = operand_def(AnyTensor)
@@ -81,10 +81,26 @@ class CumSumOp(OnnxOp):
 
 
 @irdl_op_definition
+class CumSumOp(ScanOp):
+    """Opset 14."""
+
+    name = "onnx.CumSum"
+
+
+@irdl_op_definition
+class CumProdOp(ScanOp):
+    """Opset 26."""
+
+    name = "onnx.CumProd"
+
+
+@irdl_op_definition
 class OneHotOp(OnnxOp):
     """Opset 11; `depth` a scalar of any numeric type, `values` [off, on]."""
 
     name = "onnx.OneHot"
+    STRUCTURE_OPERANDS: ClassVar[tuple[str, ...]] = ("depth",)
+    READS_BACK_INTEGERS: ClassVar[bool] = True
     DEFAULTS: ClassVar[dict[str, object]] = {"axis": -1}
 
     indices = operand_def(AnyTensor)
@@ -101,13 +117,16 @@ OPS: tuple[type[Operation], ...] = (
     TriluOp,
     CumSumOp,
     OneHotOp,
+    CumProdOp,
 )
 """This family's ops; a new op goes at the end."""
 
 __all__ = [
+    "CumProdOp",
     "CumSumOp",
     "OneHotOp",
     "ScatterElementsOp",
+    "ScanOp",
     "ScatterNDOp",
     "TriluOp",
 ]

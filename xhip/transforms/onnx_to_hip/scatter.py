@@ -1,11 +1,11 @@
-"""ScatterND, ScatterElements, Trilu, CumSum and OneHot -> hip DPS ops in
+"""ScatterND, ScatterElements, Trilu, CumSum, CumProd and OneHot -> hip DPS ops in
 tensor mode.
 
 - `ScatterND` -> `hip.scatter_nd`, `ScatterElements` -> `hip.scatter_elements`
   (`axis` in `[0, rank)`): an init of data's type; `reduction` as a string.
 - `Trilu` -> `hip.trilu` with `k` (default 0) as its index operand: a number
   or a shape-derived index (`index_values`); `upper` a unit attribute.
-- `CumSum` -> `hip.cumsum`: `axis` must be known now (a constant, negative
+- `CumSum`, `CumProd` -> `hip.cumsum`, `hip.cumprod`: `axis` must be known now (a constant, negative
   ones counted from the end); `exclusive`, `reverse` unit attributes.
 - `OneHot` -> `hip.one_hot`: `depth` (any numeric scalar, a float one
   truncated) decides the size of the new dim, so it must be known at compile
@@ -210,27 +210,45 @@ class ConvertTrilu(OnnxPattern[onnx.TriluOp]):
         rewriter.replace(op, new)
 
 
+SCANS: dict[type[onnx.ScanOp], type[hip.ScanOp]] = {
+    onnx.CumSumOp: hip.CumSumOp,
+    onnx.CumProdOp: hip.CumProdOp,
+}
+
+
 class ConvertCumSum(OnnxPattern[onnx.CumSumOp]):
     def convert(self, op: onnx.CumSumOp, rewriter: PatternRewriter) -> None:
-        x = _same_type(op.x, op.y, "the input")
-        rank = len(x.get_shape())
-        if rank == 0:
-            raise Unsupported("the input must have rank >= 1")
-        _index_element(op.axis, "axis", (32, 64))
-        axis = _scalar(op.axis, "axis")
-        if not isinstance(axis, int):
-            raise Unsupported("axis must be a constant: it decides the kernel's shape")
-        axis = _axis(axis, rank)
-        init = _same_shape_init(self, op, rewriter, op.x, op.y)
-        new = hip.CumSumOp.make(
-            context_of(op),
-            src=op.x,
-            out=init,
-            axis=axis,
-            exclusive=bool(op.get_int("exclusive")),
-            reverse=bool(op.get_int("reverse")),
-        )
-        rewriter.replace(op, new)
+        _convert_scan(self, op, rewriter)
+
+
+class ConvertCumProd(OnnxPattern[onnx.CumProdOp]):
+    def convert(self, op: onnx.CumProdOp, rewriter: PatternRewriter) -> None:
+        _convert_scan(self, op, rewriter)
+
+
+def _convert_scan(
+    pattern: OnnxPattern[Any], op: onnx.ScanOp, rewriter: PatternRewriter
+) -> None:
+    """`onnx.CumSum`, `onnx.CumProd` -> `hip.cumsum`, `hip.cumprod`."""
+    x = _same_type(op.x, op.y, "the input")
+    rank = len(x.get_shape())
+    if rank == 0:
+        raise Unsupported("the input must have rank >= 1")
+    _index_element(op.axis, "axis", (32, 64))
+    axis = _scalar(op.axis, "axis")
+    if not isinstance(axis, int):
+        raise Unsupported("axis must be a constant: it decides the kernel's shape")
+    axis = _axis(axis, rank)
+    init = _same_shape_init(pattern, op, rewriter, op.x, op.y)
+    new = SCANS[type(op)].make(
+        context_of(op),
+        src=op.x,
+        out=init,
+        axis=axis,
+        exclusive=bool(op.get_int("exclusive")),
+        reverse=bool(op.get_int("reverse")),
+    )
+    rewriter.replace(op, new)
 
 
 class ConvertOneHot(OnnxPattern[onnx.OneHotOp]):
