@@ -1,0 +1,18 @@
+// RUN: xdsl-opt %s --verify-diagnostics -p convert-onnx-to-hip | filecheck %s
+
+// An unknown mode, image and block shapes and AffineGrid's spatial sizes that
+// are run-time data, and repeated axes are refused with the reason.
+
+func.func @f(%ctx: !hip.context, %x: tensor<1x3x4x5xf32>, %g: tensor<1x6x7x2xf32>, %c: tensor<1x10x12xf32>, %i: tensor<2xi64>, %t: tensor<2x2x3xf32>) -> (tensor<1x3x6x7xf32>, tensor<1x2x4x5xf32>, tensor<1x3x?x?xf32>, tensor<2x2x3x2xf32>) {
+  %b = "onnx.Constant"() {value = dense<[1, 5]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %0 = "onnx.GridSample"(%x, %g) {mode = "area", onnx_node_name = "mode"} : (tensor<1x3x4x5xf32>, tensor<1x6x7x2xf32>) -> tensor<1x3x6x7xf32>
+  %1 = "onnx.Col2Im"(%c, %i, %b) {onnx_node_name = "image"} : (tensor<1x10x12xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<1x2x4x5xf32>
+  %2 = "onnx.CenterCropPad"(%x, %i) {axes = [2, -2], onnx_node_name = "axes"} : (tensor<1x3x4x5xf32>, tensor<2xi64>) -> tensor<1x3x?x?xf32>
+  %3 = "onnx.AffineGrid"(%t, %i) {onnx_node_name = "size"} : (tensor<2x2x3xf32>, tensor<2xi64>) -> tensor<2x2x3x2xf32>
+  func.return %0, %1, %2, %3 : tensor<1x3x6x7xf32>, tensor<1x2x4x5xf32>, tensor<1x3x?x?xf32>, tensor<2x2x3x2xf32>
+}
+// CHECK:      convert-onnx-to-hip: 4 op(s) cannot be converted:
+// CHECK-NEXT:   onnx.GridSample (node 'mode'): mode 'area' is not one of ['linear', 'nearest', 'cubic']
+// CHECK-NEXT:   onnx.Col2Im (node 'image'): image_shape must be known at compile time (a constant); it is run-time data here
+// CHECK-NEXT:   onnx.CenterCropPad (node 'axes'): repeated axes [2, -2]
+// CHECK-NEXT:   onnx.AffineGrid (node 'size'): the size operand's spatial sizes must be known at compile time (constants or shape values); they are run-time data here

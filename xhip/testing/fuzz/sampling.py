@@ -1,0 +1,172 @@
+"""The sampling generators (`onnx_to_hip/sampling.py`), on images made of a
+(batch, channels, length) value unsqueezed to (batch, channels, 1, length):
+
+- GridSample at points in [-1.2, 1.2] (some outside), every mode, padding
+  mode and `align_corners`, the constant grid expanded to the batch;
+- AffineGrid of a theta projected from a (batch, features) value, the size's
+  batch a shape value;
+- Col2Im of a (batch, channels, blocks) value's columns (a (batch,
+  features) value as one block), `block` (1, k) for k dividing the channels,
+  strides, dilations and pads drawn, the image width what they give;
+- CenterCropPad of any value along any of its dims, each cropped or padded;
+- MaxUnpool of a MaxPool's values and indices (static shapes).
+
+TensorScatter (opset 24) is not drawn: the graphs are opset 20.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from xhip.testing.fuzz.graph import Generator, Graph, Value, channels_first
+
+
+def _hidden(
+    g: Graph,
+    op_type: str,
+    inputs: list[str],
+    shape: tuple[int | str, ...],
+    **attributes: object,
+) -> str:
+    """A node's output that no other generator reads."""
+    value = g.add(op_type, inputs, shape, **attributes)
+    g.values.pop()
+    return value.name
+
+
+def _ints(g: Graph, values: list[int]) -> str:
+    return g.constant(np.asarray(values, np.int64), "ints")
+
+
+def _batch(g: Graph, x: Value) -> str:
+    """x's dim 0 as a one-element int64 tensor (a shape value)."""
+    return _hidden(g, "Shape", [x.name], (1,), end=1)
+
+
+def _grid_sample(g: Graph) -> Value | None:
+    x = channels_first(g)
+    if x is None:
+        return None
+    n, c, length = x.shape
+    image = _hidden(g, "Unsqueeze", [x.name, _ints(g, [2])], (n, c, 1, length))
+    rows, cols = (int(k) for k in g.rng.integers(1, 4, 2))
+    points = g.rng.uniform(-1.2, 1.2, (1, rows, cols, 2)).astype(np.float32)
+    sizes = _hidden(
+        g, "Concat", [_batch(g, x), _ints(g, [rows, cols, 2])], (4,), axis=0
+    )
+    grid = _hidden(g, "Expand", [g.constant(points, "grid"), sizes], (n, rows, cols, 2))
+    return g.add(
+        "GridSample",
+        [image, grid],
+        (n, c, rows, cols),
+        mode=str(g.rng.choice(["linear", "nearest", "cubic"])),
+        padding_mode=str(g.rng.choice(["zeros", "border", "reflection"])),
+        align_corners=int(g.rng.integers(0, 2)),
+    )
+
+
+def _affine_grid(g: Graph) -> Value | None:
+    x = g.pick(rank=2)
+    if x is None:
+        return None
+    n, features = x.shape
+    if not isinstance(features, int):
+        return None
+    weights = g.rng.uniform(-0.5, 0.5, (features, 6)).astype(np.float32)
+    flat = _hidden(g, "MatMul", [x.name, g.constant(weights, "theta")], (n, 6))
+    theta = _hidden(g, "Reshape", [flat, _ints(g, [-1, 2, 3])], (n, 2, 3))
+    rows, cols = (int(k) for k in g.rng.integers(1, 5, 2))
+    size = _hidden(g, "Concat", [_batch(g, x), _ints(g, [1, rows, cols])], (4,), axis=0)
+    return g.add(
+        "AffineGrid",
+        [theta, size],
+        (n, rows, cols, 2),
+        align_corners=int(g.rng.integers(0, 2)),
+    )
+
+
+def _col2im(g: Graph) -> Value | None:
+    x = g.pick(rank=3)
+    if x is None or not all(isinstance(d, int) for d in x.shape[1:]):
+        flat = g.pick(rank=2)
+        if flat is None or not isinstance(flat.shape[1], int):
+            return None
+        shape = (*flat.shape, 1)
+        x = Value(_hidden(g, "Unsqueeze", [flat.name, _ints(g, [2])], shape), shape)
+    n, channels, blocks = x.shape
+    assert isinstance(channels, int) and isinstance(blocks, int)
+    k = int(g.rng.choice([d for d in range(1, channels + 1) if channels % d == 0]))
+    stride, dilation = (int(v) for v in g.rng.integers(1, 3, 2))
+    pads = [0, int(g.rng.integers(0, 2)), 0, int(g.rng.integers(0, 2))]
+    width = (blocks - 1) * stride + dilation * (k - 1) + 1 - pads[1] - pads[3]
+    if width < 1:
+        return None
+    return g.add(
+        "Col2Im",
+        [x.name, _ints(g, [1, width]), _ints(g, [1, k])],
+        (n, channels // k, 1, width),
+        strides=[1, stride],
+        dilations=[1, dilation],
+        pads=pads,
+    )
+
+
+def _center_crop_pad(g: Graph) -> Value | None:
+    """Any axes: a named dim's size, known only at run time, cropped or
+    padded to a drawn size."""
+    x = g.pick()
+    if x is None or not x.shape:
+        return None
+    rank = len(x.shape)
+    count = int(g.rng.integers(1, rank + 1))
+    axes = sorted(int(a) for a in g.rng.choice(rank, count, replace=False))
+    shape = list(x.shape)
+    sizes: list[int] = []
+    for a in axes:
+        size = shape[a]
+        top = size + 3 if isinstance(size, int) else 6
+        sizes.append(int(g.rng.integers(1, top)))
+        shape[a] = sizes[-1]
+    return g.add("CenterCropPad", [x.name, _ints(g, sizes)], tuple(shape), axes=axes)
+
+
+def _max_unpool(g: Graph) -> Value | None:
+    """MaxPool's values and indices of a static (1, 1, F) image (a
+    (batch, F) value's first row), unpooled (overlapping windows give
+    repeated indices)."""
+    row = g.pick(rank=2)
+    if row is None or not isinstance(row.shape[1], int):
+        return None
+    n, c, length = 1, 1, row.shape[1]
+    first = _hidden(
+        g, "Slice", [row.name, _ints(g, [0]), _ints(g, [1]), _ints(g, [0])], (1, length)
+    )
+    image = _hidden(g, "Unsqueeze", [first, _ints(g, [1])], (1, 1, length))
+    x = Value(image, (n, c, length))
+    kernel = int(g.rng.integers(1, min(length, 3) + 1))
+    stride = int(g.rng.integers(1, 3))
+    pooled = (length - kernel) // stride + 1
+    pool = g.add(
+        "MaxPool", [x.name], (n, c, pooled), kernel_shape=[kernel], strides=[stride]
+    )
+    g.values.pop()
+    node = g.nodes[-1]
+    indices = g.fresh("indices")
+    node.output.append(indices)
+    out = (pooled - 1) * stride + kernel
+    return g.add(
+        "MaxUnpool",
+        [pool.name, indices],
+        (n, c, out),
+        kernel_shape=[kernel],
+        strides=[stride],
+    )
+
+
+GENERATORS: dict[str, Generator] = {
+    "GridSample": _grid_sample,
+    "AffineGrid": _affine_grid,
+    "Col2Im": _col2im,
+    "CenterCropPad": _center_crop_pad,
+    "MaxUnpool": _max_unpool,
+}
