@@ -61,7 +61,7 @@ SOFTMAX_PRECISIONS = {1: "float", 10: "float16", 11: "double", 16: "bfloat16"}
 """The `softmax_precision` values ONNX allows (TensorProto element types)."""
 
 
-class _Emitter:
+class Emitter:
     """Builds the pieces of one conversion at the rewriter's insertion point."""
 
     def __init__(
@@ -212,7 +212,7 @@ class ConvertAttention(OnnxPattern[onnx.AttentionOp]):
             ):
                 raise Unsupported("nonpad_kv_seqlen must be a 1-D int64 tensor")
 
-        e = _Emitter(self, op, rewriter)
+        e = Emitter(self, op, rewriter)
         if rank == 3:
             q_heads, kv_heads = (
                 _positive(op, "q_num_heads"),
@@ -297,14 +297,14 @@ class ConvertAttention(OnnxPattern[onnx.AttentionOp]):
             and (precision.value.data in (1, 11))
         )
         batch, seq = e.sizes(q, (0, 2))
-        qg = self._group(e, q, groups)
+        qg = group_heads(e, q, groups)
         score_sizes = [*e.sizes(qg, (0, 1, 2)), total]
         scores = e.emit(
             element,
             score_sizes,
             lambda out: hip.MatmulOp.make(e.ctx, a=qg, b=kt, out=out),
         )
-        scores = self._ungroup(e, scores, groups, seq)
+        scores = ungroup_heads(e, scores, groups, seq)
 
         softcap = op.get_float("softcap")
         left = op.get_int("left_window_size")
@@ -354,13 +354,13 @@ class ConvertAttention(OnnxPattern[onnx.AttentionOp]):
         else:
             probs = middle(len(hip.ATTENTION_STAGES) - 1)
 
-        grouped = self._group(e, probs, groups)
+        grouped = group_heads(e, probs, groups)
         out = e.emit(
             element,
             [*e.sizes(grouped, (0, 1, 2)), e.ix.dim(present_v, 3)],
             lambda out: hip.MatmulOp.make(e.ctx, a=grouped, b=present_v, out=out),
         )
-        y = self._ungroup(e, out, groups, seq)
+        y = ungroup_heads(e, out, groups, seq)
         if rank == 3:
             y = e.collapse(e.permute(y, [0, 2, 1, 3]), [[0], [1], [2, 3]])
 
@@ -374,7 +374,7 @@ class ConvertAttention(OnnxPattern[onnx.AttentionOp]):
             results.append(e.cast_to(qk, op.qk_matmul_output))
         rewriter.replace(op, [], results)
 
-    def _scalar(self, e: _Emitter, element: AnyFloat, value: float) -> SSAValue:
+    def _scalar(self, e: Emitter, element: AnyFloat, value: float) -> SSAValue:
         return self.state.folder.get(
             e.rewriter,
             e.op,
@@ -382,7 +382,7 @@ class ConvertAttention(OnnxPattern[onnx.AttentionOp]):
         )
 
     @staticmethod
-    def _heads(e: _Emitter, value: SSAValue, heads: int) -> SSAValue:
+    def _heads(e: Emitter, value: SSAValue, heads: int) -> SSAValue:
         """(B, L, H * D) -> (B, H, L, D): a view, then a permute."""
         batch, length, hidden = e.sizes(value)
         hidden = _static(hidden, "the hidden size of a 3-D Q, K or V")
@@ -397,7 +397,7 @@ class ConvertAttention(OnnxPattern[onnx.AttentionOp]):
 
     @staticmethod
     def _concat(
-        e: _Emitter, past: SSAValue, cached: Index, new: SSAValue, element: Attribute
+        e: Emitter, past: SSAValue, cached: Index, new: SSAValue, element: Attribute
     ) -> SSAValue:
         sizes = e.sizes(new)
         sizes[2] = e.ix.add(cached, sizes[2])
@@ -407,29 +407,27 @@ class ConvertAttention(OnnxPattern[onnx.AttentionOp]):
             lambda out: hip.ConcatOp.make(e.ctx, inputs=[past, new], out=out, axis=2),
         )
 
-    @staticmethod
-    def _group(e: _Emitter, value: SSAValue, groups: int) -> SSAValue:
-        """(B, Hq, S, X) -> (B, Hkv, G * S, X), Hq = Hkv * G: views."""
-        if groups == 1:
-            return value
-        batch, heads, seq, last = e.sizes(value)
-        split = e.expand(
-            value,
-            [[0], [1, 2], [3], [4]],
-            [batch, _static(heads, "heads") // groups, groups, seq, last],
-        )
-        return e.collapse(split, [[0], [1], [2, 3], [4]])
 
-    @staticmethod
-    def _ungroup(e: _Emitter, value: SSAValue, groups: int, seq: Index) -> SSAValue:
-        """(B, Hkv, G * S, X) -> (B, Hq, S, X): views."""
-        if groups == 1:
-            return value
-        batch, heads, last = e.sizes(value, (0, 1, 3))
-        split = e.expand(
-            value, [[0], [1], [2, 3], [4]], [batch, heads, groups, seq, last]
-        )
-        return e.collapse(split, [[0], [1, 2], [3], [4]])
+def group_heads(e: Emitter, value: SSAValue, groups: int) -> SSAValue:
+    """(B, Hq, S, X) -> (B, Hkv, G * S, X), Hq = Hkv * G: views."""
+    if groups == 1:
+        return value
+    batch, heads, seq, last = e.sizes(value)
+    split = e.expand(
+        value,
+        [[0], [1, 2], [3], [4]],
+        [batch, _static(heads, "heads") // groups, groups, seq, last],
+    )
+    return e.collapse(split, [[0], [1], [2, 3], [4]])
+
+
+def ungroup_heads(e: Emitter, value: SSAValue, groups: int, seq: Index) -> SSAValue:
+    """(B, Hkv, G * S, X) -> (B, Hq, S, X): views."""
+    if groups == 1:
+        return value
+    batch, heads, last = e.sizes(value, (0, 1, 3))
+    split = e.expand(value, [[0], [1], [2, 3], [4]], [batch, heads, groups, seq, last])
+    return e.collapse(split, [[0], [1, 2], [3], [4]])
 
 
 def _positive(op: onnx.OnnxOp, name: str) -> int:
@@ -487,7 +485,7 @@ class ConvertRotaryEmbedding(OnnxPattern[onnx.RotaryEmbeddingOp]):
                     f"{name} must be {want}-D with last dim {rotary // 2}, got "
                     f"{list(cache)}"
                 )
-        e = _Emitter(self, op, rewriter)
+        e = Emitter(self, op, rewriter)
         y = e.emit(
             element,
             e.sizes(op.X),
