@@ -9,13 +9,30 @@ the rotary embedding computes float16 in float32 and rounds once.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from xhip.backend.cpu_host import CpuHost
+from xhip.backend import cpu_host
+from xhip.backend.cpu_host import PARALLEL_MIN_ELEMENTS, CpuHost, nothing, run_all
 from xhip.backend.runtime import DA, OptDA
-from xhip.dialects.hip import AttentionAttributes, RotaryAttributes
+from xhip.dialects.hip import (
+    AttentionAttributes,
+    FusedAttentionAttributes,
+    RotaryAttributes,
+)
+
+FUSED_BLOCK_BYTES = 1 << 19
+"""Scores per block of query rows in `hip.fused_attention`: the block stays in
+L2 from its first GEMM through the softmax to its second (measured at 4 x 2048
+on one thread: 128 KiB 97 ms, 512 KiB 71 ms, 1 MiB 69 ms, the GEMMs' M too
+small below)."""
+SUM_MIN, SUM_MAX = 1e-20, 1e30
+"""Row sums of unshifted exp that need no max shift: no term overflowed, and
+what underflowed is below 2048 * 1.2e-38 / 1e-20 of the sum."""
 
 
 def _work(dtype: np.dtype[Any]) -> np.dtype[Any]:
@@ -81,6 +98,106 @@ def _split_heads(a: np.ndarray, heads: int) -> np.ndarray:
     )
 
 
+Unit = tuple[tuple[int, ...], int, int, int, int]
+"""An index of the outer batch dims, a range of the last one (heads), a range
+of query rows: one block, a batched GEMM over its heads."""
+
+
+class _Attend:
+    """One thread's share of a fused attention: its units and its scratch.
+
+    Every operand has at least one batch dim. `v1` is v with a column of ones
+    after its Dv (filled once per call), so the second GEMM gives each row's
+    sum of exp beside its outputs."""
+
+    def __init__(
+        self,
+        units: list[Unit],
+        q: np.ndarray,
+        k: np.ndarray,
+        v1: np.ndarray,
+        mask: np.ndarray | None,
+        out: np.ndarray,
+        factor: np.ndarray | None,
+        divide: bool,
+        fill: np.ndarray | None,
+        shape: tuple[int, int],
+    ):
+        self.units, self.q, self.k, self.v1, self.mask = units, q, k, v1, mask
+        self.out, self.factor, self.divide, self.fill = out, factor, divide, fill
+        heads, rows = shape
+        dtype = out.dtype
+        self.scores = np.empty((heads, rows, k.shape[-1]), dtype)
+        self.queries = np.empty((heads, rows, q.shape[-1]), dtype)
+        self.peak = np.empty((heads, rows, 1), dtype)
+        self.acc = np.empty((heads, rows, v1.shape[-1]), dtype)
+
+    def _scores(self, unit: Unit) -> np.ndarray:
+        """The block's scores: the queries scaled (D values a row rather
+        than T), times k (BLAS), plus the mask."""
+        index, h0, h1, lo, hi = unit
+        queries = self.q[index][h0:h1, lo:hi]
+        if self.factor is not None:
+            op = np.divide if self.divide else np.multiply
+            into = self.queries[: h1 - h0, : hi - lo]
+            queries = op(queries, self.factor.reshape(()), out=into)
+        scores = self.scores[: h1 - h0, : hi - lo]
+        np.matmul(queries, self.k[index][h0:h1], out=scores)
+        if self.mask is not None:
+            np.add(scores, self.mask[index][h0:h1, lo:hi], out=scores)
+        return scores
+
+    def __call__(self) -> None:
+        """Per block: exp of the scores in place, unshifted while the row
+        sums stay in [SUM_MIN, SUM_MAX] (else again, shifted by the row max),
+        then exp @ [v | 1] and the outputs divided by the sums: two passes over
+        the scores besides the GEMMs', the normalization on Dv values a row."""
+        width = self.v1.shape[-1] - 1
+        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+            for unit in self.units:
+                index, h0, h1, lo, hi = unit
+                scores = self._scores(unit)
+                acc = self.acc[: h1 - h0, : hi - lo]
+                v1 = self.v1[index][h0:h1]
+                np.exp(scores, out=scores)
+                np.matmul(scores, v1, out=acc)
+                sums = acc[..., width:]
+                if not ((sums >= SUM_MIN) & (sums <= SUM_MAX)).all():
+                    scores = self._scores(unit)
+                    peak = self.peak[: h1 - h0, : hi - lo]
+                    np.max(scores, axis=-1, keepdims=True, out=peak)
+                    np.subtract(scores, peak, out=scores)
+                    np.exp(scores, out=scores)
+                    np.matmul(scores, v1, out=acc)
+                out = self.out[index][h0:h1, lo:hi]
+                np.divide(acc[..., :width], sums, out=out)
+                if self.fill is not None:
+                    dead = np.isnan(sums[..., 0])
+                    if dead.any():  # the softmax's all-NaN rows: fill @ v
+                        total = v1[..., :width].sum(axis=-2, keepdims=True)
+                        fill = self.fill.reshape(())
+                        out[dead] = (fill * np.broadcast_to(total, out.shape))[dead]
+
+
+def _units(batch: tuple[int, ...], s: int, row_bytes: int, threads: int) -> list[Unit]:
+    """The blocks: `FUSED_BLOCK_BYTES` of scores each, rows of one head, or
+    whole heads (as many as fit) when a head's scores are smaller; at least
+    `threads` of them when there are that many heads."""
+    heads = batch[-1]
+    rows = max(1, min(s, FUSED_BLOCK_BYTES // row_bytes))
+    group = 1
+    if rows == s:
+        group = max(1, min(heads, FUSED_BLOCK_BYTES // (s * row_bytes)))
+        total = heads * math.prod(batch[:-1])
+        group = min(group, -(-total // threads)) if total >= threads else group
+    return [
+        (index, h0, min(h0 + group, heads), lo, min(lo + rows, s))
+        for index in np.ndindex(*batch[:-1])
+        for h0 in range(0, heads, group)
+        for lo in range(0, s, rows)
+    ]
+
+
 class CpuAttention(CpuHost):
     """Mixed into `CpuRuntime`: the `Runtime` methods of attention."""
 
@@ -130,6 +247,62 @@ class CpuAttention(CpuHost):
                 dead = np.isneginf(np.max(bias, axis=-1, keepdims=True))
                 p = np.where(dead, work.type(0), p)
             dst[...] = p
+
+    def fused_attention(
+        self, q: DA, k: DA, v: DA, scale: OptDA, mask: OptDA, fill: OptDA,
+        out: DA, attrs: FusedAttentionAttributes,
+    ) -> None:  # fmt: skip
+        """`hip.fused_attention`: softmax(q @ k * scale + mask) @ v, blocked."""
+        self.bind_fused_attention(q, k, v, scale, mask, fill, out, attrs)()
+
+    def bind_fused_attention(
+        self, q: DA, k: DA, v: DA, scale: OptDA, mask: OptDA, fill: OptDA,
+        out: DA, attrs: FusedAttentionAttributes,
+    ) -> Callable[[], object]:  # fmt: skip
+        """Blocks of query rows (`FUSED_BLOCK_BYTES` of scores each), so no
+        S x T buffer; the blocks split over the threads (each with scratch of
+        its own) once the scores reach `PARALLEL_MIN_ELEMENTS`. An input that
+        overlaps `out` is copied first, at every call."""
+        o = self.array(out)
+        if o.size == 0:
+            return nothing
+        calls: list[Callable[[], object]] = []
+
+        def apart(x: np.ndarray) -> np.ndarray:
+            if not np.may_share_memory(x, o):
+                return x
+            kept = np.empty(x.shape, x.dtype)
+            calls.append(partial(np.copyto, kept, x))
+            return kept
+
+        qa, ka, va = (apart(self.array(x)) for x in (q, k, v))
+        ma = None if mask is None else apart(self.array(mask))
+        if not self._holds_blas:  # BLAS on one thread: the blocks are ours to split
+            cpu_host._ONE_BLAS_THREAD.acquire()  # pyright: ignore[reportPrivateUsage]
+            self._holds_blas = True
+        if o.ndim == 2:  # one batch dim at least: (1, S, Dv)
+            qa, ka, va, o = qa[None], ka[None], va[None], o[None]
+        batch = o.shape[:-2]
+        s, t = qa.shape[-2], ka.shape[-1]
+        qb = np.broadcast_to(qa, batch + qa.shape[-2:])
+        kb = np.broadcast_to(ka, batch + ka.shape[-2:])
+        t1, width = va.shape[-2], va.shape[-1]
+        v1 = np.ones((*batch, t1, width + 1), o.dtype)
+        calls.append(partial(np.copyto, v1[..., :width], va))
+        mb = None if ma is None else np.broadcast_to(ma, (*batch, s, t))
+        units = _units(batch, s, t * o.itemsize, self.threads)
+        big = len(units) > 1 and o.size // o.shape[-1] * t >= PARALLEL_MIN_ELEMENTS
+        threads = min(self.threads, len(units)) if big else 1
+        cuts = [len(units) * i // threads for i in range(threads + 1)]
+        factor = None if scale is None else self.array(scale)
+        filled = None if fill is None else self.array(fill)
+        shape = (max(u[2] - u[1] for u in units), max(u[4] - u[3] for u in units))
+        tasks = [
+            _Attend(units[a:b], qb, kb, v1, mb, o, factor, attrs.divide, filled, shape)
+            for a, b in zip(cuts, cuts[1:])
+        ]
+        calls.append(tasks[0] if len(tasks) == 1 else partial(self._parallel, tasks))
+        return calls[0] if len(calls) == 1 else partial(run_all, calls)
 
     def rotary_embedding(
         self, x: DA, cos: DA, sin: DA, position_ids: OptDA, out: DA,

@@ -27,7 +27,38 @@ from xhip.backend.device import KernelArg
 from xhip.backend.gpu_host import FLOAT_TYPES, MAX_GRID, GpuHost, block_for
 from xhip.backend.gpu_reduce import accumulator_bytes
 from xhip.backend.runtime import DA, DeviceArray, OptDA, check_call
-from xhip.dialects.hip import AttentionAttributes, RotaryAttributes
+from xhip.dialects.hip import (
+    AttentionAttributes,
+    FusedAttentionAttributes,
+    RotaryAttributes,
+)
+
+FUSED_TYPES = frozenset({"f32", "f64"})
+"""The element types of `xhip_flash_attention_<type>`."""
+FUSED_BLOCK = 128
+"""Keys per tile of the fused attention: one thread each."""
+
+
+def fused_meta(
+    q: DeviceArray, k: DeviceArray, v: DeviceArray, mask: DeviceArray | None,
+    out: DeviceArray,
+) -> np.ndarray:  # fmt: skip
+    """`xhip_flash_attention`'s meta: B0, B1, S, T, D, Dv (batch dims padded
+    to two from the left), then each operand's (b0, b1, row, col) strides, 0
+    on a dim of size 1 (it broadcasts) and for an absent mask."""
+
+    def strides(x: DeviceArray | None) -> list[int]:
+        if x is None:
+            return [0, 0, 0, 0]
+        own = [0 if n == 1 else st for n, st in zip(x.shape, x.strides)]
+        return [0] * (4 - len(own)) + own
+
+    batch = [1] * (4 - len(out.shape)) + list(out.shape[:-2])
+    sizes = [*batch, out.shape[-2], k.shape[-1], q.shape[-1], out.shape[-1]]
+    return np.asarray(
+        sizes + [st for x in (q, k, v, mask, out) for st in strides(x)], np.int64
+    )
+
 
 STAGE_CODES = {"scaled": 0, "softcapped": 1, "biased": 2, "softmax": 3}
 """`stage` as `xhip_attention_softmax_<type>` takes it (hip.ATTENTION_STAGES)."""
@@ -41,6 +72,16 @@ def mask_strides(mask: DeviceArray, shape: tuple[int, ...]) -> list[int]:
     for size, stride in zip(mask.shape, mask.strides):
         strides.append(0 if size == 1 else stride)
     return strides
+
+
+def _overlap(a_at: int, a: DeviceArray, b_at: int, b: DeviceArray) -> bool:
+    """Whether the bytes two strided views span meet."""
+
+    def end(at: int, x: DeviceArray) -> int:
+        span = sum((n - 1) * abs(st) for n, st in zip(x.shape, x.strides))
+        return at + (span + 1) * x.dtype.itemsize
+
+    return a_at < end(b_at, b) and b_at < end(a_at, a)
 
 
 class GpuAttention(GpuHost):
@@ -94,6 +135,46 @@ class GpuAttention(GpuHost):
             self.free(dst.buffer)
         if src is not scores:
             self.free(src.buffer)
+
+    def fused_attention(
+        self, q: DA, k: DA, v: DA, scale: OptDA, mask: OptDA, fill: OptDA,
+        out: DA, attrs: FusedAttentionAttributes,
+    ) -> None:  # fmt: skip
+        """`hip.fused_attention`: one block per query row, an online softmax
+        over tiles of `FUSED_BLOCK` keys (`kernels/attention.h`). An input
+        overlapping `out` is copied first. Two batch dims at most."""
+        suffix = self._suffix(FUSED_TYPES, q, k, v, out)
+        kernel = f"xhip_flash_attention_{suffix}"
+        if out.size == 0:
+            return
+        if len(out.shape) > 4:
+            self.refuse(f"{len(out.shape)}-D attention (two batch dims at most)")
+        kept: list[DeviceArray] = []
+
+        def apart(x: DeviceArray) -> DeviceArray:
+            if not _overlap(self._address(x), x, self._address(out), out):
+                return x
+            kept.append(self._dense(x))
+            return kept[-1]
+
+        qa, ka, va = (apart(x) for x in (q, k, v))
+        m = None if mask is None else apart(mask)
+        meta = fused_meta(qa, ka, va, m, out)
+        if self.debug:
+            inputs = [x for x in (qa, ka, va, m, scale, fill) if x is not None]
+            check_call(kernel, inputs, out, inplace_ok=False)
+        args: list[KernelArg] = [
+            *(("ptr", self._address(x)) for x in (qa, ka, va)),
+            *(("ptr", 0 if x is None else self._address(x)) for x in (m, scale, fill)),
+            ("ptr", self._address(out)),
+            ("ptr", self._device_meta(meta)),
+            ("i32", 0 if scale is None else 2 if attrs.divide else 1),
+        ]
+        rows = int(meta[0] * meta[1] * meta[2])
+        shared = accumulator_bytes(suffix) * (3 * FUSED_BLOCK + int(meta[5]))
+        self.device.launch(kernel, min(rows, MAX_GRID), FUSED_BLOCK, shared, args)
+        for copy in kept:
+            self.free(copy.buffer)
 
     def rotary_embedding(
         self, x: DA, cos: DA, sin: DA, position_ids: OptDA, out: DA,

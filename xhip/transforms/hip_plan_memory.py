@@ -42,6 +42,7 @@ from xhip.analysis.pool_layout import PoolEvaluationError, evaluate_pool
 from xhip.analysis.size_expr import AtomTable, Poly
 from xhip.dialects import hip
 from xhip.dialects.constraints import AnyMemRefTypeConstr
+from xhip.transforms.hip_fuse_attention import HipFuseAttentionPass
 from xhip.transforms.hip_fuse_elementwise import HipFuseElementwisePass
 from xhip.transforms.hip_fuse_scaled_softmax import HipFuseScaledSoftmaxPass
 from xhip.transforms.hip_pool_allocs import BUFFER_OFFSETS_ATTR, IndexExprEmitter
@@ -49,6 +50,8 @@ from xhip.transforms.hip_pool_allocs import BUFFER_OFFSETS_ATTR, IndexExprEmitte
 FUSIONS: tuple[tuple[ModulePass, ...], ...] = (
     (HipFuseScaledSoftmaxPass(),),
     (HipFuseScaledSoftmaxPass(), HipFuseElementwisePass()),
+    (HipFuseAttentionPass(), HipFuseScaledSoftmaxPass()),
+    (HipFuseAttentionPass(), HipFuseScaledSoftmaxPass(), HipFuseElementwisePass()),
 )
 """What the backend may run on the planned IR (`fuse_for_execution`). A fused
 op reads its group's inputs at its last op's place, which makes them live

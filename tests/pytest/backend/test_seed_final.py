@@ -142,7 +142,7 @@ def test_scaled_softmax_is_fused_in_the_ir_that_runs(
     alone reads it, in the module the model runs: one op less, and bit for bit
     the result of the two ops run one after the other."""
     blob = weights.constants_blob()
-    fused = CompiledModel(final_module, signature, blob)
+    fused = CompiledModel(final_module, signature, blob, fuse_attention=False)
     separate = CompiledModel(final_module, signature, blob, fuse=False)
     assert separate.module is final_module
 

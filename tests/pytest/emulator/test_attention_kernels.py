@@ -24,7 +24,13 @@ import pytest
 
 from xhip.backend.cpu import CpuRuntime
 from xhip.backend.device import KernelArg
-from xhip.backend.gpu_attention import STAGE_CODES, mask_strides
+from xhip.backend.gpu_attention import (
+    FUSED_BLOCK,
+    FUSED_TYPES,
+    STAGE_CODES,
+    fused_meta,
+    mask_strides,
+)
 from xhip.backend.gpu_reduce import FLOAT_TYPES, accumulator_bytes, block_for
 from xhip.backend.runtime import DeviceArray
 from xhip.dialects import hip
@@ -36,6 +42,7 @@ pytestmark = pytest.mark.emulator
 KERNELS = {
     *(f"xhip_attention_softmax_{t}" for t in FLOAT_TYPES),
     *(f"xhip_rotary_embedding_{t}" for t in FLOAT_TYPES),
+    *(f"xhip_flash_attention_{t}" for t in FUSED_TYPES),
 }
 WARPS: tuple[tuple[int, Order], ...] = ((32, "forward"), (64, "reverse"))
 SUFFIXES = sorted(FLOAT_TYPES)
@@ -305,4 +312,107 @@ def test_rotary_embedding(
                 rtol=tol,
                 atol=tol,
                 err_msg=f"{grid}x{block}",
+            )
+
+
+FUSED_CASES: list[dict[str, Any]] = [
+    {"q": (1, 1), "t": 1},
+    {"q": (2, 5, 8), "t": 7, "scaling": 1},
+    {"q": (2, 3, 4, 8), "t": 300, "scaling": 2, "mask": (2, 1, 4, 300)},
+    {"q": (1, 2, 6, 4), "t": 6, "scaling": 1, "mask": "causal", "dv": 5},
+    {"q": (2, 2, 3, 8), "t": 9, "mask": (2, 1, 1, 9), "fill": True, "dead": True},
+    {"q": (2, 2, 3, 8), "t": 9, "mask": (2, 1, 1, 9), "dead": True},
+    {"q": (1, 2, 3, 8), "t": 130, "fill": True, "kv_broadcast": True},
+]
+
+
+def _fused_reference(
+    q: np.ndarray, k: np.ndarray, v: np.ndarray, scaling: int, mask: np.ndarray | None,
+    fill: float | None,
+) -> np.ndarray:  # fmt: skip
+    """The unfused chain in float64: matmul, scale, mask, softmax, guard, matmul."""
+    with np.errstate(invalid="ignore"):
+        s = _wide(q) @ _wide(k)
+        s = s * 0.7 if scaling == 1 else s / 0.7 if scaling == 2 else s
+        if mask is not None:
+            s = s + _wide(mask)
+        e = np.exp(s - s.max(-1, keepdims=True))
+        p = e / e.sum(-1, keepdims=True)
+        if fill is not None:
+            p = np.where(np.isnan(p), fill, p)
+        return p @ _wide(v)
+
+
+@pytest.mark.parametrize("suffix", sorted(FUSED_TYPES))
+@pytest.mark.parametrize("case", FUSED_CASES, ids=lambda c: str(sorted(c.items())))
+def test_fused_attention(
+    emulated: EmulatedKernels, case: dict[str, Any], suffix: str
+) -> None:
+    """Against float64 numpy of the unfused chain, at both warp sizes: tiles
+    shorter than the block and several tiles (T = 130, 300), masks broadcast
+    over heads and rows, a causal mask, Dv != D, rows that are all -inf with
+    and without the NaN guard, keys and values broadcast over heads."""
+    dtype = DTYPES[suffix]
+    rng = np.random.default_rng(zlib.crc32(str(sorted(case.items())).encode()))
+    *batch, s, d = case["q"]
+    t, dv = case["t"], case.get("dv", d)
+    q = rng.normal(0, 1, case["q"]).astype(dtype)
+    kv_batch = [*batch[:-1], 1] if case.get("kv_broadcast") else batch
+    k = np.ascontiguousarray(
+        rng.normal(0, 1, (*kv_batch, t, d)).astype(dtype).swapaxes(-1, -2)
+    )
+    v = rng.normal(0, 1, (*kv_batch, t, dv)).astype(dtype)
+    mask = None
+    if case.get("mask") == "causal":
+        mask = np.triu(np.full((s, t), -np.inf, dtype), 1)
+    elif "mask" in case:
+        mask = rng.normal(0, 1, case["mask"]).astype(dtype)
+        if case.get("dead"):
+            mask[0, ..., :] = -np.inf  # batch 0: every key masked
+    fill = 0.25 if case.get("fill") else None
+    scaling = case.get("scaling", 0)
+    want = _fused_reference(q, k, v, scaling, mask, fill)
+    out_shape = (*batch, s, dv)
+    meta = fused_meta(
+        _view(q),
+        _view(k),
+        _view(v),
+        None if mask is None else _view(mask),
+        _view(np.zeros(out_shape, dtype)),
+    )
+    scale = np.asarray([0.7], dtype)
+    filled = np.asarray([0.0 if fill is None else fill], dtype)
+    rows = int(np.prod(out_shape[:-1]))
+    tol = _tolerance(suffix)
+    for grid, block in (
+        (1, FUSED_BLOCK),
+        (max(1, min(rows, 5)), FUSED_BLOCK),
+        (rows, 32),
+    ):
+        for warp, order in WARPS:
+            out = Guarded(np.full(out_shape, 7.0, dtype))
+            args: list[KernelArg] = [
+                ("ptr", q.ctypes.data),
+                ("ptr", k.ctypes.data),
+                ("ptr", v.ctypes.data),
+                ("ptr", 0 if mask is None else mask.ctypes.data),
+                ("ptr", scale.ctypes.data),
+                ("ptr", 0 if fill is None else filled.ctypes.data),
+                ("ptr", out.address),
+                ("ptr", meta.ctypes.data),
+                ("i32", scaling),
+            ]
+            emulated.launch(
+                f"xhip_flash_attention_{suffix}",
+                grid,
+                block,
+                accumulator_bytes(suffix) * (3 * block + dv),
+                args,
+                warp_size=warp,
+                order=order,
+            )
+            out.check()
+            where = f"grid {grid} block {block} warp {warp}"
+            np.testing.assert_allclose(
+                out.array.astype(np.float64), want, rtol=tol, atol=tol, err_msg=where
             )

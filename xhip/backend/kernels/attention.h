@@ -280,3 +280,112 @@ extern "C" __global__ void xhip_rotary_embedding_f64(
   xhip_rotary_embedding<xhip_elem<double>>(x, cos_cache, sin_cache, position_ids, y, meta, n,
       rotary, interleaved);
 }
+
+// hip.fused_attention: out = softmax(q @ k * scale + mask) @ v for one query
+// row per block (grid-stride over the B0 * B1 * S rows), flash-style: the
+// keys go by in tiles of blockDim.x, one score per thread, with an online
+// softmax (the running max m and sum l; the accumulator rescaled by
+// exp(m_old - m_new) whenever the max grows), so no score is ever stored
+// beyond its tile. The accumulator (Dv values) and the tile's exp live in
+// shared memory; thread t owns the outputs d = t, t + blockDim.x, ...
+// meta: B0, B1, S, T, D, Dv, then the (b0, b1, row, col) element strides of
+// q (S, D), k (D, T), v (T, Dv), mask (S, T), out (S, Dv); 0 on broadcast
+// dims. scaling 0 none, 1 multiply by *scale, 2 divide by it; the row whose
+// softmax is all NaN (max not finite, or a NaN score) gives NaN, or where
+// `fill` is given fill @ v, as where(isnan(p), *fill, p) makes it. mask,
+// scale and fill may be null.
+// Dynamic shared memory: 3 * blockDim.x + Dv values (float, double for
+// float64).
+template <class E>
+__device__ inline void xhip_flash_attention(
+    const typename E::storage* q, const typename E::storage* k,
+    const typename E::storage* v, const typename E::storage* mask,
+    const typename E::storage* scale_at, const typename E::storage* fill_at,
+    typename E::storage* out, const xhip_index* meta, int scaling) {
+  typedef typename E::value V;
+  extern __shared__ xhip_index xhip_attention_shared[];
+  V* scratch = (V*)xhip_attention_shared;  // the reductions' 2 * blockDim.x
+  V* tile = scratch + 2 * blockDim.x;       // the tile's exp
+  V* acc = tile + blockDim.x;               // Dv
+  const V inf = (V)__int_as_float(0x7f800000);
+  const xhip_index b1n = meta[1], seq = meta[2], keys = meta[3], depth = meta[4],
+                   width = meta[5];
+  const xhip_index* qs = meta + 6;
+  const xhip_index* ks = meta + 10;
+  const xhip_index* vs = meta + 14;
+  const xhip_index* ms = meta + 18;
+  const xhip_index* os = meta + 22;
+  const V scale = scaling ? E::load(*scale_at) : V(1);
+  const bool guarded = fill_at != 0;
+  const V fill = guarded ? E::load(*fill_at) : V(0);
+  const xhip_index rows = meta[0] * b1n * seq;
+  for (xhip_index row = blockIdx.x; row < rows; row += gridDim.x) {
+    const xhip_index i = row % seq, b1 = (row / seq) % b1n, b0 = row / (seq * b1n);
+    const typename E::storage* qr = q + b0 * qs[0] + b1 * qs[1] + i * qs[2];
+    const typename E::storage* kb = k + b0 * ks[0] + b1 * ks[1];
+    const typename E::storage* vb = v + b0 * vs[0] + b1 * vs[1];
+    const typename E::storage* mr = mask ? mask + b0 * ms[0] + b1 * ms[1] + i * ms[2] : 0;
+    typename E::storage* orow = out + b0 * os[0] + b1 * os[1] + i * os[2];
+    for (xhip_index d = threadIdx.x; d < width; d += blockDim.x) acc[d] = V(0);
+    V m = -inf, l = V(0);
+    for (xhip_index j0 = 0; j0 < keys; j0 += blockDim.x) {
+      const xhip_index j = j0 + threadIdx.x;
+      V s = -inf;
+      if (j < keys) {
+        V dot = V(0);
+        for (xhip_index d = 0; d < depth; ++d)
+          dot += E::load(qr[d * qs[3]]) * E::load(kb[d * ks[2] + j * ks[3]]);
+        if (scaling == 1) dot = dot * scale;
+        if (scaling == 2) dot = dot / scale;
+        if (mr) dot = dot + E::load(mr[j * ms[3]]);
+        s = dot;
+      }
+      V tile_max = s, unused = -inf;
+      xhip_attention_max2(&tile_max, &unused, scratch);
+      const V next = xhip_max(m, tile_max);
+      // exp(-inf - -inf) is NaN: a row all -inf so far adds nothing yet.
+      const V shift = next == -inf ? V(0) : next;
+      const V alpha = m == -inf ? V(0) : xhip_exp(m - shift);
+      const V e = j < keys ? xhip_exp(s - shift) : V(0);
+      tile[threadIdx.x] = e;
+      l = l * alpha + xhip_attention_sum(e, scratch);  // ends with a barrier
+      const xhip_index count = keys - j0 < (xhip_index)blockDim.x ? keys - j0 : blockDim.x;
+      for (xhip_index d = threadIdx.x; d < width; d += blockDim.x) {
+        V sum = acc[d] * alpha;
+        for (xhip_index jj = 0; jj < count; ++jj)
+          sum += tile[jj] * E::load(vb[(j0 + jj) * vs[2] + d * vs[3]]);
+        acc[d] = sum;
+      }
+      m = next;
+      __syncthreads();
+    }
+    const bool dead = !(m > -inf && m < inf) || l != l;
+    for (xhip_index d = threadIdx.x; d < width; d += blockDim.x) {
+      V y = acc[d] / l;
+      if (dead) {
+        y = m - m;  // NaN: m is NaN or infinite
+        if (guarded) {
+          V sum = V(0);
+          for (xhip_index j = 0; j < keys; ++j) sum += fill * E::load(vb[j * vs[2] + d * vs[3]]);
+          y = sum;
+        }
+      }
+      orow[d * os[3]] = E::store(y);
+    }
+    __syncthreads();
+  }
+}
+
+extern "C" __global__ void xhip_flash_attention_f32(
+    const float* q, const float* k, const float* v, const float* mask,
+    const float* scale, const float* fill, float* out, const xhip_index* meta,
+    int scaling) {
+  xhip_flash_attention<xhip_elem<float>>(q, k, v, mask, scale, fill, out, meta, scaling);
+}
+
+extern "C" __global__ void xhip_flash_attention_f64(
+    const double* q, const double* k, const double* v, const double* mask,
+    const double* scale, const double* fill, double* out, const xhip_index* meta,
+    int scaling) {
+  xhip_flash_attention<xhip_elem<double>>(q, k, v, mask, scale, fill, out, meta, scaling);
+}

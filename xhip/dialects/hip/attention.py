@@ -7,9 +7,11 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 from xdsl.dialects.builtin import (
+    AnyFloat,
     FloatAttr,
     IntegerAttr,
     IntegerType,
+    StringAttr,
     UnitAttr,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -205,6 +207,125 @@ class AttentionSoftmaxOp(HipIndexedComputeOp):
             raise VerifyException(f"'{self.name}' stage must be 0 to 3")
 
 
+@dataclass(frozen=True, slots=True)
+class FusedAttentionAttributes:
+    """`hip.fused_attention`'s: the scores divided by `scale` (else times it)."""
+
+    divide: bool
+
+
+@irdl_op_definition
+class FusedAttentionOp(HipComputeOp):
+    """`softmax(q @ k * scale + mask) @ v` in one op, the scores never stored:
+    q (..., S, D), k (..., D, T) (the keys transposed, as the first matmul
+    takes them), v (..., T, Dv), out (..., S, Dv), batch dims broadcast as
+    in `hip.hipblaslt.matmul`. The one-element `scale` multiplies the scores
+    (`scaling = "mul"`) or divides them (`"div"`); the mask is added,
+    broadcast to (..., S, T); softmax along T; under `nan_fill`, NaNs of the
+    softmax (the rows it leaves all NaN: a fully masked row) become the
+    one-element `fill`, as a `where(isnan(p), fill, p)` would make them.
+    Made only by `hip-fuse-attention` (docs/passes.md)."""
+
+    name = "hip.fused_attention"
+    INS: ClassVar[tuple[str, ...]] = ("q", "k", "v", "scale?", "mask?", "fill?")
+    RUNTIME_CALL: ClassVar[str] = "fused_attention"
+    IN_PLACE: ClassVar[bool] = True
+    """The memory plan may give `outs` the buffer of q, dead after the first
+    matmul: the runtimes copy an input that overlaps `outs` first."""
+
+    scaling = opt_prop_def(StringAttr)
+    nan_fill = opt_prop_def(UnitAttr)
+
+    @classmethod
+    def make(
+        cls,
+        ctx: Value,
+        /,
+        *,
+        q: Value,
+        k: Value,
+        v: Value,
+        scale: Value | None = None,
+        divide: bool = False,
+        mask: Value | None = None,
+        fill: Value | None = None,
+        out: Value,
+    ) -> Self:
+        roles = {"q": q, "k": k, "v": v, "scale": scale, "mask": mask, "fill": fill}
+        scaling = None if scale is None else StringAttr("div" if divide else "mul")
+        return cls._from_roles(
+            ctx,
+            {**roles, "out": out},
+            {"scaling": scaling, "nan_fill": unit_attr(fill is not None)},
+        )
+
+    def absent_roles(self) -> frozenset[str]:
+        """The scale and the fill are told by properties, the mask by the count."""
+        absent = {"scale"} if self.scaling is None else set[str]()
+        if self.nan_fill is None:
+            absent.add("fill")
+        if len(self.inputs) == 3 + (self.scaling is not None) + (
+            self.nan_fill is not None
+        ):
+            absent.add("mask")
+        return frozenset(absent)
+
+    def runtime_attributes(self) -> FusedAttentionAttributes:
+        scaling = self.scaling
+        return FusedAttentionAttributes(
+            divide=scaling is not None and scaling.data == "div"
+        )
+
+    def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
+        q, _, v = shapes[:3]
+        return (*q[:-1], v[-1])
+
+    def verify_element_types(self) -> None:
+        elt = _attention_element(self.outputs[0])
+        if not isinstance(elt, AnyFloat):
+            raise VerifyException(f"'{self.name}' computes in floats, not {elt}")
+        for i, value in enumerate(self.inputs):
+            if _attention_element(value) != elt:
+                raise VerifyException(
+                    f"'{self.name}' ins operand {i} has element type "
+                    f"{_attention_element(value)} but outs operand 0 has {elt}"
+                )
+
+    def verify_shapes(self) -> None:
+        if self.scaling is not None and self.scaling.data not in ("mul", "div"):
+            raise VerifyException(f'\'{self.name}\' scaling must be "mul" or "div"')
+        extra = len(self.inputs) - 3
+        if extra < (self.scaling is not None) + (self.nan_fill is not None):
+            raise VerifyException(
+                f"'{self.name}' lacks the operands its properties name"
+            )
+        roles = self.bound_roles()
+        q, k, v = (shape_of(self.inputs[i]) for i in range(3))
+        out = shape_of(self.outputs[0])
+        if not (len(q) == len(k) == len(v) == len(out) >= 2):
+            raise VerifyException(
+                f"'{self.name}' q, k, v and out must have one rank >= 2, not "
+                f"{', '.join(map(fmt_shape, (q, k, v, out)))}"
+            )
+        pairs = ((q[-1], k[-2], "D"), (k[-1], v[-2], "T"), (q[-2], out[-2], "S"))
+        for a, b, what in (*pairs, (v[-1], out[-1], "Dv")):
+            if static_mismatch(a, b):
+                raise VerifyException(f"'{self.name}' {what} mismatch: {a} and {b}")
+        for role in ("scale", "fill"):
+            value = roles[role]
+            if isinstance(value, SSAValue) and any(d != 1 for d in shape_of(value)):
+                raise VerifyException(f"'{self.name}' {role} must have one element")
+        mask = roles["mask"]
+        if isinstance(mask, SSAValue):
+            shape = shape_of(mask)
+            scores = (*out[:-1], k[-1])
+            if len(shape) > len(scores) or broadcast(scores, shape) is None:
+                raise VerifyException(
+                    f"'{self.name}' mask shape {fmt_shape(shape)} does not broadcast "
+                    f"to the scores {fmt_shape(scores)}"
+                )
+
+
 @irdl_op_definition
 class RotaryEmbeddingOp(HipComputeOp):
     """ONNX RotaryEmbedding: `ins` (x, cos, sin[, position_ids (B, S) i64]),
@@ -311,6 +432,7 @@ def _is_i64(value: SSAValue) -> bool:
 OPS: tuple[type[Operation], ...] = (
     AttentionSoftmaxOp,
     RotaryEmbeddingOp,
+    FusedAttentionOp,
 )
 """This family's ops, in the order the dialect lists them (a new op goes at
 the end: the kernels number elementwise ops in this order)."""
@@ -319,6 +441,8 @@ __all__ = [
     "ATTENTION_STAGES",
     "AttentionAttributes",
     "AttentionSoftmaxOp",
+    "FusedAttentionAttributes",
+    "FusedAttentionOp",
     "RotaryAttributes",
     "RotaryEmbeddingOp",
 ]
