@@ -303,9 +303,19 @@ def _reduce(node: NodeProto, ins: Sequence[Input], c: _Consts) -> Known | None:
         return None
     computed = len(ins) > 1 and ins[1] is not None
     axes = c.ints(1) if computed else attr_ints(node, "axes")
-    if computed and axes is None:
-        return None  # the conversion needs constant axes anyway
     keep = attr_int(node, "keepdims", 1)
+    if computed and axes is None:
+        # Axes known only at run time (xhip.compile specializes on them): the
+        # rank follows from keepdims or their length, which dims are reduced
+        # does not.
+        if keep:
+            return _elem(ins[0]), [1 if s == 1 else D for s in d]
+        k = _length(ins[1])
+        if k is None:
+            return None
+        if k == 0:
+            return None  # all dims or none, by noop_with_empty_axes
+        return _elem(ins[0]), [D] * (len(d) - k)
     if not axes:
         everything = not attr_int(node, "noop_with_empty_axes", 0)
         reduced = set(range(len(d))) if everything else set[int]()
@@ -315,6 +325,22 @@ def _reduce(node: NodeProto, ins: Sequence[Input], c: _Consts) -> Known | None:
     return _elem(ins[0]), out if keep else [
         s for i, s in enumerate(d) if i not in reduced
     ]
+
+
+def _split(node: NodeProto, ins: Sequence[Input], c: _Consts) -> Known | None:
+    """Each part: the input's dims, its size along `axis` dynamic unless the
+    split sizes are constants and all equal."""
+    d = _dims(ins[0])
+    if d is None or not d:
+        return None
+    axis = attr_int(node, "axis", 0) % len(d)
+    sizes = c.ints(1) if len(ins) > 1 and ins[1] is not None else None
+    size = sizes[0] if sizes and len(set(sizes)) == 1 else D
+    return _elem(ins[0]), [size if i == axis else s for i, s in enumerate(d)]
+
+
+EVERY_OUTPUT = {"Split"}
+"""Ops whose rule gives the type of each of their results, not only the first."""
 
 
 def _range(node: NodeProto, ins: Sequence[Input], c: _Consts) -> Known | None:
@@ -348,6 +374,7 @@ _RULES: dict[str, Rule] = {
     **dict.fromkeys(_REDUCE, _reduce),
     **dict.fromkeys(("Pad", "Tile", "Resize"), _dynamic_same_rank),
     "Slice": _slice,
+    "Split": _split,
     "Shape": _shape,
     "Size": lambda node, ins, c: (TensorProto.INT64, []),
     "Cast": _cast,

@@ -28,7 +28,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from xhip.frontend.shape_rules import Input, Known, own_shape
+from xhip.frontend.shape_rules import EVERY_OUTPUT, Input, Known, own_shape
 
 D = DYNAMIC_INDEX
 
@@ -169,18 +169,21 @@ def _fill(
     """
     known = dict(infos)
     for node in graph.node:
-        name = node.output[0] if node.output else ""
-        if not name:
+        names = node.output if node.op_type in EVERY_OUTPUT else node.output[:1]
+        if not any(names):
             continue
         own = own_shape(node, [_input(known, n) for n in node.input], consts)
-        known[name] = _merge(known.get(name), _info(own)) or ValueInfo()
-        out = infos.get(name)
-        if out is None or out.shape is None:
-            if known[name].shape is not None:
-                infos[name] = known[name]
-        elif node.op_type in _REFINE:
-            own = own_shape(node, [_input(infos, n) for n in node.input], consts)
-            infos[name] = _merge(out, _info(own)) or out
+        for name in names:
+            if not name:
+                continue
+            known[name] = _merge(known.get(name), _info(own)) or ValueInfo()
+            out = infos.get(name)
+            if out is None or out.shape is None:
+                if known[name].shape is not None:
+                    infos[name] = known[name]
+            elif node.op_type in _REFINE:
+                own = own_shape(node, [_input(infos, n) for n in node.input], consts)
+                infos[name] = _merge(out, _info(own)) or out
 
 
 _REFINE = {
@@ -220,9 +223,16 @@ def _skeleton(
     g = m.graph
     g.name = model.graph.name
     g.node.extend(model.graph.node)
+    for node in g.node:
+        _state_function_defaults(node)
     g.input.extend(model.graph.input)
     g.output.extend(model.graph.output)
-    g.value_info.extend(model.graph.value_info)
+    # A Constant's value is its type: ONNX Runtime ignores a declaration that
+    # contradicts it, and onnxruntime-genai's builder writes such ones.
+    constants = {
+        o for n in model.graph.node if n.op_type == "Constant" for o in n.output
+    }
+    g.value_info.extend(v for v in model.graph.value_info if v.name not in constants)
     declared = {v.name for v in model.graph.input}
     for tensor in model.graph.initializer:
         numel = int(np.prod(tensor.dims, dtype=np.int64))
@@ -235,6 +245,20 @@ def _skeleton(
                 )
             )
     return m
+
+
+_FUNCTION_DEFAULTS = {"MeanVarianceNormalization": ("axes", [0, 2, 3])}
+"""Attributes onnx's inference needs stated: its function body of
+MeanVarianceNormalization-13 reads `axes` without the default, and fails."""
+
+
+def _state_function_defaults(node: onnx.NodeProto) -> None:
+    default = _FUNCTION_DEFAULTS.get(node.op_type)
+    if default is None or node.domain not in ("", "ai.onnx"):
+        return
+    name, value = default
+    if all(a.name != name for a in node.attribute):
+        node.attribute.append(onnx.helper.make_attribute(name, value))
 
 
 def _merge(a: ValueInfo | None, b: ValueInfo | None) -> ValueInfo | None:

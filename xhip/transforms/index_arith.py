@@ -365,8 +365,11 @@ def _sign_decides(predicate: str, a: Index, b: Index) -> int | None:
 
 
 def int_constant(value: SSAValue) -> list[int] | None:
-    """The integers of a constant (`onnx.Constant`, `arith.constant`), if it is one."""
+    """The integers of a constant (`onnx.Constant`, `arith.constant`), if it is
+    one (seen through a `tensor.cast`, which folding a shape leaves)."""
     owner = value.owner
+    if isinstance(owner, tensor.CastOp):
+        owner = owner.source.owner
     if not isinstance(owner, onnx.ConstantOp | arith.ConstantOp):
         return None
     attr = owner.value

@@ -23,13 +23,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AnyFloat,
     DenseIntOrFPElementsAttr,
+    TensorType,
     i64,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.utils.hints import isa
 
@@ -50,12 +52,32 @@ def _init(
     pattern: OnnxPattern[Any],
     op: Operation,
     rewriter: PatternRewriter,
-    result: SSAValue,
+    result: SSAValue | TensorType[Attribute],
     sources: Sequence[DimSource | None],
 ) -> SSAValue:
-    return build_init(
-        rewriter, pattern.state, op, ranked(result, "the result"), sources
+    result_type = (
+        result if isinstance(result, TensorType) else ranked(result, "the result")
     )
+    return build_init(rewriter, pattern.state, op, result_type, sources)
+
+
+def _exact(
+    declared: TensorType[Attribute], shape: Sequence[int], axes: list[int], keep: bool
+) -> TensorType[Attribute]:
+    """`declared` with the dims the axes decide made static: a result typed
+    before its axes were known (`xhip.compile` specializes on them) has `?`
+    where the reduction gives 1 or the input's static dim."""
+    rank = range(len(shape))
+    exact = (
+        [1 if d in axes else shape[d] for d in rank]
+        if keep
+        else [shape[d] for d in rank if d not in axes]
+    )
+    dims = declared.get_shape()
+    if len(exact) != len(dims):
+        return declared
+    refined = [e if s == DYNAMIC_INDEX else s for s, e in zip(dims, exact, strict=True)]
+    return TensorType(declared.get_element_type(), refined)
 
 
 def _axis(axis: int, rank: int) -> int:
@@ -139,9 +161,11 @@ def _convert_reduce(
         ]
     else:
         sources = [(data, d) for d in range(len(shape)) if d not in axes]
+    declared = ranked(result, "the result")
+    exact = _exact(declared, shape, axes, keepdims)
     value, last = data, None
     if not (noop and hip_type.kind() in _ONE_IS_ITSELF):
-        init = _init(pattern, op, rewriter, result, sources)
+        init = _init(pattern, op, rewriter, exact, sources)
         last = hip_type.make(
             context_of(op), src=data, out=init, axes=axes, keepdims=keepdims
         )
@@ -149,10 +173,13 @@ def _convert_reduce(
     if then is not None:
         if last is not None:
             rewriter.insert(last)
-        init = _init(pattern, op, rewriter, result, sources)
+        init = _init(pattern, op, rewriter, exact, sources)
         last = then.make(context_of(op), value, out=init)
     if last is None:
         rewriter.replace(op, [], [data])
+    elif exact != declared:
+        rewriter.insert(last)
+        rewriter.replace(op, tensor.CastOp(last.res[0], declared))
     else:
         rewriter.replace(op, last)
 
