@@ -75,7 +75,9 @@ PASS_NAMES = (
     "hip-resolve-extern-constants",
     "hip-fuse-scaled-softmax",
     "hip-fuse-elementwise",
+    "hip-fuse-attention",
     "onnx-fold-shapes",
+    "hip-guard-assumptions",
 )
 
 

@@ -18,13 +18,19 @@ from xhip.backend.cpu_conv import CpuConvolutions
 from xhip.backend.cpu_formula import bind_formula, quietly
 from xhip.backend.cpu_fused import CpuFused
 from xhip.backend.cpu_gather import CpuGathers
+from xhip.backend.cpu_gqa import CpuGqa
 from xhip.backend.cpu_host import PARALLEL_MIN_ELEMENTS, nothing, run_all
 from xhip.backend.cpu_image import CpuImage
+from xhip.backend.cpu_linalg import CpuLinalg
+from xhip.backend.cpu_linear_attention import CpuLinearAttention
 from xhip.backend.cpu_movement import CpuMovement
+from xhip.backend.cpu_nbits import CpuNBits
 from xhip.backend.cpu_quantize import CpuQuantize
 from xhip.backend.cpu_reduce import CpuReductions
 from xhip.backend.cpu_resize import CpuResize
+from xhip.backend.cpu_sampling import CpuSampling
 from xhip.backend.cpu_scatter import CpuScatters
+from xhip.backend.cpu_select import CpuSelect
 from xhip.backend.cpu_topk import CpuTopK
 from xhip.backend.cpu_window import CpuWindows
 from xhip.backend.runtime import DA, OptDA, check_inside
@@ -134,7 +140,13 @@ class CpuRuntime(
     CpuScatters,
     CpuImage,
     CpuQuantize,
+    CpuNBits,
     CpuFused,
+    CpuSelect,
+    CpuSampling,
+    CpuGqa,
+    CpuLinalg,
+    CpuLinearAttention,
 ):
     """numpy on the host; `threads` workers for the memory-bound ops. Each
     family of ops is a part (`cpu_*.py`), all standing on `CpuHost`

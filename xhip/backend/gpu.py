@@ -25,6 +25,7 @@ from xhip.backend.gpu_attention import GpuAttention
 from xhip.backend.gpu_conv import GpuConvolutions
 from xhip.backend.gpu_fused import GpuFused
 from xhip.backend.gpu_gather import GpuGathers
+from xhip.backend.gpu_gqa import GpuGqa
 from xhip.backend.gpu_host import (
     BLOCK,
     FLOAT_TYPES,
@@ -41,11 +42,16 @@ from xhip.backend.gpu_host import (
     type_suffix,
 )
 from xhip.backend.gpu_image import GpuImage
+from xhip.backend.gpu_linalg import GpuLinalg
+from xhip.backend.gpu_linear_attention import GpuLinearAttention
 from xhip.backend.gpu_movement import GpuMovement
+from xhip.backend.gpu_nbits import GpuNBits
 from xhip.backend.gpu_quantize import GpuQuantize
 from xhip.backend.gpu_reduce import GpuReductions
 from xhip.backend.gpu_resize import GpuResize
+from xhip.backend.gpu_sampling import GpuSampling
 from xhip.backend.gpu_scatter import GpuScatters
+from xhip.backend.gpu_select import GpuSelect
 from xhip.backend.gpu_topk import GpuTopK
 from xhip.backend.gpu_window import GpuWindows
 from xhip.backend.runtime import DA, DeviceArray, OptDA, check_call, overlaps
@@ -75,7 +81,15 @@ RANGE_KERNELS = {
     np.dtype(np.int64): "xhip_range_i64",
 }
 
-CPU_ONLY: dict[str, str] = {}
+CPU_ONLY: dict[str, str] = {
+    **{
+        name: (
+            "Unique has no GPU kernel yet: it sorts slices lexicographically "
+            "and numbers them by first occurrence (cpu_select.py)"
+        )
+        for name in ("hip.unique_count", "hip.unique")
+    },
+}
 """hip ops the GPU runtimes do not run yet, by name, each with the reason: the
 one list of exceptions (`tests/pytest/test_op_declarations.py` reads it)."""
 
@@ -92,7 +106,13 @@ class KernelRuntime(
     GpuWindows,
     GpuResize,
     GpuQuantize,
+    GpuNBits,
     GpuFused,
+    GpuSelect,
+    GpuSampling,
+    GpuGqa,
+    GpuLinalg,
+    GpuLinearAttention,
 ):
     """A GPU runtime: xhip's kernels for everything but GEMM, one strided-batched
     BLAS GEMM for that (float16 with float32 accumulation, float32, float64).

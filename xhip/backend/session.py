@@ -21,6 +21,7 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    DenseArrayBase,
     DictionaryAttr,
     MemRefType,
     ModuleOp,
@@ -29,6 +30,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, BlockArgument
 
+from xhip.backend import build_guard  # noqa: F401 (registers hip.guard's builder)
 from xhip.backend.cpu import CpuRuntime
 from xhip.backend.interpreter import (
     BuildEnv,
@@ -43,6 +45,8 @@ from xhip.backend.plan import BoundPlan
 from xhip.backend.runtime import DeviceArray, Runtime
 from xhip.backend.shapes import DimExpr, result_dims
 from xhip.dialects.hip import ContextType
+from xhip.transforms.buffer_results_to_out_params import RETURNED_ATTR
+from xhip.transforms.hip_fuse_attention import HipFuseAttentionPass
 from xhip.transforms.hip_fuse_elementwise import HipFuseElementwisePass
 from xhip.transforms.hip_fuse_scaled_softmax import HipFuseScaledSoftmaxPass
 
@@ -182,11 +186,12 @@ class Signature:
             outputs.append(TensorSpec(spec.name, spec.dtype, tuple(shape)))
         return Signature(self.inputs, tuple(outputs))
 
-    def unsized_output_dim(self) -> str | None:
-        """Why some output cannot be allocated before the call, or None."""
+    def unsized_output_dim(self, returned: Sequence[int] = ()) -> str | None:
+        """Why some output the caller allocates (not one of the `returned`)
+        cannot be allocated before the call, or None."""
         bound = self.input_dim_names()
-        for spec in self.outputs:
-            for i, d in enumerate(spec.shape):
+        for number, spec in enumerate(self.outputs):
+            for i, d in enumerate(spec.shape if number not in returned else ()):
                 if d is None or (isinstance(d, str) and d not in bound):
                     return (
                         f"output {spec.name!r} dim {i} ({d or 'anonymous'}) is not "
@@ -278,14 +283,19 @@ def _check_input(
 Engine = Literal["plan", "interpreter"]
 
 
-def fuse_for_execution(module: ModuleOp, elementwise: bool = True) -> ModuleOp:
+def fuse_for_execution(
+    module: ModuleOp, elementwise: bool = True, attention: bool = True
+) -> ModuleOp:
     """A copy of `module` with the backend's fusions applied, as explicit ops:
-    `hip-fuse-scaled-softmax`, then `hip-fuse-elementwise` unless `elementwise`
-    is false (a runtime without `fused_elementwise`).
+    `hip-fuse-attention` unless `attention` is false, `hip-fuse-scaled-softmax`,
+    then `hip-fuse-elementwise` unless `elementwise` is false (a runtime
+    without `fused_elementwise`).
 
     The given module is left as it is: it may be the user's, or a stage.
     """
     fused = module.clone()
+    if attention:
+        HipFuseAttentionPass().apply(Context(), fused)
     HipFuseScaledSoftmaxPass().apply(Context(), fused)
     if elementwise:
         HipFuseElementwisePass().apply(Context(), fused)
@@ -330,13 +340,17 @@ class CompiledModel:
         engine: Engine = "plan",
         fuse: bool = True,
         fuse_elementwise: bool = True,
+        fuse_attention: bool = True,
         max_bound_plans: int = 8,
     ):
         if runtime is None:
             runtime = CpuRuntime()
         elementwise = fuse_elementwise and hasattr(runtime, "fused_elementwise")
-        self.module = fuse_for_execution(module, elementwise) if fuse else module
-        """The IR that runs: the given module after `hip-fuse-scaled-softmax`
+        self.module = (
+            fuse_for_execution(module, elementwise, fuse_attention) if fuse else module
+        )
+        """The IR that runs: the given module after `hip-fuse-attention`
+        (unless `fuse_attention` is false), `hip-fuse-scaled-softmax`
         and (unless `fuse_elementwise` is false, or the runtime cannot run
         it) `hip-fuse-elementwise`; as given if `fuse` is false."""
         self.signature = signature
@@ -379,8 +393,18 @@ class CompiledModel:
         n_results = len(self.function.function_type.outputs.data)
         n_in = len(self.signature.inputs)
         n_out = len(self.signature.outputs)
-        self._out_params = n_out if n_results == 0 else 0
-        if n_results not in (0, n_out):
+        returned = self.function.attributes.get(RETURNED_ATTR)
+        self._returned: tuple[int, ...] = (
+            tuple(int(v) for v in returned.get_values())
+            if isinstance(returned, DenseArrayBase)
+            else tuple(range(n_results))
+        )
+        """The outputs the call returns (sized by a value read back): the
+        runtime allocates them during the call; the caller, the others."""
+        self._out_params = n_out - n_results
+        if n_results != len(self._returned) or (
+            not isinstance(returned, DenseArrayBase) and n_results not in (0, n_out)
+        ):
             raise InputError(
                 f"@{self.function.sym_name.data} returns {n_results} values but the "
                 f"signature has {n_out} outputs"
@@ -392,7 +416,7 @@ class CompiledModel:
                 f"signature accounts for {len(types) - extra}"
             )
         self._takes_blob = extra == 1
-        unsized = self.signature.unsized_output_dim() if self._out_params else None
+        unsized = self.signature.unsized_output_dim(self._returned)
         if unsized is not None:
             raise InputError(unsized)
 
@@ -492,7 +516,7 @@ class CompiledModel:
             return self._run(arrays, dims)
         plan.inputs = tuple(ins)
         if self._out_params:
-            plan.results = tuple(outs)
+            plan.results = tuple(self._merge(outs, list(plan.results)))
         plan.buffers += [v.buffer for v in ins + outs]
         self._keep(key, plan)
         return self._download(plan)  # `bind` ran the calls once
@@ -527,7 +551,9 @@ class CompiledModel:
         args += inputs
         device: list[DeviceArray] = []
         if self._out_params:
-            for spec in self.signature.outputs:
+            for number, spec in enumerate(self.signature.outputs):
+                if number in self._returned:
+                    continue
                 shape = self.signature.output_shape(spec, dims, shapes)
                 device.append(runtime.empty(shape, spec.dtype, f"output {spec.name!r}"))
             args += device
@@ -536,6 +562,13 @@ class CompiledModel:
                 raise InputError("this model needs its constants blob (constants=...)")
             args.append(self._constants)
         return args, device
+
+    def _merge(self, outs: list[Any], results: list[Any]) -> list[Any]:
+        """The outputs in signature order: the returned ones from `results`,
+        the others from `outs` (the out-params)."""
+        returned, kept = iter(results), iter(outs)
+        count = len(self.signature.outputs)
+        return [next(returned if n in self._returned else kept) for n in range(count)]
 
     def _run(
         self, arrays: list[np.ndarray], dims: dict[str, int]
@@ -552,8 +585,7 @@ class CompiledModel:
             else:
                 name = self.function.sym_name.data
                 results = self._interpreter.call_op(name, tuple(args))
-        if not self._out_params:
-            device = list(results)
+        device = self._merge(device, list(results or ()))
         runtime.synchronize()
         for value in device:
             host.append(runtime.download(value))
@@ -570,3 +602,18 @@ class CompiledModel:
                     self._drop(plan)
             self._bound.clear()
         self.runtime.close()
+
+    def release(self) -> None:
+        """Frees what this model holds on its runtime (bound plans, the
+        constants) and leaves the runtime open: a runtime several models
+        share, as a specializing model's (`xhip.specialize`) do."""
+        with self._bound_lock:
+            for plan in self._bound.values():
+                if plan is not None:
+                    self._drop(plan)
+            self._bound.clear()
+        blob, self._constants = self._constants, None
+        if blob is not None and not blob.buffer.freed:
+            if not blob.buffer.owned:  # counted by `_upload_constants`
+                self.runtime.allocations.remove(blob.buffer)
+            self.runtime.free(blob.buffer)

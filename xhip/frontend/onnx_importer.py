@@ -114,7 +114,7 @@ def supported_ops() -> dict[str, type[onnx_dialect.OnnxOp]]:
     for op in onnx_dialect.ONNX.operations:
         if (
             issubclass(op, onnx_dialect.OnnxOp)
-            and op is not onnx_dialect.EntryPointOp
+            and op not in (onnx_dialect.EntryPointOp, onnx_dialect.YieldOp)
             and not issubclass(op, onnx_dialect.ContribOp)
         ):
             ops[op.name.removeprefix("onnx.")] = op
@@ -124,7 +124,11 @@ def supported_ops() -> dict[str, type[onnx_dialect.OnnxOp]]:
 def contrib_ops() -> dict[tuple[str, str], type[onnx_dialect.OnnxOp]]:
     """(domain, op type) -> dialect op class, for ONNX Runtime's contrib ops."""
     ops: dict[tuple[str, str], type[onnx_dialect.OnnxOp]] = {
-        (onnx_dialect.CONTRIB_DOMAIN, "Gelu"): onnx_dialect.GeluOp
+        (onnx_dialect.CONTRIB_DOMAIN, "Gelu"): onnx_dialect.GeluOp,
+        (onnx_dialect.CONTRIB_DOMAIN, "RotaryEmbedding"): (
+            onnx_dialect.MsRotaryEmbeddingOp
+        ),
+        (onnx_dialect.CONTRIB_DOMAIN, "Attention"): onnx_dialect.MsAttentionOp,
     }
     for op in onnx_dialect.ONNX.operations:
         if issubclass(op, onnx_dialect.ContribOp):
@@ -479,11 +483,12 @@ class _Importer:
                 name: spec.default_value for name, spec in schema.attributes.items()
             }
         props: dict[str, Attribute] = {}
+        regions = {name for name, _ in op.get_irdl_definition().regions}
         for name, default in sorted(defaults.items()):
             attr = given.get(name)
             if attr is None and default.name:
                 attr = default
-            if attr is None:
+            if attr is None or name in regions:  # a subgraph: `branches`
                 continue
             if name not in declared:
                 raise self.fail(
@@ -506,6 +511,10 @@ class _Importer:
             return ArrayAttr([IntegerAttr(v, 64) for v in attr.ints])
         if attr.type == AttributeProto.STRING:
             return StringAttr(attr.s.decode())
+        if attr.type == AttributeProto.FLOATS:  # the RNNs' activation_alpha
+            return ArrayAttr([FloatAttr(v, f32) for v in attr.floats])
+        if attr.type == AttributeProto.STRINGS:  # the RNNs' activations
+            return ArrayAttr([StringAttr(v.decode()) for v in attr.strings])
         if attr.type == AttributeProto.TENSOR:
             return self.dense(attr.t, f"{self.label(node)}: attribute '{attr.name}'")
         raise self.fail(
@@ -555,14 +564,16 @@ class _Importer:
             for _, d in definitions
         )  # Split: any number of outputs
         most = len(node.output) if variadic else len(definitions)
-        if not 1 <= len(node.output) <= most or not node.output[0]:
+        if not 1 <= len(node.output) <= most or not any(node.output):
             raise self.fail(
                 f"{self.label(node)}: has {len(node.output)} outputs, xhip supports "
                 f"{len(definitions)}"
             )
         result_types, names = self.result_types(node, definitions)
         attributes: dict[str, Attribute] = {
-            "onnx_node_name": StringAttr(node.name or node.output[0])
+            "onnx_node_name": StringAttr(
+                node.name or node.output[0] or max(node.output)
+            )
         }
         if op is onnx_dialect.ConstantOp:
             value = self.constant_node_value(node)
@@ -575,10 +586,62 @@ class _Importer:
                 result_types=result_types,
                 properties=self.properties(node, op),
                 attributes=attributes,
+                regions=self.branches(node, op),
             )
         block.add_op(built)
         for name, result in zip(names, built.results, strict=True):
             self.values[name] = result
+
+    def branches(self, node: NodeProto, op: type[onnx_dialect.OnnxOp]) -> list[Region]:
+        """The op's regions (If's branches) from the node's subgraphs: each a
+        block of the subgraph's nodes ending in `onnx.Yield` of its outputs;
+        values of the enclosing graphs are used directly (outer scope)."""
+        graphs = {a.name: a.g for a in node.attribute if a.type == AttributeProto.GRAPH}
+        regions: list[Region] = []
+        for name, _ in op.get_irdl_definition().regions:
+            if name not in graphs:
+                raise self.fail(f"{self.label(node)}: attribute '{name}' is missing")
+            graph = graphs[name]
+            if graph.input:
+                raise self.fail(f"{self.label(node)}: '{name}' takes inputs")
+            body = Block()
+            for tensor in graph.initializer:
+                value = self.dense(tensor, f"initializer '{tensor.name}'")
+                const = onnx_dialect.ConstantOp.build(
+                    result_types=[value.type], attributes={"value": value}
+                )
+                body.add_op(const)
+                self.values[tensor.name] = const.results[0]
+            for inner in graph.node:
+                if self.op_of(inner) is None:
+                    raise self.fail(
+                        f"{self.label(inner)} in '{name}' of {self.label(node)}: "
+                        f"unsupported ONNX op at opset {self.opset}"
+                    )
+                self.node(inner, body)
+            body.add_op(
+                onnx_dialect.YieldOp([self.value(node, o.name) for o in graph.output])
+            )
+            regions.append(Region(body))
+        return regions
+
+    def subgraph_infos(self) -> None:
+        """The types of the values inside subgraphs (If's branches), which
+        onnx infers into each subgraph, for a model that has any."""
+        if not any(_subgraphs(n) for n in self.graph.node):
+            return
+        try:
+            inferred = onnx.shape_inference.infer_shapes(self.model)
+        except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError):
+            return  # the outputs' declared types still serve
+        pending = [g for n in inferred.graph.node for g in _subgraphs(n)]
+        while pending:
+            graph = pending.pop()
+            for value in [*graph.input, *graph.value_info, *graph.output]:
+                info = value_info(value.type)
+                if info is not None and info.shape is not None:
+                    self.infos.setdefault(value.name, info)
+            pending += [g for n in graph.node for g in _subgraphs(n)]
 
     def result_types(
         self, node: NodeProto, definitions: Sequence[tuple[str, object]]
@@ -620,6 +683,7 @@ class _Importer:
         self.check_signature()
         self.report("inferring shapes")
         self.infer()
+        self.subgraph_infos()
         g = self.graph
         inputs = [v.name for v in g.input if v.name not in self.initializers]
         outputs = [v.name for v in g.output]
@@ -630,7 +694,7 @@ class _Importer:
             arg.name_hint = f"arg{i}"
             self.values[name] = arg
 
-        used = {n for node in g.node for n in node.input} | set(outputs)
+        used = _used(g) | set(outputs)
         self.report("reading weights")
         for tensor in g.initializer:
             if tensor.name in used and tensor.name not in self.values:
@@ -670,6 +734,19 @@ class _Importer:
             symbol_postfix(g.name or Path(self.source).stem)
         )
         return module
+
+
+def _subgraphs(node: NodeProto) -> list[onnx.GraphProto]:
+    return [a.g for a in node.attribute if a.type == AttributeProto.GRAPH]
+
+
+def _used(graph: onnx.GraphProto) -> set[str]:
+    """The names the graph's nodes read, their subgraphs' nodes included."""
+    used = {n for node in graph.node for n in node.input}
+    for node in graph.node:
+        for sub in _subgraphs(node):
+            used |= _used(sub) | {o.name for o in sub.output}
+    return used
 
 
 def symbol_postfix(name: str) -> str:

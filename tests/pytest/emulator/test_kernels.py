@@ -16,12 +16,20 @@ import pytest
 from tests.pytest.emulator.test_attention_kernels import KERNELS as ATTENTION_KERNELS
 from tests.pytest.emulator.test_conv_kernels import KERNELS as CONV_KERNELS
 from tests.pytest.emulator.test_gather_kernels import KERNELS as GATHER_KERNELS
+from tests.pytest.emulator.test_gqa_kernels import KERNELS as GQA_KERNELS
 from tests.pytest.emulator.test_image_kernels import KERNELS as IMAGE_KERNELS
+from tests.pytest.emulator.test_linalg_kernels import KERNELS as LINALG_KERNELS
+from tests.pytest.emulator.test_linear_attention_kernels import (
+    KERNELS as LINEAR_ATTENTION_KERNELS,
+)
 from tests.pytest.emulator.test_movement_kernels import KERNELS as MOVEMENT_KERNELS
+from tests.pytest.emulator.test_nbits_kernels import KERNELS as NBITS_KERNELS
 from tests.pytest.emulator.test_quantize_kernels import KERNELS as QUANTIZE_KERNELS
 from tests.pytest.emulator.test_reduce_kernels import KERNELS as REDUCE_KERNELS
 from tests.pytest.emulator.test_resize_kernels import KERNELS as RESIZE_KERNELS
+from tests.pytest.emulator.test_sampling_kernels import KERNELS as SAMPLING_KERNELS
 from tests.pytest.emulator.test_scatter_kernels import KERNELS as SCATTER_KERNELS
+from tests.pytest.emulator.test_select_kernels import KERNELS as SELECT_KERNELS
 from tests.pytest.emulator.test_shape_kernels import KERNELS as SHAPE_KERNELS
 from tests.pytest.emulator.test_topk_kernels import KERNELS as TOPK_KERNELS
 from tests.pytest.emulator.test_window_kernels import KERNELS as WINDOW_KERNELS
@@ -60,10 +68,16 @@ def test_every_kernel_has_an_emulated_test() -> None:
     left -= IMAGE_KERNELS
     left -= SCATTER_KERNELS
     left -= ATTENTION_KERNELS
+    left -= GQA_KERNELS
     left -= SHAPE_KERNELS
     left -= RESIZE_KERNELS
+    left -= SAMPLING_KERNELS
     left -= WINDOW_KERNELS
     left -= QUANTIZE_KERNELS
+    left -= SELECT_KERNELS
+    left -= NBITS_KERNELS
+    left -= LINALG_KERNELS
+    left -= LINEAR_ATTENTION_KERNELS
     assert left == set(), "kernels without an emulated test"
 
 

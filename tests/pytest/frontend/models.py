@@ -63,9 +63,9 @@ def unsupported_model() -> onnx.ModelProto:
     x = tensor("x", TensorProto.FLOAT, [2, 3])
     return make_model(
         [
-            helper.make_node("MeanVarianceNormalization", ["x"], ["a"], name="ln1"),
+            helper.make_node("RandomNormalLike", ["x"], ["a"], name="ln1"),
             helper.make_node("Relu", ["a"], ["b"], name="relu"),
-            helper.make_node("MeanVarianceNormalization", ["b"], ["c"], name="ln2"),
+            helper.make_node("RandomNormalLike", ["b"], ["c"], name="ln2"),
             helper.make_node("RandomUniformLike", ["c"], ["y"], name="random"),
         ],
         [x],

@@ -19,13 +19,20 @@ from xhip.dialects.hip import (
     elementwise,
     fused,
     gather,
+    gqa,
+    guard,
     image,
+    linalg,
+    linear_attention,
     matmul,
     movement,
+    nbits,
     quantize,
     reduce,
     resize,
+    sampling,
     scatter,
+    select,
     shapes,
     topk,
     window,
@@ -36,13 +43,20 @@ from xhip.dialects.hip.conv import *  # noqa: F403
 from xhip.dialects.hip.elementwise import *  # noqa: F403
 from xhip.dialects.hip.fused import *  # noqa: F403
 from xhip.dialects.hip.gather import *  # noqa: F403
+from xhip.dialects.hip.gqa import *  # noqa: F403
+from xhip.dialects.hip.guard import *  # noqa: F403
 from xhip.dialects.hip.image import *  # noqa: F403
+from xhip.dialects.hip.linalg import *  # noqa: F403
+from xhip.dialects.hip.linear_attention import *  # noqa: F403
 from xhip.dialects.hip.matmul import *  # noqa: F403
 from xhip.dialects.hip.movement import *  # noqa: F403
+from xhip.dialects.hip.nbits import *  # noqa: F403
 from xhip.dialects.hip.quantize import *  # noqa: F403
 from xhip.dialects.hip.reduce import *  # noqa: F403
 from xhip.dialects.hip.resize import *  # noqa: F403
+from xhip.dialects.hip.sampling import *  # noqa: F403
 from xhip.dialects.hip.scatter import *  # noqa: F403
+from xhip.dialects.hip.select import *  # noqa: F403
 from xhip.dialects.hip.shapes import *  # noqa: F403
 from xhip.dialects.hip.topk import *  # noqa: F403
 from xhip.dialects.hip.window import *  # noqa: F403
@@ -64,6 +78,13 @@ FAMILIES = (
     resize,
     quantize,
     fused,
+    select,
+    nbits,
+    guard,
+    sampling,
+    gqa,
+    linalg,
+    linear_attention,
 )
 """The families in the order the dialect lists them: the elementwise ops'
 order inside `elementwise` numbers the kernels' op codes."""
@@ -94,13 +115,20 @@ __all__ += conv.__all__
 __all__ += elementwise.__all__
 __all__ += fused.__all__
 __all__ += gather.__all__
+__all__ += linalg.__all__
+__all__ += linear_attention.__all__
+__all__ += gqa.__all__
+__all__ += guard.__all__
 __all__ += image.__all__
 __all__ += matmul.__all__
 __all__ += movement.__all__
+__all__ += nbits.__all__
 __all__ += quantize.__all__
 __all__ += reduce.__all__
 __all__ += resize.__all__
+__all__ += sampling.__all__
 __all__ += scatter.__all__
+__all__ += select.__all__
 __all__ += shapes.__all__
 __all__ += topk.__all__
 __all__ += window.__all__

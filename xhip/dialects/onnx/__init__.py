@@ -20,41 +20,65 @@ from xdsl.ir import Dialect, Operation
 from xhip.dialects.onnx import (
     attention,
     base,
+    bert,
     compute,
     constants,
     contrib,
+    control_flow,
     conv,
     conv_transpose,
     einsum,
     elementwise,
     gather,
+    gqa,
+    linalg,
+    linear_attention,
+    loss,
+    nbits,
     pad,
+    qlinear,
     quantize,
     reduce,
     reshape,
     resize,
+    rnn,
+    sampling,
     scatter,
+    select,
     shapes,
+    signal,
     slice,
     topk,
 )
 from xhip.dialects.onnx.attention import *  # noqa: F403
 from xhip.dialects.onnx.base import *  # noqa: F403
+from xhip.dialects.onnx.bert import *  # noqa: F403
 from xhip.dialects.onnx.compute import *  # noqa: F403
 from xhip.dialects.onnx.constants import *  # noqa: F403
 from xhip.dialects.onnx.contrib import *  # noqa: F403
+from xhip.dialects.onnx.control_flow import *  # noqa: F403
 from xhip.dialects.onnx.conv import *  # noqa: F403
 from xhip.dialects.onnx.conv_transpose import *  # noqa: F403
 from xhip.dialects.onnx.einsum import *  # noqa: F403
 from xhip.dialects.onnx.elementwise import *  # noqa: F403
 from xhip.dialects.onnx.gather import *  # noqa: F403
+from xhip.dialects.onnx.gqa import *  # noqa: F403
+from xhip.dialects.onnx.linalg import *  # noqa: F403
+from xhip.dialects.onnx.linear_attention import *  # noqa: F403
+from xhip.dialects.onnx.loss import *  # noqa: F403
+from xhip.dialects.onnx.nbits import *  # noqa: F403
 from xhip.dialects.onnx.pad import *  # noqa: F403
+from xhip.dialects.onnx.qlinear import *  # noqa: F403
 from xhip.dialects.onnx.quantize import *  # noqa: F403
 from xhip.dialects.onnx.reduce import *  # noqa: F403
 from xhip.dialects.onnx.reshape import *  # noqa: F403
 from xhip.dialects.onnx.resize import *  # noqa: F403
+from xhip.dialects.onnx.rnn import *  # noqa: F403
+from xhip.dialects.onnx.sampling import *  # noqa: F403
 from xhip.dialects.onnx.scatter import *  # noqa: F403
+from xhip.dialects.onnx.select import *  # noqa: F403
 from xhip.dialects.onnx.shapes import *  # noqa: F403
+from xhip.dialects.onnx.signal import *  # noqa: F403
 from xhip.dialects.onnx.slice import *  # noqa: F403
 from xhip.dialects.onnx.topk import *  # noqa: F403
 
@@ -70,6 +94,7 @@ FAMILIES = (
     shapes,
     reduce,
     topk,
+    select,
     pad,
     attention,
     conv,
@@ -78,6 +103,17 @@ FAMILIES = (
     scatter,
     quantize,
     contrib,
+    nbits,
+    qlinear,
+    gqa,
+    bert,
+    loss,
+    sampling,
+    rnn,
+    signal,
+    control_flow,
+    linalg,
+    linear_attention,
 )
 """The families in the order the dialect lists them."""
 
@@ -89,20 +125,32 @@ ONNX = Dialect("onnx", list(OPS), [])
 __all__ = ["FAMILIES", "ONNX", "OPS"]
 __all__ += attention.__all__
 __all__ += base.__all__
+__all__ += bert.__all__
 __all__ += compute.__all__
 __all__ += constants.__all__
 __all__ += contrib.__all__
+__all__ += control_flow.__all__
 __all__ += conv.__all__
 __all__ += conv_transpose.__all__
 __all__ += einsum.__all__
 __all__ += elementwise.__all__
 __all__ += gather.__all__
+__all__ += linalg.__all__
+__all__ += linear_attention.__all__
+__all__ += gqa.__all__
+__all__ += loss.__all__
+__all__ += nbits.__all__
 __all__ += pad.__all__
+__all__ += qlinear.__all__
 __all__ += quantize.__all__
 __all__ += reduce.__all__
 __all__ += reshape.__all__
 __all__ += resize.__all__
+__all__ += rnn.__all__
+__all__ += sampling.__all__
 __all__ += scatter.__all__
+__all__ += select.__all__
 __all__ += shapes.__all__
+__all__ += signal.__all__
 __all__ += slice.__all__
 __all__ += topk.__all__

@@ -55,6 +55,14 @@ class OnnxOp(IRDLOperation, ABC):
     """An ONNX node: `DEFAULTS` are the spec's attribute defaults."""
 
     DEFAULTS: ClassVar[dict[str, object]] = {}
+    STRUCTURE_OPERANDS: ClassVar[tuple[str, ...]] = ()
+    """Operands that decide structure (a result's shape, a kernel's axes, the
+    branch taken) and that `convert-onnx-to-hip` needs as numbers: where one is
+    data, `xhip.compile` specializes on its value behind a `hip.guard`
+    (`docs/shape-values.md`, "Guards")."""
+    READS_BACK_INTEGERS: ClassVar[bool] = False
+    """Whether the conversion reads integer `STRUCTURE_OPERANDS` back itself
+    (`hip.readback`, a size): then only float ones are specialized on."""
 
     def get_int(self, name: str) -> int:
         attr = self.properties.get(name)

@@ -456,6 +456,19 @@ class CastOp(OnnxOp):
     traits = traits_def(NoMemoryEffect())
 
 
+@irdl_op_definition
+class BitCastOp(OnnxOp):
+    """Opset 26: `input`'s bytes as elements of `to` (an ONNX type code) of
+    the same width."""
+
+    name = "onnx.BitCast"
+
+    input = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    to = prop_def(IntegerAttr)
+    traits = traits_def(NoMemoryEffect())
+
+
 OPS: tuple[type[Operation], ...] = (
     MatMulOp,
     AddOp,
@@ -507,6 +520,7 @@ OPS: tuple[type[Operation], ...] = (
     GemmOp,
     ConcatOp,
     CastOp,
+    BitCastOp,
     TanOp,
     AsinOp,
     AcosOp,
@@ -538,6 +552,7 @@ __all__ = [
     "BitwiseNotOp",
     "BitwiseOrOp",
     "BitwiseXorOp",
+    "BitCastOp",
     "CastOp",
     "CeilOp",
     "CeluOp",

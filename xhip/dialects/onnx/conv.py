@@ -105,6 +105,16 @@ class GlobalMaxPoolOp(Unary):
 
 
 @irdl_op_definition
+class GlobalLpPoolOp(Unary):
+    """The `p`-norm over all spatial dims."""
+
+    name = "onnx.GlobalLpPool"
+    DEFAULTS: ClassVar[dict[str, object]] = {"p": 2}
+
+    p = opt_prop_def(IntegerAttr)
+
+
+@irdl_op_definition
 class BatchNormalizationOp(OnnxOp):
     """Opsets 9 (five outputs, the last four for training), 14 and 15 (three:
     `running_mean` and `running_var` in training mode only)."""
@@ -140,6 +150,7 @@ OPS: tuple[type[Operation], ...] = (
     GlobalAveragePoolOp,
     GlobalMaxPoolOp,
     BatchNormalizationOp,
+    GlobalLpPoolOp,
 )
 """This family's ops; a new op goes at the end."""
 
@@ -148,6 +159,7 @@ __all__ = [
     "BatchNormalizationOp",
     "ConvOp",
     "GlobalAveragePoolOp",
+    "GlobalLpPoolOp",
     "GlobalMaxPoolOp",
     "MaxPoolOp",
 ]

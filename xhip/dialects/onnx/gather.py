@@ -62,10 +62,27 @@ class GatherNDOp(OnnxOp):
     traits = traits_def(NoMemoryEffect())
 
 
+@irdl_op_definition
+class ReverseSequenceOp(OnnxOp):
+    """The first `sequence_lens[b]` elements along `time_axis` of each batch
+    entry `b` (along `batch_axis`) reversed, the rest kept."""
+
+    name = "onnx.ReverseSequence"
+    DEFAULTS: ClassVar[dict[str, object]] = {"batch_axis": 1, "time_axis": 0}
+
+    input = operand_def(AnyTensor)
+    sequence_lens = operand_def(AnyTensor)
+    Y = result_def(AnyTensor)
+    batch_axis = opt_prop_def(IntegerAttr)
+    time_axis = opt_prop_def(IntegerAttr)
+    traits = traits_def(NoMemoryEffect())
+
+
 OPS: tuple[type[Operation], ...] = (
     GatherOp,
     GatherElementsOp,
     GatherNDOp,
+    ReverseSequenceOp,
 )
 """This family's ops; a new op goes at the end."""
 
@@ -73,4 +90,5 @@ __all__ = [
     "GatherElementsOp",
     "GatherNDOp",
     "GatherOp",
+    "ReverseSequenceOp",
 ]

@@ -30,6 +30,7 @@ class ReduceBase(OnnxOp, ABC):
     a field cannot share the attribute's name."""
 
     DEFAULTS: ClassVar[dict[str, object]] = {"keepdims": 1, "noop_with_empty_axes": 0}
+    STRUCTURE_OPERANDS: ClassVar[tuple[str, ...]] = ("axes_input",)
 
     data = operand_def(AnyTensor)
     axes_input = opt_operand_def(AnyTensor)
@@ -198,6 +199,33 @@ class DropoutOp(OnnxOp):
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
 
+@irdl_op_definition
+class LpNormalizationOp(OnnxOp):
+    """`input` divided by its L1 (`p` 1) or L2 (`p` 2) norm along `axis`."""
+
+    name = "onnx.LpNormalization"
+    DEFAULTS: ClassVar[dict[str, object]] = {"axis": -1, "p": 2}
+
+    input = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    axis = opt_prop_def(IntegerAttr)
+    p = opt_prop_def(IntegerAttr)
+    traits = traits_def(NoMemoryEffect())
+
+
+@irdl_op_definition
+class MeanVarianceNormalizationOp(OnnxOp):
+    """Opset 13: `(X - mean) / (std + 1e-9)` over `axes` (default N, H, W)."""
+
+    name = "onnx.MeanVarianceNormalization"
+    DEFAULTS: ClassVar[dict[str, object]] = {"axes": [0, 2, 3]}
+
+    X = operand_def(AnyTensor)
+    Y = result_def(AnyTensor)
+    axes = opt_prop_def(ArrayAttr[IntegerAttr])
+    traits = traits_def(NoMemoryEffect())
+
+
 OPS: tuple[type[Operation], ...] = (
     ReduceMeanOp,
     ReduceSumOp,
@@ -216,6 +244,8 @@ OPS: tuple[type[Operation], ...] = (
     HardmaxOp,
     DropoutOp,
     ReduceLogSumOp,
+    LpNormalizationOp,
+    MeanVarianceNormalizationOp,
 )
 """This family's ops; a new op goes at the end."""
 
@@ -226,6 +256,8 @@ __all__ = [
     "HardmaxOp",
     "LayerNormalizationOp",
     "LogSoftmaxOp",
+    "LpNormalizationOp",
+    "MeanVarianceNormalizationOp",
     "RMSNormalizationOp",
     "ReduceBase",
     "ReduceL1Op",

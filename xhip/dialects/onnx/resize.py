@@ -33,6 +33,7 @@ class ResizeOp(OnnxOp):
     optional inputs, one of `scales` and `sizes` given."""
 
     name = "onnx.Resize"
+    STRUCTURE_OPERANDS: ClassVar[tuple[str, ...]] = ("roi", "scales", "sizes")
     DEFAULTS: ClassVar[dict[str, object]] = {
         "antialias": 0,
         "coordinate_transformation_mode": "half_pixel",

@@ -61,6 +61,8 @@ class RangeOp(OnnxOp):
     """`start, start + delta, ...` up to `limit` (excluded); 0-D operands."""
 
     name = "onnx.Range"
+    STRUCTURE_OPERANDS: ClassVar[tuple[str, ...]] = ("start", "limit", "delta")
+    READS_BACK_INTEGERS: ClassVar[bool] = True
 
     start = operand_def(AnyTensor)
     limit = operand_def(AnyTensor)
@@ -69,16 +71,33 @@ class RangeOp(OnnxOp):
     traits = traits_def(NoMemoryEffect())
 
 
+@irdl_op_definition
+class EyeLikeOp(OnnxOp):
+    """A 2-D tensor of `input`'s shape, 1 on the `k`th diagonal and 0 elsewhere;
+    of `dtype` (an ONNX type code), else of `input`'s element type."""
+
+    name = "onnx.EyeLike"
+    DEFAULTS: ClassVar[dict[str, object]] = {"k": 0}
+
+    input = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    dtype = opt_prop_def(IntegerAttr)
+    k = opt_prop_def(IntegerAttr)
+    traits = traits_def(NoMemoryEffect())
+
+
 OPS: tuple[type[Operation], ...] = (
     ShapeOp,
     SizeOp,
     ConstantOfShapeOp,
     RangeOp,
+    EyeLikeOp,
 )
 """This family's ops; a new op goes at the end."""
 
 __all__ = [
     "ConstantOfShapeOp",
+    "EyeLikeOp",
     "RangeOp",
     "ShapeOp",
     "SizeOp",

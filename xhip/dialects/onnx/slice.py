@@ -27,6 +27,7 @@ class SliceOp(OnnxOp):
     """Opset 13: `starts`, `ends` and the optional `axes` and `steps` are inputs."""
 
     name = "onnx.Slice"
+    STRUCTURE_OPERANDS: ClassVar[tuple[str, ...]] = ("axes", "steps")
 
     data = operand_def(AnyTensor)
     starts = operand_def(AnyTensor)

@@ -24,18 +24,26 @@ from xhip.frontend import OnnxImportError
 from xhip.frontend.onnx_importer import supported_ops
 from xhip.testing.emulator import EmulatedDevice, EmulatedKernels
 from xhip.testing.fuzz import (
+    composed,
     compute,
+    control_flow,
     conv,
     conv_transpose,
     einsum,
     elementwise,
     gather,
+    gqa,
+    linalg,
+    loss,
     pad,
     quantize,
     reduce,
     reshape,
     resize,
+    rnn,
+    sampling,
     scatter,
+    select,
     shapes,
     slice,
     topk,
@@ -47,6 +55,7 @@ if TYPE_CHECKING:
 
 FAMILIES = (
     compute,
+    control_flow,
     elementwise,
     reduce,
     scatter,
@@ -59,8 +68,15 @@ FAMILIES = (
     reshape,
     slice,
     topk,
+    select,
     einsum,
     quantize,
+    gqa,
+    composed,
+    linalg,
+    loss,
+    sampling,
+    rnn,
 )
 """One module of generators per family of ops, named like the `onnx_to_hip`
 module that converts it."""
@@ -72,6 +88,7 @@ GENERATORS: dict[str, Generator] = {
 among them in sorted order, so the families' order does not matter)."""
 
 NOT_DRAWN: dict[str, str] = {
+    "TensorScatter": "an opset-24 op; the fuzzer's graphs are opset 20",
     "Constant": "initializers stand in for it",
     "RMSNormalization": "an opset-23 op; the fuzzer's graphs are opset 20",
     "Attention": "an opset-23 op; the fuzzer's graphs are opset 20",
@@ -84,6 +101,14 @@ NOT_DRAWN: dict[str, str] = {
     "DepthToSpace": "4-D only; the fuzzer's values have rank 2 or 3",
     "LRN": "ONNX Runtime's LRN takes 4-D inputs only; the fuzzer's values have rank 2 or 3",
     "SpaceToDepth": "4-D only; the fuzzer's values have rank 2 or 3",
+    "CumProd": "an opset-26 op; the fuzzer's graphs are opset 20",
+    "Unique": (
+        "CPU-only (gpu.CPU_ONLY): the emulated-GPU fixed seeds draw only what "
+        "the GPU kernels run; its generator is select.CPU_ONLY_GENERATORS"
+    ),
+    "BitCast": "an opset-26 op; the fuzzer's graphs are opset 20",
+    "LinearAttention": "an opset-27 op; the fuzzer's graphs are opset 20",
+    "CausalConvWithState": "an opset-27 op; the fuzzer's graphs are opset 20",
 }
 """Ops the importer reads that the fuzzer does not draw, with the reason."""
 
@@ -140,7 +165,14 @@ def generate(seed: int, max_ops: int = 8) -> Case:
         for i in chosen
     ]
     graph = helper.make_graph(g.nodes, f"fuzz{seed}", inputs, outputs, g.initializers)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])
+    contrib = sorted({n.domain for n in g.nodes} - {""})  # com.microsoft: version 1
+    model = helper.make_model(
+        graph,
+        opset_imports=[
+            helper.make_opsetid("", OPSET),
+            *(helper.make_opsetid(d, 1) for d in contrib),
+        ],
+    )
     model.ir_version = 9
     return Case(model, feeds)
 

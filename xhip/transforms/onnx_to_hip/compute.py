@@ -419,6 +419,31 @@ class ConvertCast(OnnxPattern[onnx.CastOp]):
         )
 
 
+class ConvertBitCast(OnnxPattern[onnx.BitCastOp]):
+    """`onnx.BitCast` -> `hip.bitcast` (elements of one width); to the
+    input's own type, its input."""
+
+    def convert(self, op: onnx.BitCastOp, rewriter: PatternRewriter) -> None:
+        if op.input.type == op.output.type:
+            rewriter.replace(op, [], [op.input])
+            return
+        ranked(op.input, "the input")
+        ranked(op.output, "the result")
+        if hip.element_bytes(op.input) != hip.element_bytes(op.output):
+            raise Unsupported(
+                f"the input's elements ({op.input.type}) and the result's "
+                f"({op.output.type}) differ in width"
+            )
+        _emit(
+            self,
+            op,
+            rewriter,
+            [op.input],
+            _same_shape_sources(op.input),
+            lambda ctx, out: hip.BitcastOp.make(ctx, src=op.input, out=out),
+        )
+
+
 class ConvertConcat(OnnxPattern[onnx.ConcatOp]):
     """`onnx.Concat` -> `hip.concat` with `axis` in `[0, rank)`.
 
