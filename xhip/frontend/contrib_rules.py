@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from onnx import NodeProto, TensorProto, helper
 from xdsl.dialects.builtin import DYNAMIC_INDEX
 
+from xhip.frontend.contrib_extra_rules import QDQ_RULES
 from xhip.frontend.qlinear_rules import QLINEAR_RULES
 from xhip.frontend.value_info import ValueInfo
 
@@ -285,6 +286,7 @@ RULES: dict[str, Rule] = {
     "MatMulNBits": matmul_nbits,
     "GatherBlockQuantized": gather_block_quantized,
     **QLINEAR_RULES,
+    **QDQ_RULES,
 }
 """Contrib op type -> its rule, for the ops that `like_first` does not type."""
 
