@@ -1,4 +1,4 @@
-"""The CPU runtime's GridSample and Col2Im.
+"""The CPU runtime's GridSample, Col2Im and DeformConv.
 
 `CpuSampling` is mixed into `CpuRuntime` (cpu.py). No Python loop runs per
 element:
@@ -10,6 +10,10 @@ element:
   for cubic) over all outputs and channels.
 - `col2im`: one strided add per kernel tap into a zero-padded image, then
   the pads cut off.
+- `deform_conv`: the columns of every image at once, (N, C, K, P) for K
+  kernel taps and P output points: per corner of the bilinear cell (2^r)
+  one gather of x at the moved taps, weighted, zero outside; times the mask;
+  then one batched GEMM over the groups.
 """
 
 from __future__ import annotations
@@ -20,8 +24,12 @@ import math
 import numpy as np
 
 from xhip.backend.cpu_host import CpuHost
-from xhip.backend.runtime import DA
-from xhip.dialects.hip import Col2ImAttributes, GridSampleAttributes
+from xhip.backend.runtime import DA, OptDA
+from xhip.dialects.hip import (
+    Col2ImAttributes,
+    DeformConvAttributes,
+    GridSampleAttributes,
+)
 
 CUBIC_A = -0.75
 """Keys' cubic coefficient GridSample uses (PyTorch's)."""
@@ -144,8 +152,71 @@ def col2im(x: np.ndarray, out: np.ndarray, attrs: Col2ImAttributes) -> None:
     np.copyto(out, acc[(slice(None), slice(None), *inner)], casting="unsafe")
 
 
+def deform_columns(
+    x: np.ndarray, offset: np.ndarray, mask: np.ndarray | None, a: DeformConvAttributes
+) -> np.ndarray:
+    """The sampled columns (N, C, K, P) in the work type: x at tap `k` of
+    output `p` moved by its offset group's offset, bilinear, zero outside."""
+    n, c, sizes = x.shape[0], x.shape[1], x.shape[2:]
+    rank, g = len(sizes), a.offset_group
+    out = offset.shape[2:]
+    k_count, p_count = math.prod(a.kernel), math.prod(out)
+    moves = offset.reshape(n, g, k_count, rank, p_count)
+    taps = np.indices(a.kernel).reshape(rank, k_count, 1)
+    points = np.indices(out).reshape(rank, 1, p_count)
+    flat = x.reshape(n, g, c // g, -1)
+    cols = np.zeros((n, g, c // g, k_count, p_count), moves.dtype)
+    where = [
+        points[d] * a.strides[d]
+        - a.pads[d]
+        + taps[d] * a.dilations[d]
+        + moves[:, :, :, d]
+        for d in range(rank)
+    ]  # each (N, G, K, P)
+    base = [np.floor(w) for w in where]
+    for corner in itertools.product((0, 1), repeat=rank):
+        index = np.zeros(base[0].shape, np.int64)
+        weight = np.ones_like(base[0])
+        for d, side in enumerate(corner):
+            at = base[d] + side
+            t = where[d] - base[d]
+            weight = weight * np.where(
+                (at >= 0) & (at < sizes[d]), t if side else 1 - t, 0
+            )
+            index = index * sizes[d] + np.clip(at, 0, sizes[d] - 1).astype(np.int64)
+        picked = np.take_along_axis(flat, index.reshape(n, g, 1, -1), axis=3).reshape(
+            cols.shape
+        )
+        cols += weight[:, :, None] * picked
+    if mask is not None:
+        cols *= mask.reshape(n, g, 1, k_count, p_count).astype(cols.dtype)
+    return cols.reshape(n, c, k_count, p_count)
+
+
+def deform_conv(
+    x: np.ndarray,
+    w: np.ndarray,
+    offset: np.ndarray,
+    bias: np.ndarray | None,
+    mask: np.ndarray | None,
+    out: np.ndarray,
+    a: DeformConvAttributes,
+) -> None:
+    if out.size == 0:
+        return
+    work = np.float64 if x.dtype == np.float64 else np.float32
+    cols = deform_columns(x.astype(work), offset.astype(work), mask, a)
+    n, m, group = x.shape[0], w.shape[0], a.group
+    cols = cols.reshape(n, group, -1, cols.shape[-1])
+    weights = w.astype(work).reshape(group, m // group, -1)
+    total = np.matmul(weights[None], cols).reshape(n, m, -1)
+    if bias is not None:
+        total += bias.astype(work)[None, :, None]
+    np.copyto(out, total.reshape(out.shape), casting="unsafe")
+
+
 class CpuSampling(CpuHost):
-    """Mixed into `CpuRuntime`: GridSample and Col2Im."""
+    """Mixed into `CpuRuntime`: GridSample, Col2Im and DeformConv."""
 
     def grid_sample(
         self, x: DA, grid: DA, out: DA, attrs: GridSampleAttributes
@@ -156,3 +227,25 @@ class CpuSampling(CpuHost):
     def col2im(self, x: DA, out: DA, attrs: Col2ImAttributes) -> None:
         """ONNX Col2Im of x (N, C * prod(block), L) into out (N, C, s...)."""
         col2im(self.array(x), self.array(out), attrs)
+
+    def deform_conv(
+        self,
+        x: DA,
+        w: DA,
+        offset: DA,
+        bias: OptDA,
+        mask: OptDA,
+        out: DA,
+        attrs: DeformConvAttributes,
+    ) -> None:
+        """ONNX DeformConv of x (N, C, s...) by w (M, C/group, k...) into out
+        (N, M, o...)."""
+        deform_conv(
+            self.array(x),
+            self.array(w),
+            self.array(offset),
+            None if bias is None else self.array(bias),
+            None if mask is None else self.array(mask),
+            self.array(out),
+            attrs,
+        )

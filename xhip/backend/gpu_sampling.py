@@ -1,11 +1,13 @@
-"""The GPU runtimes' GridSample and Col2Im.
+"""The GPU runtimes' GridSample, Col2Im and DeformConv.
 
 `GpuSampling` is mixed into `gpu.KernelRuntime`; the kernels are in
 `kernels/sampling.h`: one thread per output element, float16, float32 and
 float64 (other types are refused in one line). Strided operands are first
 made dense with the copy kernel. GridSample takes 1 to 3 spatial dims (the
 spec's 4-D and 5-D inputs, and 3-D), every mode and padding mode; Col2Im up
-to 6 spatial dims.
+to 6 spatial dims; DeformConv 1 to 3 (one thread per output element, the
+sum over its group's channels and taps; an absent bias or mask is a null
+pointer).
 """
 
 from __future__ import annotations
@@ -14,11 +16,12 @@ import numpy as np
 
 from xhip.backend.device import KernelArg
 from xhip.backend.gpu_host import GpuHost
-from xhip.backend.runtime import DA, check_call
+from xhip.backend.runtime import DA, OptDA, check_call
 from xhip.dialects.hip import (
     GRID_SAMPLE_MODES,
     GRID_SAMPLE_PADDING_MODES,
     Col2ImAttributes,
+    DeformConvAttributes,
     GridSampleAttributes,
 )
 
@@ -32,6 +35,11 @@ COL2IM_KERNELS = {
     np.dtype(np.float32): "xhip_col2im_sum_f32",
     np.dtype(np.float64): "xhip_col2im_sum_f64",
 }
+DEFORM_CONV_KERNELS = {
+    np.dtype(np.float16): "xhip_deform_conv_f16",
+    np.dtype(np.float32): "xhip_deform_conv_f32",
+    np.dtype(np.float64): "xhip_deform_conv_f64",
+}
 MODE_CODES = {"linear": 0, "nearest": 1, "cubic": 2}
 PADDING_CODES = {"zeros": 0, "border": 1, "reflection": 2}
 assert set(MODE_CODES) == set(GRID_SAMPLE_MODES)
@@ -39,7 +47,8 @@ assert set(PADDING_CODES) == set(GRID_SAMPLE_PADDING_MODES)
 
 
 class GpuSampling(GpuHost):
-    """Mixed into `KernelRuntime`: the `Runtime` methods of GridSample and Col2Im."""
+    """Mixed into `KernelRuntime`: the `Runtime` methods of GridSample, Col2Im
+    and DeformConv."""
 
     def _kernel(self, table: dict[np.dtype, str], *values: DA) -> str:
         kernel = table.get(values[0].dtype)
@@ -62,6 +71,62 @@ class GpuSampling(GpuHost):
         args: list[KernelArg] = [
             ("ptr", self._address(target)),
             *(("ptr", self._address(s)) for s in dense),
+            ("i32", rank),
+            ("ptr", self._device_meta(meta)),
+            ("i64", n),
+        ]
+        self._launch_1d(kernel, n, args)
+        if target is not out:
+            self.copy(target, out)
+
+    def deform_conv(
+        self,
+        x: DA,
+        w: DA,
+        offset: DA,
+        bias: OptDA,
+        mask: OptDA,
+        out: DA,
+        attrs: DeformConvAttributes,
+    ) -> None:
+        given = [v for v in (x, w, offset, bias, mask, out) if v is not None]
+        kernel = self._kernel(DEFORM_CONV_KERNELS, *given)
+        rank = len(attrs.kernel)
+        if not 1 <= rank <= 3:
+            self.refuse(f"{rank} spatial dims (1 to 3)")
+        n = out.size
+        if n == 0:
+            return
+        meta = np.asarray(
+            [
+                *x.shape[:2],
+                w.shape[0],
+                attrs.group,
+                attrs.offset_group,
+                *x.shape[2:],
+                *out.shape[2:],
+                *attrs.kernel,
+                *attrs.strides,
+                *attrs.dilations,
+                *attrs.pads[:rank],
+            ],
+            np.int64,
+        )
+        srcs = [
+            None if s is None else s if s.is_contiguous() else self._dense(s)
+            for s in (x, w, offset, bias, mask)
+        ]
+        target = out if out.is_contiguous() else self._dense(out, keep=False)
+        if self.debug:
+            check_call(
+                kernel,
+                tuple(s for s in srcs if s is not None),
+                target,
+                inplace_ok=False,
+            )
+        args: list[KernelArg] = [
+            ("ptr", self._address(target)),
+            *(("ptr", 0 if s is None else self._address(s)) for s in srcs),
             ("i32", rank),
             ("ptr", self._device_meta(meta)),
             ("i64", n),

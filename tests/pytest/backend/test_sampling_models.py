@@ -11,6 +11,10 @@ through every pass on the CPU runtime, against ONNX Runtime:
 - MaxUnpool of MaxPool's values and indices (1-D, 2-D, overlapping padded
   windows, a dynamic batch); TensorScatter into a KV cache (linear, circular,
   without positions);
+- a deformable conv block (DCNv2): offsets and a Sigmoid mask predicted by
+  a Conv of the image, DeformConv with bias, groups and offset groups, then
+  Relu; without the mask; strided and dilated; a dynamic batch (2-D only:
+  ONNX Runtime's DeformConv takes 4-D inputs, onnx's reference too);
 - classifiers' losses: SoftmaxCrossEntropyLoss of a Gemm's logits with its
   log_prob, NegativeLogLikelihoodLoss of a segmentation's LogSoftmax (N, C,
   H, W), each reduction, with and without weights and ignore_index.
@@ -337,6 +341,84 @@ def _kv_cache(mode: str, axis: int, indices: bool) -> Case:
 CASES["kv_cache_linear"] = _kv_cache("linear", -2, True)
 CASES["kv_cache_circular"] = _kv_cache("circular", 2, True)
 CASES["kv_cache_no_positions"] = _kv_cache("linear", -2, False)
+
+
+def _deformable(
+    size: tuple[int, ...],
+    kernel: tuple[int, ...],
+    masked: bool,
+    group: int = 1,
+    offset_group: int = 1,
+    **attrs: Any,
+) -> Case:
+    """Conv -> offsets (and a Sigmoid mask), DeformConv of the image by them."""
+    rank = len(size)
+    strides = attrs.get("strides", [1] * rank)
+    dilations = attrs.get("dilations", [1] * rank)
+    pads = attrs.get("pads", [0] * 2 * rank)
+    window = [dilations[d] * (kernel[d] - 1) + 1 for d in range(rank)]
+    taps = offset_group * int(np.prod(kernel))
+    channels = 4
+    rng = np.random.default_rng(3)
+    predicted = taps * (rank + masked)
+    nodes = [
+        helper.make_node(
+            "Conv",
+            ["x", "pk"],
+            ["pred"],
+            kernel_shape=window,
+            strides=strides,
+            pads=pads,
+        ),
+        helper.make_node(
+            "Split",
+            ["pred", "split"],
+            ["offset", "logits"] if masked else ["offset"],
+            axis=1,
+        ),
+    ]
+    inputs = ["x", "w", "offset", "b"]
+    if masked:
+        nodes.append(helper.make_node("Sigmoid", ["logits"], ["mask"]))
+        inputs.append("mask")
+    nodes += [
+        helper.make_node(
+            "DeformConv",
+            inputs,
+            ["dc"],
+            kernel_shape=list(kernel),
+            group=group,
+            offset_group=offset_group,
+            **attrs,
+        ),
+        helper.make_node("Relu", ["dc"], ["y"]),
+    ]
+    inits = {
+        "pk": rng.normal(scale=0.3, size=(predicted, channels, *window)).astype(
+            np.float32
+        ),
+        "split": _ints(taps * rank, taps) if masked else _ints(taps * rank),
+        "w": rng.normal(size=(6, channels // group, *kernel)).astype(np.float32),
+        "b": rng.normal(size=6).astype(np.float32),
+    }
+    return Case(
+        nodes,
+        {"x": (FLOAT, ["N", channels, *size])},
+        inits,
+        ["y"],
+        lambda r: [
+            {"x": r.normal(size=(n, channels, *size)).astype(np.float32)}
+            for n in (2, 1)
+        ],
+    )
+
+
+CASES["deform_conv_2d_masked_groups"] = _deformable(
+    (6, 7), (3, 3), True, group=2, offset_group=2, pads=[1, 1, 1, 1]
+)
+CASES["deform_conv_2d_strided_dilated"] = _deformable(
+    (7, 8), (2, 3), False, strides=[2, 1], dilations=[1, 2], pads=[0, 1, 1, 0]
+)
 
 
 def model(name: str) -> onnx.ModelProto:

@@ -6,7 +6,9 @@ linear and nearest, points inside and outside (against ONNX Runtime);
 Col2Im 2-D and 3-D with strides, dilations and pads, against onnx's
 reference (ONNX Runtime has no float64 Col2Im, and its 3-D Col2Im with a
 dilation is not the spec's: 2.6 off the reference on (3, 4, 5) with
-dilations [1, 1, 2]); float32, and float16 and float64. Then the GPU
+dilations [1, 1, 2]); DeformConv 2-D with and without bias and mask,
+groups, offset groups, strides, dilations and pads, taps inside and outside,
+against onnx's reference; float32, and float16 and float64. Then the GPU
 runtimes' methods (the `GpuSampling` mixin, debug mode) on strided inputs,
 their refusal of integers, and the models of
 `tests/pytest/backend/test_sampling_models.py` against ONNX Runtime.
@@ -37,6 +39,7 @@ from tests.pytest.emulator.conftest import MakeGpu
 from xhip.backend.gpu import KernelRuntime
 from xhip.backend.gpu_sampling import (
     COL2IM_KERNELS,
+    DEFORM_CONV_KERNELS,
     GRID_SAMPLE_KERNELS,
     MODE_CODES,
     PADDING_CODES,
@@ -48,7 +51,11 @@ from xhip.testing.emulator import EmulatedKernels, Guarded
 
 pytestmark = pytest.mark.emulator
 
-KERNELS = {*GRID_SAMPLE_KERNELS.values(), *COL2IM_KERNELS.values()}
+KERNELS = {
+    *GRID_SAMPLE_KERNELS.values(),
+    *COL2IM_KERNELS.values(),
+    *DEFORM_CONV_KERNELS.values(),
+}
 WARPS: tuple[tuple[int, Literal["forward", "reverse"]], ...] = (
     (32, "forward"),
     (64, "reverse"),
@@ -302,6 +309,153 @@ def test_col2im(emulated: EmulatedKernels, name: str, dtype: type) -> None:
     np.testing.assert_allclose(got.astype(wide), want, rtol=rtol, atol=atol)
 
 
+# DeformConv
+
+DEFORM_CASES: dict[str, tuple[tuple[int, ...], tuple[int, ...], dict[str, object]]] = {
+    # name: x shape, w shape, attributes (bias and mask by "bias", "mask")
+    "plain": ((1, 1, 3, 3), (1, 1, 2, 2), {"pads": [1, 1, 1, 1]}),
+    "bias-mask": ((2, 2, 4, 5), (3, 2, 2, 2), {"bias": True, "mask": True}),
+    "groups": (
+        (1, 4, 5, 4),
+        (4, 2, 2, 1),
+        {"group": 2, "offset_group": 2, "mask": True},
+    ),
+    "strided": (
+        (1, 2, 6, 7),
+        (2, 2, 2, 3),
+        {
+            "strides": [2, 1],
+            "dilations": [1, 2],
+            "pads": [1, 0, 0, 2],
+            "bias": True,
+            "offset_group": 2,
+        },
+    ),
+}
+
+
+def _deform_inputs(
+    name: str, dtype: type
+) -> tuple[list[np.ndarray | None], hip.DeformConvAttributes]:
+    """x, w, offset, bias or None, mask or None, offsets in [-2, 2] (some
+    taps outside the image)."""
+    x_shape, w_shape, given = DEFORM_CASES[name]
+    group, offset_group = int(given.get("group", 1)), int(given.get("offset_group", 1))  # pyright: ignore[reportArgumentType]
+    kernel = w_shape[2:]
+    strides = tuple(given.get("strides", [1, 1]))  # pyright: ignore[reportArgumentType]
+    dilations = tuple(given.get("dilations", [1, 1]))  # pyright: ignore[reportArgumentType]
+    pads = tuple(given.get("pads", [0, 0, 0, 0]))  # pyright: ignore[reportArgumentType]
+    out = [
+        (x_shape[2 + d] + pads[d] + pads[2 + d] - dilations[d] * (kernel[d] - 1) - 1)
+        // strides[d]
+        + 1
+        for d in range(2)
+    ]
+    taps = offset_group * math.prod(kernel)
+    rng = np.random.default_rng(len(name))
+    x = rng.normal(size=x_shape).astype(dtype)
+    w = rng.normal(size=w_shape).astype(dtype)
+    offset = rng.uniform(-2, 2, (x_shape[0], taps * 2, *out)).astype(dtype)
+    bias = rng.normal(size=w_shape[0]).astype(dtype) if given.get("bias") else None
+    mask = (
+        rng.uniform(0, 1, (x_shape[0], taps, *out)).astype(dtype)
+        if given.get("mask")
+        else None
+    )
+    attrs = hip.DeformConvAttributes(
+        tuple(kernel), strides, dilations, pads, group, offset_group
+    )
+    return [x, w, offset, bias, mask], attrs
+
+
+def _deform_want(
+    values: list[np.ndarray | None], attrs: hip.DeformConvAttributes
+) -> np.ndarray:
+    """onnx's reference (ONNX Runtime has no float64 DeformConv)."""
+    names = ["x", "w", "offset", "bias", "mask"]
+    node = helper.make_node(
+        "DeformConv",
+        [n if v is not None else "" for n, v in zip(names, values)],
+        ["y"],
+        kernel_shape=list(attrs.kernel),
+        strides=list(attrs.strides),
+        dilations=list(attrs.dilations),
+        pads=list(attrs.pads),
+        group=attrs.group,
+        offset_group=attrs.offset_group,
+    )
+    feeds = {n: v for n, v in zip(names, values) if v is not None}
+    element = helper.np_dtype_to_tensor_dtype(feeds["x"].dtype)
+    graph = helper.make_graph(
+        [node],
+        "g",
+        [helper.make_tensor_value_info(n, element, None) for n in feeds],
+        [helper.make_tensor_value_info("y", element, None)],
+    )
+    onnx_model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 19)])
+    (want,) = ReferenceEvaluator(onnx_model).run(None, feeds)
+    return np.asarray(want)
+
+
+@pytest.mark.parametrize(
+    "dtype", [np.float32, np.float16, np.float64], ids=["f32", "f16", "f64"]
+)
+@pytest.mark.parametrize("name", sorted(DEFORM_CASES))
+def test_deform_conv(emulated: EmulatedKernels, name: str, dtype: type) -> None:
+    values, attrs = _deform_inputs(name, dtype)
+    x, w, offset = values[0], values[1], values[2]
+    assert x is not None and w is not None and offset is not None
+    out_shape = (x.shape[0], w.shape[0], *offset.shape[2:])
+    meta = np.asarray(
+        [
+            *x.shape[:2],
+            w.shape[0],
+            attrs.group,
+            attrs.offset_group,
+            *x.shape[2:],
+            *offset.shape[2:],
+            *attrs.kernel,
+            *attrs.strides,
+            *attrs.dilations,
+            *attrs.pads[:2],
+        ],
+        np.int64,
+    )
+    n = math.prod(out_shape)
+    results: list[np.ndarray] = []
+    for grid, block in _launches(n):
+        for warp, order in WARPS:
+            out = Guarded(np.zeros(out_shape, x.dtype))
+            args: list[tuple[Literal["ptr", "i32", "i64"], int]] = [
+                ("ptr", out.address),
+                *(("ptr", 0 if v is None else v.ctypes.data) for v in values),
+                ("i32", 2),
+                ("ptr", meta.ctypes.data),
+                ("i64", n),
+            ]
+            emulated.launch(
+                DEFORM_CONV_KERNELS[x.dtype],
+                grid,
+                block,
+                0,
+                args,
+                warp_size=warp,
+                order=order,
+            )
+            out.check()
+            results.append(out.array.copy())
+    for other in results[1:]:
+        np.testing.assert_array_equal(other, results[0])
+    wide = np.float64 if dtype is np.float64 else np.float32
+    want = _deform_want([None if v is None else v.astype(wide) for v in values], attrs)
+    rtol, atol = TOLERANCE[np.dtype(dtype)]
+    if dtype is np.float16:  # sums of up to 16 products in float, then rounded
+        rtol, atol = 3e-3, 1e-2
+    elif dtype is np.float64:  # the reference's GridSample maps points in float32
+        rtol, atol = 1e-5, 1e-6
+    np.testing.assert_allclose(results[0].astype(wide), want, rtol=rtol, atol=atol)
+
+
 # The runtime: `GpuSampling` on the stand-in device.
 
 
@@ -337,6 +491,29 @@ def test_runtime_grid_sample_and_col2im_of_strided_inputs(make_gpu: MakeGpu) -> 
     gpu.col2im(_transposed(gpu, cols), folded, c_attrs)
     np.testing.assert_allclose(
         gpu.download(folded), _col2im_want(cols, image, c_attrs), rtol=1e-5, atol=1e-6
+    )
+
+
+def test_runtime_deform_conv_of_strided_inputs_mask_without_bias(
+    make_gpu: MakeGpu,
+) -> None:
+    gpu = make_gpu(debug=True)
+    values, attrs = _deform_inputs("groups", np.float32)
+    x, w, offset, _, mask = values
+    assert x is not None and w is not None and offset is not None
+    assert mask is not None
+    out = gpu.empty((x.shape[0], w.shape[0], *offset.shape[2:]), np.dtype(np.float32))
+    gpu.deform_conv(
+        _transposed(gpu, x),
+        gpu.upload(w),
+        _transposed(gpu, offset),
+        None,
+        _transposed(gpu, mask),
+        out,
+        attrs,
+    )
+    np.testing.assert_allclose(
+        gpu.download(out), _deform_want(values, attrs), rtol=1e-5, atol=1e-5
     )
 
 

@@ -1,4 +1,4 @@
-// ONNX GridSample and Col2Im, for xhip/backend/gpu_sampling.py: one thread
+// ONNX GridSample, Col2Im and DeformConv, for xhip/backend/gpu_sampling.py: one thread
 // per output element (grid-stride when the grid is smaller than the output),
 // contiguous operands (the host makes strided ones dense). No shared memory,
 // no warp-size assumption; index arithmetic in 64 bits. Weights and sums in
@@ -205,6 +205,91 @@ __device__ inline void xhip_col2im_sum(typename E::storage* out,
   (void)C;
 }
 
+// DeformConv: x (N, C, sizes...), w (M, C/group, k...), offset (N, G * K *
+// rank, o...), bias (M) or null, mask (N, G * K, o...) or null, out (N, M,
+// o...). meta (int64): N, C, M, group, G, sizes[rank], outs[rank],
+// kernel[rank], strides[rank], dilations[rank], pads_begin[rank]. One
+// thread per output element: the sum over its group's channels and the K
+// taps of x sampled bilinearly (zero outside) at the moved tap, times the
+// mask and the weight. rank <= 3.
+template <class E>
+__device__ inline void xhip_deform_conv(typename E::storage* out,
+                                        const typename E::storage* x,
+                                        const typename E::storage* w,
+                                        const typename E::storage* offset,
+                                        const typename E::storage* bias,
+                                        const typename E::storage* mask,
+                                        int rank, const xhip_index* meta,
+                                        xhip_index n) {
+  typedef typename E::real R;
+  xhip_index C = meta[1], M = meta[2], group = meta[3], G = meta[4];
+  const xhip_index* sizes = meta + 5;
+  const xhip_index* outs = sizes + rank;
+  const xhip_index* kernel = outs + rank;
+  const xhip_index* strides = kernel + rank;
+  const xhip_index* dilations = strides + rank;
+  const xhip_index* pads = dilations + rank;
+  xhip_index S = 1, P = 1, K = 1;
+  for (int d = 0; d < rank; ++d) {
+    S *= sizes[d];
+    P *= outs[d];
+    K *= kernel[d];
+  }
+  xhip_index cg = C / group, mg = M / group, cog = C / G;
+  xhip_index step = (xhip_index)blockDim.x * gridDim.x;
+  for (xhip_index i = (xhip_index)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += step) {
+    xhip_index p = i % P, m = (i / P) % M, b = i / (P * M);
+    xhip_index pos[XHIP_MAX_RANK];
+    xhip_index rest = p;
+    for (int d = rank - 1; d >= 0; --d) {
+      pos[d] = rest % outs[d];
+      rest /= outs[d];
+    }
+    R total = bias ? E::load(bias[m]) : (R)0;
+    xhip_index c0 = (m / mg) * cg;
+    for (xhip_index t = 0; t < K; ++t) {
+      xhip_index tap[XHIP_MAX_RANK];
+      xhip_index tr = t;
+      for (int d = rank - 1; d >= 0; --d) {
+        tap[d] = tr % kernel[d];
+        tr /= kernel[d];
+      }
+      for (xhip_index c = c0; c < c0 + cg; ++c) {
+        xhip_index g = c / cog;
+        R where[XHIP_MAX_RANK];
+        R floor_of[XHIP_MAX_RANK];
+        for (int d = 0; d < rank; ++d) {
+          R move = E::load(offset[((b * G + g) * K * rank + t * rank + d) * P + p]);
+          where[d] = (R)(pos[d] * strides[d] - pads[d] + tap[d] * dilations[d]) + move;
+          floor_of[d] = xhip_gs_floor(where[d]);
+        }
+        R sample = (R)0;
+        for (int corner = 0; corner < (1 << rank); ++corner) {
+          R weight = (R)1;
+          xhip_index index = 0;
+          bool inside = true;
+          for (int d = 0; d < rank; ++d) {
+            int side = (corner >> (rank - 1 - d)) & 1;
+            R at = floor_of[d] + (R)side;
+            R frac = where[d] - floor_of[d];
+            if (at < (R)0 || at >= (R)sizes[d]) {
+              inside = false;
+              break;
+            }
+            weight *= side ? frac : (R)1 - frac;
+            index = index * sizes[d] + (xhip_index)at;
+          }
+          if (inside) sample += weight * E::load(x[(b * C + c) * S + index]);
+        }
+        if (mask) sample *= E::load(mask[((b * G + g) * K + t) * P + p]);
+        total += sample * E::load(w[(m * cg + (c - c0)) * K + t]);
+      }
+    }
+    out[i] = E::store(total);
+  }
+}
+
 // One kernel per float type: gpu_sampling.GRID_SAMPLE_KERNELS, COL2IM_KERNELS.
 extern "C" __global__ void xhip_grid_sample_f16(unsigned short* out,
                                                 const unsigned short* x,
@@ -238,4 +323,19 @@ extern "C" __global__ void xhip_col2im_sum_f64(double* out, const double* x,
                                            int rank, const xhip_index* meta,
                                            xhip_index n) {
   xhip_col2im_sum<xhip_sample_elem<double> >(out, x, rank, meta, n);
+}
+extern "C" __global__ void xhip_deform_conv_f16(
+    unsigned short* out, const unsigned short* x, const unsigned short* w, const unsigned short* offset, const unsigned short* bias,
+    const unsigned short* mask, int rank, const xhip_index* meta, xhip_index n) {
+  xhip_deform_conv<xhip_sample_elem_f16>(out, x, w, offset, bias, mask, rank, meta, n);
+}
+extern "C" __global__ void xhip_deform_conv_f32(
+    float* out, const float* x, const float* w, const float* offset, const float* bias,
+    const float* mask, int rank, const xhip_index* meta, xhip_index n) {
+  xhip_deform_conv<xhip_sample_elem<float> >(out, x, w, offset, bias, mask, rank, meta, n);
+}
+extern "C" __global__ void xhip_deform_conv_f64(
+    double* out, const double* x, const double* w, const double* offset, const double* bias,
+    const double* mask, int rank, const xhip_index* meta, xhip_index n) {
+  xhip_deform_conv<xhip_sample_elem<double> >(out, x, w, offset, bias, mask, rank, meta, n);
 }

@@ -1,4 +1,4 @@
-"""`hip.grid_sample` and `hip.col2im` (converted by `onnx_to_hip/sampling.py`;
+"""`hip.grid_sample`, `hip.col2im` and `hip.deform_conv` (converted by `onnx_to_hip/sampling.py`;
 kernels in `backend/kernels/sampling.h`)."""
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     I64,
     DenseArrayBase,
+    IntegerAttr,
     StringAttr,
     UnitAttr,
 )
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.irdl import irdl_op_definition, opt_prop_def, prop_def
 from xdsl.utils.exceptions import VerifyException
 
@@ -23,6 +24,7 @@ from xhip.dialects.hip.base import (
     Value,
     fmt_shape,
     i64_array,
+    i64_attr,
     shape_of,
     static_mismatch,
     str_attr,
@@ -50,6 +52,18 @@ class Col2ImAttributes:
     strides: tuple[int, ...]
     dilations: tuple[int, ...]
     pads: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DeformConvAttributes:
+    """`hip.deform_conv`'s: per spatial dim; `pads` the begins, then the ends."""
+
+    kernel: tuple[int, ...]
+    strides: tuple[int, ...]
+    dilations: tuple[int, ...]
+    pads: tuple[int, ...]
+    group: int
+    offset_group: int
 
 
 def _check_result(op: HipComputeOp, want: Sequence[int], what: str) -> None:
@@ -245,9 +259,148 @@ class Col2ImOp(HipComputeOp):
             )
 
 
+@irdl_op_definition
+class DeformConvOp(HipComputeOp):
+    """ONNX DeformConv: `ins` (x (N, C, s...), w (M, C/group, k...), offset
+    (N, G * K * r, o...)[, bias (M)][, mask (N, G * K, o...)]), K = prod(k),
+    G = offset_group, `outs` (N, M, o...). Tap `k` of output `o` reads x at
+    `o * stride - pad_begin + k * dilation + offset` per dim (offset channel
+    `(g * K + k) * r + d`), bilinearly, zero outside, times the mask; input
+    channel c takes offset group `c // (C / G)`. `masked` tells a lone
+    fourth operand's role."""
+
+    name = "hip.deform_conv"
+    INS: ClassVar[tuple[str, ...]] = ("x", "w", "offset", "bias?", "mask?")
+    RUNTIME_CALL: ClassVar[str] = "deform_conv"
+
+    kernel = prop_def(DenseArrayBase[I64])
+    strides = prop_def(DenseArrayBase[I64])
+    dilations = prop_def(DenseArrayBase[I64])
+    pads = prop_def(DenseArrayBase[I64])
+    group = prop_def(IntegerAttr)
+    offset_group = prop_def(IntegerAttr)
+    masked = opt_prop_def(UnitAttr)
+
+    @classmethod
+    def make(
+        cls,
+        ctx: Value,
+        /,
+        *,
+        x: Value,
+        w: Value,
+        offset: Value,
+        bias: Value | None = None,
+        mask: Value | None = None,
+        out: Value,
+        kernel: Sequence[int],
+        strides: Sequence[int],
+        dilations: Sequence[int],
+        pads: Sequence[int],
+        group: int,
+        offset_group: int,
+    ) -> Self:
+        return cls._from_roles(
+            ctx,
+            {"x": x, "w": w, "offset": offset, "bias": bias, "mask": mask, "out": out},
+            {
+                "kernel": i64_array(kernel),
+                "strides": i64_array(strides),
+                "dilations": i64_array(dilations),
+                "pads": i64_array(pads),
+                "group": i64_attr(group),
+                "offset_group": i64_attr(offset_group),
+                "masked": unit_attr(mask is not None),
+            },
+        )
+
+    def absent_roles(self) -> frozenset[str]:
+        """The mask is told by `masked`, the bias by the count."""
+        if self.masked is None:
+            return frozenset({"mask"})
+        return frozenset({"bias"}) if len(self.inputs) == 4 else frozenset()
+
+    def runtime_attributes(self) -> DeformConvAttributes:
+        def ints(attr: DenseArrayBase[I64]) -> tuple[int, ...]:
+            return tuple(int(v) for v in attr.get_values())
+
+        return DeformConvAttributes(
+            ints(self.kernel),
+            ints(self.strides),
+            ints(self.dilations),
+            ints(self.pads),
+            self.group.value.data,
+            self.offset_group.value.data,
+        )
+
+    def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
+        return (shapes[0][0], shapes[1][0], *shapes[2][2:])
+
+    def verify_shapes(self) -> None:
+        a = self.runtime_attributes()
+        rank = len(a.kernel)
+        roles = self.bound_roles()
+        x, w, offset = (shape_of(self.inputs[i]) for i in range(3))
+        if (
+            len(a.strides) != rank
+            or len(a.dilations) != rank
+            or len(a.pads) != 2 * rank
+            or min((*a.kernel, *a.strides, *a.dilations), default=1) < 1
+            or min(a.pads, default=0) < 0
+            or a.group < 1
+            or a.offset_group < 1
+        ):
+            raise VerifyException(
+                f"'{self.name}' kernel {list(a.kernel)}, strides {list(a.strides)}, "
+                f"dilations {list(a.dilations)}, pads {list(a.pads)}, group "
+                f"{a.group}, offset_group {a.offset_group}: {rank} positive sizes "
+                f"each, {2 * rank} non-negative pads and positive groups are needed"
+            )
+        if len(x) != rank + 2 or len(w) != rank + 2 or len(offset) != rank + 2:
+            raise VerifyException(
+                f"'{self.name}' input {fmt_shape(x)}, weight {fmt_shape(w)} and "
+                f"offset {fmt_shape(offset)}: rank {rank + 2} each is needed"
+            )
+        taps = a.offset_group
+        for k in a.kernel:
+            taps *= k
+        if (
+            static_mismatch(x[1], DYNAMIC_INDEX if w[1] < 0 else w[1] * a.group)
+            or (w[0] >= 0 and w[0] % a.group)
+            or (x[1] >= 0 and x[1] % a.offset_group)
+            or static_mismatch(offset[1], taps * rank)
+            or static_mismatch(offset[0], x[0])
+            or any(map(static_mismatch, w[2:], a.kernel))
+        ):
+            raise VerifyException(
+                f"'{self.name}' input {fmt_shape(x)}, weight {fmt_shape(w)}, offset "
+                f"{fmt_shape(offset)} do not fit group {a.group}, offset_group "
+                f"{a.offset_group} and kernel {list(a.kernel)}"
+            )
+        bias, mask = roles["bias"], roles["mask"]
+        if isinstance(bias, SSAValue):
+            b = shape_of(bias)
+            if len(b) != 1 or static_mismatch(b[0], w[0]):
+                raise VerifyException(
+                    f"'{self.name}' the bias {fmt_shape(b)} is not ({w[0]})"
+                )
+        if isinstance(mask, SSAValue):
+            m = shape_of(mask)
+            want_mask = (offset[0], taps, *offset[2:])
+            if len(m) != len(want_mask) or any(map(static_mismatch, want_mask, m)):
+                raise VerifyException(
+                    f"'{self.name}' the mask {fmt_shape(m)} is not "
+                    f"{fmt_shape(want_mask)}"
+                )
+        want = self.result_shape(x, w, offset)
+        assert want is not None
+        _check_result(self, want, "the deformable convolution")
+
+
 OPS: tuple[type[Operation], ...] = (
     GridSampleOp,
     Col2ImOp,
+    DeformConvOp,
 )
 """This family's ops, in the order the dialect lists them (a new op goes at
 the end: the kernels number elementwise ops in this order)."""
@@ -257,6 +410,8 @@ __all__ = [
     "GRID_SAMPLE_PADDING_MODES",
     "Col2ImAttributes",
     "Col2ImOp",
+    "DeformConvAttributes",
+    "DeformConvOp",
     "GridSampleAttributes",
     "GridSampleOp",
 ]

@@ -1,5 +1,6 @@
 """Sampling and placing: GridSample, AffineGrid, Col2Im, CenterCropPad,
-MaxUnpool, TensorScatter (`onnx_to_hip/sampling.py` converts them)."""
+MaxUnpool, TensorScatter, DeformConv (`onnx_to_hip/sampling.py` converts
+them)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import ClassVar
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, StringAttr
 from xdsl.ir import Operation
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
@@ -125,6 +127,32 @@ class TensorScatterOp(OnnxOp):
     traits = traits_def(NoMemoryEffect())
 
 
+@irdl_op_definition
+class DeformConvOp(OnnxOp):
+    """Opset 19: a Conv of `X` (N, C, s...) by `W` (M, C/group, k...) whose
+    taps are moved by `offset` (N, offset_group * prod(k) * r, o...),
+    sampled bilinearly (zero outside) and scaled by `mask` (N, offset_group
+    * prod(k), o...), then `B` (M) added."""
+
+    name = "onnx.DeformConv"
+    DEFAULTS: ClassVar[dict[str, object]] = {"group": 1, "offset_group": 1}
+
+    X = operand_def(AnyTensor)
+    W = operand_def(AnyTensor)
+    offset = operand_def(AnyTensor)
+    B = opt_operand_def(AnyTensor)
+    mask = opt_operand_def(AnyTensor)
+    Y = result_def(AnyTensor)
+    dilations = opt_prop_def(ArrayAttr[IntegerAttr])
+    group = opt_prop_def(IntegerAttr)
+    kernel_shape = opt_prop_def(ArrayAttr[IntegerAttr])
+    offset_group = opt_prop_def(IntegerAttr)
+    pads = opt_prop_def(ArrayAttr[IntegerAttr])
+    strides = opt_prop_def(ArrayAttr[IntegerAttr])
+    traits = traits_def(NoMemoryEffect())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+
 OPS: tuple[type[Operation], ...] = (
     GridSampleOp,
     AffineGridOp,
@@ -132,6 +160,7 @@ OPS: tuple[type[Operation], ...] = (
     CenterCropPadOp,
     MaxUnpoolOp,
     TensorScatterOp,
+    DeformConvOp,
 )
 """This family's ops; a new op goes at the end."""
 
@@ -139,6 +168,7 @@ __all__ = [
     "AffineGridOp",
     "CenterCropPadOp",
     "Col2ImOp",
+    "DeformConvOp",
     "GridSampleOp",
     "MaxUnpoolOp",
     "TensorScatterOp",

@@ -9,7 +9,10 @@
   features) value as one block), `block` (1, k) for k dividing the channels,
   strides, dilations and pads drawn, the image width what they give;
 - CenterCropPad of any value along any of its dims, each cropped or padded;
-- MaxUnpool of a MaxPool's values and indices (static shapes).
+- MaxUnpool of a MaxPool's values and indices (static shapes);
+- DeformConv of the image by a (1, k) kernel, strides, dilations, pads,
+  group and offset_group drawn, constant offsets in [-1.5, 1.5] (some taps
+  outside) expanded to the batch, a bias and a mask or not.
 
 TensorScatter (opset 24) is not drawn: the graphs are opset 20.
 """
@@ -163,10 +166,77 @@ def _max_unpool(g: Graph) -> Value | None:
     )
 
 
+def _deform_conv(g: Graph) -> Value | None:
+    x = channels_first(g)
+    if x is None or not isinstance(x.shape[2], int):
+        return None
+    n, c, length = x.shape
+    assert isinstance(c, int) and isinstance(length, int)
+    image = _hidden(g, "Unsqueeze", [x.name, _ints(g, [2])], (n, c, 1, length))
+    divisors = [d for d in range(1, c + 1) if c % d == 0]
+    group, offset_group = (int(g.rng.choice(divisors)) for _ in range(2))
+    k, stride, dilation = (int(v) for v in g.rng.integers(1, 4, 3))
+    pads = [0, int(g.rng.integers(0, 2)), 0, int(g.rng.integers(0, 2))]
+    width = (length + pads[1] + pads[3] - dilation * (k - 1) - 1) // stride + 1
+    if width < 1:
+        return None
+    m = group * int(g.rng.integers(1, 3))
+    weight = g.rng.uniform(-1, 1, (m, c // group, 1, k)).astype(np.float32)
+    moves = g.rng.uniform(-1.5, 1.5, (1, offset_group * k * 2, 1, width))
+    sizes = _hidden(
+        g,
+        "Concat",
+        [_batch(g, x), _ints(g, [offset_group * k * 2, 1, width])],
+        (4,),
+        axis=0,
+    )
+    offset = _hidden(
+        g,
+        "Expand",
+        [g.constant(moves.astype(np.float32), "offset"), sizes],
+        (n, offset_group * k * 2, 1, width),
+    )
+    inputs = [image, g.constant(weight, "weight"), offset]
+    if g.rng.integers(0, 2):
+        bias = g.rng.uniform(-1, 1, (m,)).astype(np.float32)
+        inputs.append(g.constant(bias, "bias"))
+    if g.rng.integers(0, 2):
+        if len(inputs) == 3:
+            inputs.append("")
+        scale = g.rng.uniform(0, 1, (1, offset_group * k, 1, width))
+        mask_sizes = _hidden(
+            g,
+            "Concat",
+            [_batch(g, x), _ints(g, [offset_group * k, 1, width])],
+            (4,),
+            axis=0,
+        )
+        inputs.append(
+            _hidden(
+                g,
+                "Expand",
+                [g.constant(scale.astype(np.float32), "mask"), mask_sizes],
+                (n, offset_group * k, 1, width),
+            )
+        )
+    return g.add(
+        "DeformConv",
+        inputs,
+        (n, m, 1, width),
+        kernel_shape=[1, k],
+        strides=[1, stride],
+        dilations=[1, dilation],
+        pads=pads,
+        group=group,
+        offset_group=offset_group,
+    )
+
+
 GENERATORS: dict[str, Generator] = {
     "GridSample": _grid_sample,
     "AffineGrid": _affine_grid,
     "Col2Im": _col2im,
     "CenterCropPad": _center_crop_pad,
     "MaxUnpool": _max_unpool,
+    "DeformConv": _deform_conv,
 }

@@ -1,4 +1,5 @@
-"""GridSample, Col2Im -> `hip.grid_sample`, `hip.col2im`; CenterCropPad ->
+"""GridSample, Col2Im, DeformConv -> `hip.grid_sample`, `hip.col2im`,
+`hip.deform_conv`; CenterCropPad ->
 `hip.slice` and `hip.pad`; AffineGrid, MaxUnpool and TensorScatter -> the
 onnx ops of their definition (`compose.Parts`; each pattern says which).
 
@@ -7,6 +8,9 @@ onnx ops of their definition (`compose.Parts`; each pattern says which).
 - Col2Im: `image_shape` and `block_shape` must be known at compile time
   (constants or shape values); `pads`, `strides`, `dilations` default to 0,
   1, 1 per dim.
+- DeformConv: `kernel_shape` defaults to the weight's (then static) spatial
+  sizes; `strides`, `dilations`, `pads` to 1, 1, 0 per dim; the output is
+  (N, M, offset's o...).
 - CenterCropPad: a `hip.slice` keeping `min(in, n)` from `max(in - n, 0) //
   2` on each of `axes`, then a zero `hip.pad` of `max(n - in, 0) // 2` before
   and the rest after, index arithmetic on the input's dims and the sizes
@@ -198,6 +202,57 @@ class ConvertCol2Im(OnnxPattern[onnx.Col2ImOp]):
             rewriter.insert(cast)
             value = cast.results[0]
         rewriter.replace(op, [], [value])
+
+
+class ConvertDeformConv(OnnxPattern[onnx.DeformConvOp]):
+    def convert(self, op: onnx.DeformConvOp, rewriter: PatternRewriter) -> None:
+        x_type = _float_element(op.X, "the input")
+        element = x_type.get_element_type()
+        result = ranked(op.Y, "the result")
+        extra = [(op.B, "the bias"), (op.mask, "the mask")]
+        for value, what in [(op.W, "the weight"), (op.offset, "the offset"), *extra]:
+            if value is not None and _float_element(value, what).get_element_type() != (
+                element
+            ):
+                raise Unsupported(
+                    f"{what} {value.type} and input {op.X.type}: one element type "
+                    "is needed"
+                )
+        rank = x_type.get_num_dims() - 2
+        w_shape = ranked(op.W, "the weight").get_shape()
+        if rank < 1 or len(w_shape) != rank + 2:
+            raise Unsupported(
+                f"input {op.X.type} and weight {op.W.type}: (N, C, s...) and "
+                "(M, C/group, k...) of one rank are needed"
+            )
+        kernel = op.get_ints("kernel_shape") or list(w_shape[2:])
+        if len(kernel) != rank or min(kernel) < 1:
+            raise Unsupported(
+                f"kernel_shape {kernel}: {rank} positive sizes (given, or the "
+                "weight's static ones) are needed"
+            )
+        sources: list[DimSource | None] = [
+            (op.X, 0),
+            (op.W, 0),
+            *((op.offset, d) for d in range(2, rank + 2)),
+        ]
+        init = build_init(rewriter, self.state, op, result, sources)
+        new = hip.DeformConvOp.make(
+            context_of(op),
+            x=op.X,
+            w=op.W,
+            offset=op.offset,
+            bias=op.B,
+            mask=op.mask,
+            out=init,
+            kernel=kernel,
+            strides=op.get_ints("strides") or [1] * rank,
+            dilations=op.get_ints("dilations") or [1] * rank,
+            pads=op.get_ints("pads") or [0] * (2 * rank),
+            group=op.get_int("group"),
+            offset_group=op.get_int("offset_group"),
+        )
+        rewriter.replace(op, new)
 
 
 class ConvertCenterCropPad(OnnxPattern[onnx.CenterCropPadOp]):
