@@ -129,6 +129,12 @@ def contrib_ops() -> dict[tuple[str, str], type[onnx_dialect.OnnxOp]]:
             onnx_dialect.MsRotaryEmbeddingOp
         ),
         (onnx_dialect.CONTRIB_DOMAIN, "Attention"): onnx_dialect.MsAttentionOp,
+        (onnx_dialect.CONTRIB_DOMAIN, "QuantizeLinear"): (
+            onnx_dialect.QuantizeLinearOp
+        ),
+        (onnx_dialect.CONTRIB_DOMAIN, "DequantizeLinear"): (
+            onnx_dialect.DequantizeLinearOp
+        ),
     }
     for op in onnx_dialect.ONNX.operations:
         if issubclass(op, onnx_dialect.ContribOp):
@@ -593,18 +599,21 @@ class _Importer:
             self.values[name] = result
 
     def branches(self, node: NodeProto, op: type[onnx_dialect.OnnxOp]) -> list[Region]:
-        """The op's regions (If's branches) from the node's subgraphs: each a
-        block of the subgraph's nodes ending in `onnx.Yield` of its outputs;
-        values of the enclosing graphs are used directly (outer scope)."""
+        """The op's regions (If's branches, Scan's and Loop's bodies) from the
+        node's subgraphs: each a block whose arguments are the subgraph's
+        inputs, of its nodes, ending in `onnx.Yield` of its outputs; values of
+        the enclosing graphs are used directly (outer scope)."""
         graphs = {a.name: a.g for a in node.attribute if a.type == AttributeProto.GRAPH}
         regions: list[Region] = []
         for name, _ in op.get_irdl_definition().regions:
             if name not in graphs:
                 raise self.fail(f"{self.label(node)}: attribute '{name}' is missing")
             graph = graphs[name]
-            if graph.input:
-                raise self.fail(f"{self.label(node)}: '{name}' takes inputs")
-            body = Block()
+            inputs = [i.name for i in graph.input]
+            body = Block(
+                arg_types=[self.tensor_type(i, self.label(node)) for i in inputs]
+            )
+            self.values.update(zip(inputs, body.args, strict=True))
             for tensor in graph.initializer:
                 value = self.dense(tensor, f"initializer '{tensor.name}'")
                 const = onnx_dialect.ConstantOp.build(
@@ -626,8 +635,9 @@ class _Importer:
         return regions
 
     def subgraph_infos(self) -> None:
-        """The types of the values inside subgraphs (If's branches), which
-        onnx infers into each subgraph, for a model that has any."""
+        """The types of the values inside subgraphs (If's branches, loop
+        bodies), which onnx infers into each subgraph, for a model that has
+        any."""
         if not any(_subgraphs(n) for n in self.graph.node):
             return
         try:
@@ -642,6 +652,29 @@ class _Importer:
                 if info is not None and info.shape is not None:
                     self.infos.setdefault(value.name, info)
             pending += [g for n in graph.node for g in _subgraphs(n)]
+        self.carried_infos(inferred.graph)
+
+    def carried_infos(self, graph: onnx.GraphProto) -> None:
+        """A Loop's or Scan's final loop-carried values typed as their initial
+        ones where onnx leaves them rank-less (it does for a Loop's)."""
+        for node in graph.node:
+            for sub in _subgraphs(node):
+                self.carried_infos(sub)
+            if node.op_type not in ("Loop", "Scan") or node.domain not in ONNX_DOMAINS:
+                continue
+            first = 2 if node.op_type == "Loop" else 0
+            scans = next(
+                (a.i for a in node.attribute if a.name == "num_scan_inputs"), 0
+            )
+            initials = node.input[first : len(node.input) - scans]
+            for name, result in zip(initials, node.output):
+                initial, final = self.infos.get(name), self.infos.get(result)
+                if (
+                    initial is not None
+                    and initial.shape is not None
+                    and (final is None or final.shape is None)
+                ):
+                    self.infos[result] = initial
 
     def result_types(
         self, node: NodeProto, definitions: Sequence[tuple[str, object]]

@@ -35,6 +35,7 @@ from xhip.transforms.onnx_to_hip.constants import (
     ConstantsFile,
     ConvertConstant,
 )
+from xhip.transforms.onnx_to_hip.control_flow import unroll_control_flow
 from xhip.transforms.onnx_to_hip.shapes import materialize_shape_values
 from xhip.transforms.onnx_to_hip.support import ConversionState, op_name
 
@@ -73,6 +74,9 @@ class ConvertOnnxToHipPass(ModulePass):
     """Where `model.constants.bin` is written."""
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        # Scan and Loop unrolled first: the walker below converts only the ops
+        # there when it starts, and folding then sees the iteration numbers.
+        unroll_control_flow(op)
         OnnxFoldShapesPass().apply(ctx, op)
         state = ConversionState()
         output = (
