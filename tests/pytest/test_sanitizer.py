@@ -276,11 +276,11 @@ NODE_CASES = [p for p in _params(CASES) if not p.marks]
 
 
 def _run_node_case(case: Any, runtime: Runtime) -> None:
-    ir = xhip.compile_to_ir(case.model)
     ((inputs, outputs),) = case.data_sets
     names = [v.name for v in case.model.graph.input]
     try:
-        model = CompiledModel(ir.module, ir.signature, ir.constants, runtime)
+        # xhip.compile: a case whose structure is data specializes on it.
+        model = xhip.compile(case.model, runtime=runtime)
         got = model({n: _array(x) for n, x in zip(names, inputs, strict=True)})
     except NotImplementedOnDevice as refusal:
         # As in emulator/test_node_suite.py: a float32 case computing in

@@ -24,7 +24,7 @@ import xhip
 from xhip.backend.cuda import CudaRuntime
 from xhip.backend.gpu import kernel_source
 from xhip.backend.runtime import NotImplementedOnDevice
-from xhip.backend.session import CompiledModel, InputError
+from xhip.backend.session import CompiledModel
 from xhip.testing.emulator import EmulatedDevice, EmulatedKernels, EmulatorUnavailable
 
 HEADS, HEAD_DIM, MODEL_DIM, VOCAB = 2, 8, 6, 11
@@ -276,9 +276,10 @@ def test_topk_reads_a_graph_input_k_back() -> None:
         np.testing.assert_array_equal(got[name], want)
 
 
-def test_topk_output_sized_only_by_a_run_time_k_is_refused() -> None:
-    """Outputs are allocated before the call: a size only K read back at run
-    time gives is refused when compiling, naming the output."""
+def test_topk_output_sized_only_by_a_run_time_k() -> None:
+    """A size only K read back at run time gives: the output is allocated
+    after the readback and returned at its real size (docs/shape-values.md,
+    "Data-sized outputs"), for each K of the calls."""
     x = helper.make_tensor_value_info("x", F32, [3, 4])
     k = helper.make_tensor_value_info("k", TensorProto.INT64, [1])
     outputs = [
@@ -287,5 +288,14 @@ def test_topk_output_sized_only_by_a_run_time_k_is_refused() -> None:
     ]
     node = helper.make_node("TopK", ["x", "k"], ["v", "i"])
     model = onnx.shape_inference.infer_shapes(_model([node], [x, k], outputs))
-    with pytest.raises(InputError, match="output 'v' dim 1 .* is not bound by any"):
-        xhip.compile(model)
+    session = ort.InferenceSession(
+        model.SerializeToString(), providers=["CPUExecutionProvider"]
+    )
+    compiled = xhip.compile(model)
+    x_value = np.random.default_rng(3).standard_normal((3, 4)).astype(np.float32)
+    for kk in (1, 3, 4):
+        feeds = {"x": x_value, "k": np.array([kk], np.int64)}
+        got = compiled(feeds)
+        for name, want in zip(["v", "i"], session.run(None, feeds), strict=True):
+            assert got[name].shape == (3, kk)
+            np.testing.assert_array_equal(got[name], want)

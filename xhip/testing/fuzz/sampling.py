@@ -169,7 +169,16 @@ def _max_unpool(g: Graph) -> Value | None:
 def _deform_conv(g: Graph) -> Value | None:
     x = channels_first(g)
     if x is None or not isinstance(x.shape[2], int):
-        return None
+        # The graphs' rank-3 values end in the named `seq`: a (batch,
+        # features) one as one channel of static length instead.
+        flat = g.pick(rank=2)
+        if flat is None or not isinstance(flat.shape[1], int):
+            return None
+        x = g.add(
+            "Unsqueeze",
+            [flat.name, _ints(g, [1])],
+            (flat.shape[0], 1, flat.shape[1]),
+        )
     n, c, length = x.shape
     assert isinstance(c, int) and isinstance(length, int)
     image = _hidden(g, "Unsqueeze", [x.name, _ints(g, [2])], (n, c, 1, length))
