@@ -30,7 +30,6 @@ and 0.5, Elu 1, the others 0); Affine and ScaledTanh are a mul and an add;
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
@@ -39,25 +38,22 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
     ArrayAttr,
-    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     FloatAttr,
-    IntegerAttr,
     IntegerType,
     Signedness,
     TensorType,
     i1,
-    i64,
 )
 from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from xhip.dialects import hip, onnx
-from xhip.transforms.index_arith import Index, IndexArith
+from xhip.transforms.index_arith import Index
+from xhip.transforms.onnx_to_hip.attention import Emitter
 from xhip.transforms.onnx_to_hip.support import (
     OnnxPattern,
     Unsupported,
-    context_of,
     ranked,
 )
 
@@ -131,21 +127,13 @@ def _floats(attr: ArrayAttr[FloatAttr[AnyFloat]] | None) -> list[float]:
     return [a.value.data for a in attr.data] if attr is not None else []
 
 
-def _groups(groups: list[list[int]]) -> ArrayAttr[ArrayAttr[IntegerAttr]]:
-    return ArrayAttr([ArrayAttr([IntegerAttr(i, i64) for i in g]) for g in groups])
-
-
-class _Builder:
+class _Builder(Emitter):
     """Emits one recurrent op's hip ops at the rewriter's insertion point."""
 
     def __init__(
         self, pattern: OnnxPattern[Any], op: onnx.RecurrentOp, rewriter: PatternRewriter
     ) -> None:
-        self.op = op
-        self.rewriter = rewriter
-        self.state = pattern.state
-        self.ctx = context_of(op)
-        self.ix = IndexArith(rewriter, op, pattern.state.folder)
+        super().__init__(pattern, op, rewriter)
         x_type = ranked(op.X, "X")
         element = x_type.get_element_type()
         if not isinstance(element, AnyFloat):
@@ -161,67 +149,21 @@ class _Builder:
 
     # Building blocks.
 
-    def empty(self, element: Attribute, sizes: Sequence[Index]) -> SSAValue:
-        shape = [s if isinstance(s, int) else DYNAMIC_INDEX for s in sizes]
-        dynamic = [s for s in sizes if isinstance(s, SSAValue)]
-        empty = tensor.EmptyOp(dynamic, TensorType(element, shape))
-        self.rewriter.insert(empty)
-        return empty.tensor
-
-    def emit(
+    def make(
         self,
         sizes: Sequence[Index],
         build: Callable[[SSAValue], hip.HipDPSOp],
         element: Attribute | None = None,
     ) -> SSAValue:
-        new = build(self.empty(element or self.element, sizes))
-        self.rewriter.insert(new)
-        return new.res[0]
-
-    def sizes(self, value: SSAValue) -> list[Index]:
-        rank = len(ranked(value, "an operand").get_shape())
-        return [self.ix.dim(value, d) for d in range(rank)]
-
-    def expand(
-        self, value: SSAValue, groups: list[list[int]], sizes: Sequence[Index]
-    ) -> SSAValue:
-        """`value` viewed with some dims split: `sizes` are the new dims'."""
-        element = ranked(value, "an operand").get_element_type()
-        shape = [s if isinstance(s, int) else DYNAMIC_INDEX for s in sizes]
-        new = tensor.ExpandShapeOp(
-            value,
-            [s for s in sizes if isinstance(s, SSAValue)],
-            _groups(groups),
-            DenseArrayBase.from_list(i64, shape),
-            TensorType(element, shape),
-        )
-        self.rewriter.insert(new)
-        return new.result
-
-    def collapse(self, value: SSAValue, groups: list[list[int]]) -> SSAValue:
-        """`value` viewed with each group of dims as one."""
-        value_type = ranked(value, "an operand")
-        old = value_type.get_shape()
-        shape = [
-            DYNAMIC_INDEX
-            if any(old[d] == DYNAMIC_INDEX for d in g)
-            else math.prod(old[d] for d in g)
-            for g in groups
-        ]
-        new = tensor.CollapseShapeOp.create(
-            operands=[value],
-            result_types=[TensorType(value_type.get_element_type(), shape)],
-            properties={"reassociation": _groups(groups)},
-        )
-        self.rewriter.insert(new)
-        return new.results[0]
+        """`Emitter.emit` in the recurrence's element type by default."""
+        return self.emit(element or self.element, sizes, build)
 
     def slice(
         self, value: SSAValue, starts: Sequence[int], sizes: Sequence[Index]
     ) -> SSAValue:
         """The block of `value` of `sizes` at `starts`."""
         element = ranked(value, "an operand").get_element_type()
-        return self.emit(
+        return self.make(
             sizes,
             lambda out: hip.SliceOp.make(
                 self.ctx,
@@ -265,7 +207,7 @@ class _Builder:
         params: Mapping[str, float] | None = None,
     ) -> SSAValue:
         """An elementwise op of (batch, hidden) values unless `sizes` says."""
-        return self.emit(
+        return self.make(
             self.bh if sizes is None else sizes,
             lambda out: hip_type.make(self.ctx, *operands, out=out, **(params or {})),
             element,
@@ -279,7 +221,7 @@ class _Builder:
         sizes = [self.bh[0] if rows is None else rows, self.ix.dim(b, 0)]
         if a in self.zeros and c is not None and c.type == self.empty_type(sizes):
             return c
-        return self.emit(
+        return self.make(
             sizes,
             lambda out: hip.GemmOp.make(self.ctx, a=a, b=b, c=c, out=out, trans_b=True),
         )
@@ -290,7 +232,7 @@ class _Builder:
 
     def zero_state(self) -> SSAValue:
         """A (batch, hidden) state of zeros, known as such to `gemm`."""
-        zero = self.emit(
+        zero = self.make(
             self.bh, lambda out: hip.FillOp.make(self.ctx, out=out, value=0.0)
         )
         self.zeros.add(zero)
@@ -369,7 +311,7 @@ class _Recurrence:
         x = op.X
         _check_shape(x, "X", [None, None, None])
         if layout == 1:
-            x = b.emit(
+            x = b.make(
                 [b.ix.dim(x, 1), b.ix.dim(x, 0), b.ix.dim(x, 2)],
                 lambda out: hip.TransposeOp.make(
                     b.ctx, src=op.X, out=out, dim0=b.ix.value(0), dim1=b.ix.value(1)
@@ -533,7 +475,7 @@ class _Recurrence:
                 y, [[0, 1], [2], [3]], [self.seq, self.directions, batch, hidden]
             )
             if self.layout == 1:
-                y = b.emit(
+                y = b.make(
                     [batch, self.seq, self.directions, hidden],
                     lambda out: hip.PermuteOp.make(
                         b.ctx, src=y, out=out, perm=[2, 0, 1, 3]
@@ -550,7 +492,7 @@ class _Recurrence:
             ]
             state = self._concat(pieces, self.directions)
             if self.layout == 1:
-                state = b.emit(
+                state = b.make(
                     [batch, self.directions, hidden],
                     lambda out, s=state: hip.TransposeOp.make(
                         b.ctx, src=s, out=out, dim0=b.ix.value(0), dim1=b.ix.value(1)
@@ -570,7 +512,7 @@ class _Recurrence:
         if len(pieces) == 1:
             return pieces[0]
         b = self.b
-        return b.emit(
+        return b.make(
             [count, *b.bh],
             lambda out: hip.ConcatOp.make(b.ctx, inputs=pieces, out=out, axis=0),
         )
