@@ -247,7 +247,18 @@ def test_contrib_qdq_cnn_matches_onnxruntime(activations16: bool, tmp_path) -> N
     got = run_on(CpuRuntime(), model, {"x": x})
     want = onnxruntime_outputs(model, {"x": x})
     assert (got[0].dtype, got[0].shape) == (want[0].dtype, want[0].shape)
-    np.testing.assert_allclose(got[0], want[0], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-5, atol=output_step(model))
+
+
+def output_step(model: onnx.ModelProto) -> float:
+    """One quantization step of the graph output's DequantizeLinear: a float
+    Conv or MatMul before a QuantizeLinear may round to the neighbouring
+    step where its float result differs in the last bits between BLAS
+    kernels (OpenBLAS's Sandybridge ones against ONNX Runtime's MLAS)."""
+    (last,) = [n for n in model.graph.node if n.output[0] == model.graph.output[0].name]
+    assert last.op_type == "DequantizeLinear", last.op_type
+    scales = {t.name: t for t in model.graph.initializer}
+    return float(numpy_helper.to_array(scales[last.input[1]]).max()) * 1.001
 
 
 @pytest.mark.parametrize(
