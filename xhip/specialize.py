@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
     FunctionType,
+    IntegerType,
     ModuleOp,
     StringAttr,
     TensorType,
@@ -58,17 +59,33 @@ def folded(module: ModuleOp) -> ModuleOp:
 
 
 def specializes(module: ModuleOp) -> bool:
-    """Whether some structure operand of `module` (onnx dialect) is data."""
+    """Whether some structure operand of `module` (onnx dialect) is data.
+
+    Shapes are folded (on a copy) only where folding can decide it: not for
+    constants, nor for the integers a conversion reads back itself (an
+    exported Range over computed sizes), which need no specialization."""
     function = main_graph(module)
     if not any(
-        not isinstance(value.owner, onnx.ConstantOp)
+        _undecided(op, value)
         for op in function.walk()
         if isinstance(op, onnx.OnnxOp)
         for name in type(op).STRUCTURE_OPERANDS
         if isinstance(value := getattr(op, name), SSAValue)
     ):
-        return False  # every one a constant: no need to fold shapes to tell
+        return False
     return bool(structure_operands(main_graph(folded(module))))
+
+
+def _undecided(op: onnx.OnnxOp, value: SSAValue) -> bool:
+    if isinstance(value.owner, onnx.ConstantOp):
+        return False
+    t = value.type
+    read_back = (
+        isinstance(t, TensorType)
+        and isinstance(t.get_element_type(), IntegerType)
+        and op.READS_BACK_INTEGERS
+    )
+    return not read_back
 
 
 def _names(function: func.FuncOp) -> dict[BlockArgument, str]:
