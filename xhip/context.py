@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from xdsl.context import Context
 from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
 from xdsl.dialects.builtin import Builtin, ModuleOp
@@ -11,10 +13,17 @@ from xdsl.universe import Universe
 import xhip.universe  # noqa: F401  (swaps in the extended dialects)
 
 
+@cache
+def multiverse() -> Universe:
+    """`Universe.get_multiverse()`, read once per process (each read looks
+    through the entry points of every installed package)."""
+    return Universe.get_multiverse()
+
+
 def make_context(allow_unregistered: bool = False) -> Context:
     """The Context our tools and tests use: the same as plain `xdsl-opt`'s."""
     ctx = Context(allow_unregistered=allow_unregistered)
-    for name, factory in Universe.get_multiverse().all_dialects.items():
+    for name, factory in multiverse().all_dialects.items():
         ctx.register_dialect(name, factory)
     return ctx
 

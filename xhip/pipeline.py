@@ -12,15 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline, PassPipelineCallbackType
-from xdsl.universe import Universe
 from xdsl.utils.arg_spec import ArgSpec, parse_pipeline
 from xdsl.utils.exceptions import ArgSpecParseError
 
+from xhip.context import multiverse
 from xhip.progress import ProgressCallback, ProgressEvent
 from xhip.transforms.composite import CompositePass, expand_composite_passes
 
@@ -34,9 +33,8 @@ class PipelineSyntaxError(PipelineError):
     """The spec itself does not parse; the message starts with the spec, quoted."""
 
 
-@cache
 def _registry() -> dict[str, Callable[[], type[ModulePass]]]:
-    return Universe.get_multiverse().all_passes
+    return multiverse().all_passes
 
 
 def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import os
 import sys
 import tempfile
@@ -94,6 +95,30 @@ def atomic_output(path: str | None) -> Iterator[IO[str]]:
         if isinstance(e, OSError):
             raise UserError(f"{path}: cannot write: {e.strerror}") from None
         raise
+
+
+@contextlib.contextmanager
+def collector_paused(freeze: bool = False) -> Iterator[None]:
+    """Python's cyclic garbage collector off for the block, which loads modules:
+    some half a million long-lived objects (xDSL builds every op class as its
+    module loads) and next to no garbage. Its passes over them were about 0.1 s
+    of the 8-node compile (docs/benchmarks.md, "Start-up").
+
+    With `freeze`, what exists then is frozen out of the collector's view
+    (`gc.freeze()`): all that the block made waits in the youngest generation,
+    and the first collections after it would walk it all again. Frozen objects
+    are never collected, so only a whole process (`xhip.cli.main()` run as the
+    command) freezes.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if freeze:
+            gc.freeze()
+        if enabled:
+            gc.enable()
 
 
 def umask() -> int:

@@ -16,6 +16,7 @@ from xhip.cli.common import (
     UserError,
     add_quiet_option,
     atomic_output,
+    collector_paused,
     first_line,
     import_onnx,
     print_module,
@@ -81,7 +82,7 @@ def add_compile_parser(subparsers: Any) -> None:
         ),
     )
     add_quiet_option(p)
-    p.set_defaults(func=cmd_compile)
+    p.set_defaults(func=cmd_compile, short_lived=True)
 
 
 # Inputs.
@@ -131,12 +132,14 @@ def _parse_error_line(message: str) -> str:
 
 
 def build_passes(spec: str, options: dict[str, str | int]) -> list[ModulePass]:
-    """`xhip.pipeline.build_pipeline`, its errors as `--pipeline` user errors."""
+    """`xhip.pipeline.build_pipeline`, composite passes expanded (which imports
+    every pass module), its errors as `--pipeline` user errors."""
     # lazy: the passes stay out of the CLI's start-up
     from xhip.pipeline import PipelineError, PipelineSyntaxError, build_pipeline
+    from xhip.transforms.composite import expand_composite_passes  # lazy: as above
 
     try:
-        return build_pipeline(spec, options)
+        return list(expand_composite_passes(build_pipeline(spec, options)))
     except PipelineSyntaxError as e:
         raise UserError(f"--pipeline {e}") from None
     except PipelineError as e:
@@ -183,10 +186,6 @@ def cmd_compile(args: argparse.Namespace) -> int:
 
 
 def compile_model(args: argparse.Namespace, progress: ProgressCallback) -> int:
-    # lazy: xDSL's plugin universe stays out of the CLI's start-up
-    from xhip.context import make_context
-
-    ctx = make_context()
     if args.externalize_output_dir is not None:
         final_dir = args.externalize_output_dir
     elif args.output not in (None, "-"):
@@ -194,8 +193,6 @@ def compile_model(args: argparse.Namespace, progress: ProgressCallback) -> int:
     else:
         final_dir = os.getcwd()
     writable_dir(final_dir)
-    module = load_module(args.model, ctx, progress)
-
     try:
         staging = tempfile.mkdtemp(prefix=".xhip-constants.", dir=final_dir)
     except OSError as e:
@@ -204,9 +201,17 @@ def compile_model(args: argparse.Namespace, progress: ProgressCallback) -> int:
         options: dict[str, str | int] = {CONSTANTS_OPTION: staging}
         if args.externalize_min_num_elements is not None:
             options[MIN_ELEMENTS_OPTION] = args.externalize_min_num_elements
-        passes: Sequence[ModulePass] = build_passes(
-            args.pipeline or DEFAULT_PIPELINE, options
-        )
+        # Every module the compile needs, loaded first; the model after them.
+        with collector_paused(freeze=getattr(args, "whole_process", False)):
+            # lazy: xDSL's plugin universe stays out of the CLI's start-up
+            from xhip.context import make_context
+
+            ctx = make_context()
+            passes = build_passes(args.pipeline or DEFAULT_PIPELINE, options)
+            if Path(args.model).suffix != ".mlir":
+                # lazy: onnx, only for a model
+                from xhip.frontend import onnx_importer  # noqa: F401
+        module = load_module(args.model, ctx, progress)
         with atomic_output(args.output) as stream:
             print_after = sys.stderr if args.print_ir_after_all else None
             run_pipeline(module, ctx, passes, print_after, progress)

@@ -32,8 +32,14 @@ from xdsl.passes import ModulePass
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException
 
-from xhip.cli import show_warning
-from xhip.cli.common import UserError, atomic_output, import_onnx, whole_message
+from xhip.cli import exit_now, show_warning
+from xhip.cli.common import (
+    UserError,
+    atomic_output,
+    collector_paused,
+    import_onnx,
+    whole_message,
+)
 from xhip.cli.compile import parse_mlir
 from xhip.context import make_context
 
@@ -270,9 +276,10 @@ def run(
             dump_after(p, module, dumps, limit)
 
 
-def hip_mlir_opt(options: Options) -> None:
-    passes = pipeline_passes(options.pipeline)
-    ctx = make_context(allow_unregistered=options.allow_unregistered)
+def hip_mlir_opt(options: Options, whole_process: bool = False) -> None:
+    with collector_paused(freeze=whole_process):  # the passes' modules load
+        passes = pipeline_passes(options.pipeline)
+        ctx = make_context(allow_unregistered=options.allow_unregistered)
     module = load(options.input, ctx)
     with atomic_output(options.output) as stream:
         dumps = sys.stderr if options.print_ir_after_all else None
@@ -281,7 +288,15 @@ def hip_mlir_opt(options: Options) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run `hip-mlir-opt`; returns the exit code."""
+    """Run `hip-mlir-opt`; returns the exit code (without `argv`, the command
+    itself, it ends the process as `xhip compile` does: `exit_now`)."""
+    code = _main(argv)
+    if argv is None:
+        exit_now(code)
+    return code
+
+
+def _main(argv: Sequence[str] | None) -> int:
     try:
         options = parse_command_line(sys.argv[1:] if argv is None else argv)
         if options.help:
@@ -289,7 +304,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         with warnings.catch_warnings():
             warnings.showwarning = functools.partial(show_warning, prog=PROG)
-            hip_mlir_opt(options)
+            hip_mlir_opt(options, whole_process=argv is None)
     except CommandLineError as e:
         print(f"{PROG}: {e}", file=sys.stderr)
         return 2

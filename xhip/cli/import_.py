@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from xhip.cli.common import add_quiet_option, atomic_output, import_onnx, print_module
+from xhip.cli.common import (
+    add_quiet_option,
+    atomic_output,
+    collector_paused,
+    import_onnx,
+    print_module,
+)
 from xhip.progress import terminal_progress
 
 
@@ -24,11 +30,11 @@ def add_import_parser(subparsers: Any) -> None:
         "-o", "--output", metavar="OUT.mlir", help="output file (default: stdout)"
     )
     add_quiet_option(p)
-    p.set_defaults(func=cmd_import)
+    p.set_defaults(func=cmd_import, short_lived=True)
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    with terminal_progress(args.quiet) as progress:
+    with terminal_progress(args.quiet) as progress, collector_paused():
         module = import_onnx(args.model, progress)
     with atomic_output(args.output) as stream:
         print_module(module, stream)
