@@ -62,19 +62,24 @@ RESULT_ATTR = "bufferize.result"
 RETURNED_ATTR = "bufferize.returned"
 
 
-def sized_by_readback(value: SSAValue, seen: set[SSAValue] | None = None) -> bool:
+def sized_by_readback(value: SSAValue) -> bool:
     """Whether `value`'s size depends on a `hip.readback` (through the allocs,
-    views, casts and index arithmetic that make it and its sizes)."""
-    seen = set() if seen is None else seen
-    if value in seen:
-        return False
-    seen.add(value)
-    owner = value.owner
-    if not isinstance(owner, Operation) or owner.regions:
-        return False
-    if owner.name == "hip.readback":
-        return True
-    return any(sized_by_readback(o, seen) for o in owner.operands)
+    views, casts and index arithmetic that make it and its sizes). A walk
+    with its own stack: a deep chain of layers must not exhaust Python's."""
+    seen: set[SSAValue] = set()
+    stack = [value]
+    while stack:
+        current = stack.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        owner = current.owner
+        if not isinstance(owner, Operation) or owner.regions:
+            continue
+        if owner.name == "hip.readback":
+            return True
+        stack.extend(owner.operands)
+    return False
 
 
 def _sorted_dict(entries: dict[str, Attribute]) -> DictionaryAttr:

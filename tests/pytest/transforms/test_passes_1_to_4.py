@@ -384,3 +384,20 @@ def test_conversions_match_onnxruntime(model: object, feeds: dict[str, np.ndarra
     for want, have in zip(expected, got):
         assert have.shape == want.shape
         np.testing.assert_allclose(have, want, rtol=1e-4, atol=1e-5)
+
+
+def test_readback_walk_survives_a_deep_chain() -> None:
+    """`sized_by_readback` walks a returned value's producers; a 100-layer
+    export's chain is deeper than Python's recursion limit (an `xhip compile`
+    of it raised RecursionError when the walk recursed)."""
+    from xdsl.dialects import arith  # lazy: test only
+    from xdsl.dialects.builtin import IndexType  # lazy: test only
+
+    from xhip.transforms.buffer_results_to_out_params import (  # lazy: test only
+        sized_by_readback,
+    )
+
+    value = arith.ConstantOp.from_int_and_width(1, IndexType()).result
+    for _ in range(5_000):
+        value = arith.AddiOp(value, value).result
+    assert not sized_by_readback(value)
