@@ -14,14 +14,14 @@ import os
 import sys
 import tempfile
 from collections.abc import Mapping
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from xhip.backend import DEVICES
-from xhip.backend.memory import MemoryLimitError, parse_size, physical_memory
 from xhip.cli.common import UserError, add_quiet_option, umask, writable_dir
 from xhip.progress import terminal_progress
+
+if TYPE_CHECKING:
+    import numpy as np
 
 RTOL = 1e-4
 ATOL = 1e-5
@@ -120,6 +120,9 @@ def parse_dims(text: str) -> dict[str, int]:
 
 def parse_max_memory(text: str | None) -> int | None:
     """`--max-memory` in bytes; None: the machine's physical memory."""
+    # lazy: numpy (which this module imports) stays out of `xhip --help`
+    from xhip.backend.memory import parse_size, physical_memory
+
     if text is None:
         return physical_memory()
     try:
@@ -136,6 +139,9 @@ def check_input_memory(
 ) -> None:
     """The random inputs are made on the host before anything else: refuse
     them, with their size, before numpy tries."""
+    # lazy: numpy stays out of `xhip --help`
+    from xhip.backend.memory import MemoryLimitError
+
     nbytes = sum(a.nbytes for a in given.values())
     for spec in signature.inputs:
         if spec.name not in given:
@@ -151,6 +157,8 @@ def check_input_memory(
 
 
 def load_inputs(entries: list[str]) -> dict[str, np.ndarray]:
+    import numpy as np  # lazy: numpy stays out of `xhip --help`
+
     arrays: dict[str, np.ndarray] = {}
     for entry in entries:
         name, sep, path = entry.partition("=")
@@ -178,11 +186,17 @@ def random_inputs(
     signature: Any, given: Mapping[str, np.ndarray], dims: Mapping[str, int], seed: int
 ) -> dict[str, np.ndarray]:
     """The given inputs plus random ones for the rest, named dims from `dims`."""
+    import numpy as np  # lazy: as in `load_inputs`
+
     check_dim_names(signature, dims)
     rng = np.random.default_rng(seed)
     inputs = dict(given)
     for spec in signature.inputs:
         if spec.name in inputs:
+            array = inputs[spec.name]
+            if array.dtype.kind == "V" and array.dtype.itemsize == spec.dtype.itemsize:
+                # np.load gives int4 and float8 (ml_dtypes) arrays back as raw bytes.
+                inputs[spec.name] = array.view(spec.dtype)
             continue
         shape = tuple(
             d if isinstance(d, int) else dims.get(d, 1) if d else 1 for d in spec.shape
@@ -215,6 +229,7 @@ def _compile(args: argparse.Namespace, max_memory: int | None) -> Any:
 def cmd_run(args: argparse.Namespace) -> int:
     # lazy: the interpreter, sessions and onnx stay out of the CLI's start-up
     from xhip.backend.interpreter import UnsupportedOpError
+    from xhip.backend.memory import MemoryLimitError
     from xhip.backend.runtime import DeviceUnavailable
     from xhip.backend.session import InputError
     from xhip.frontend import OnnxImportError
@@ -258,6 +273,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 def save_outputs(directory: str, outputs: Mapping[str, np.ndarray]) -> None:
     """Each output to DIR/NAME.npy, all or none: written to temporary files
     first, renamed into place once every one is complete."""
+    import numpy as np  # lazy: as in `load_inputs`
+
     staged: list[tuple[str, str]] = []
     try:
         for name, value in outputs.items():
@@ -285,6 +302,8 @@ def check_against_onnxruntime(
         import onnxruntime as ort  # lazy: optional, only --check needs it
     except ImportError:
         raise UserError("--check needs onnxruntime (pip install onnxruntime)") from None
+    import numpy as np  # lazy: as in `load_inputs`
+
     session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
     names = [o.name for o in session.get_outputs()]
     expected = {
