@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
 from xdsl.passes import ModulePass
 
 from xhip import backend
@@ -25,13 +25,22 @@ from xhip.backend.memory import parse_size, physical_memory
 from xhip.backend.runtime import Runtime
 from xhip.backend.session import CompiledModel, Signature
 from xhip.context import make_context
+from xhip.dialects import onnx as onnx_dialect
 from xhip.dialects.hip import CONSTANTS_FILE
 from xhip.frontend.onnx_importer import import_model
 from xhip.mapped import map_file
 from xhip.pipeline import build_pipeline, onnx_to_hip_passes, run_passes
 from xhip.progress import ProgressCallback
-from xhip.specialize import SpecializingModel, folded, specializes
+from xhip.specialize import (
+    Model,
+    SpecializingModel,
+    folded,
+    specializes,
+    tensor_signature,
+)
+from xhip.specialize_shapes import ShapeSpecializingModel
 from xhip.transforms.composite import expand_composite_passes
+from xhip.transforms.convert_onnx_to_hip import NeedsStaticShapes
 from xhip.transforms.hip_guard_assumptions import HipGuardAssumptionsPass
 
 if TYPE_CHECKING:
@@ -86,7 +95,16 @@ def _signature(module: ModuleOp) -> Signature:
     function = _main_graph(module)
     if function is None:
         raise ValueError("the module has no @main_graph function")
-    return Signature.from_function(function)
+    return tensor_signature(function)
+
+
+def _has_dynamic_inputs(module: ModuleOp) -> bool:
+    """Whether some graph input has a dim that is not static."""
+    function = _main_graph(module)
+    return function is not None and any(
+        isinstance(t, TensorType) and not t.has_static_shape()
+        for t in function.function_type.inputs.data
+    )
 
 
 def _returns_memrefs(function: func.FuncOp | None) -> bool:
@@ -129,6 +147,10 @@ def compile_to_ir(
     """
     imported = _import(model, progress)
     signature = _signature(imported)
+    main = _main_graph(imported)
+    resolved_outputs = main is not None and any(
+        onnx_dialect.is_structured(t) for t in main.function_type.outputs.data
+    )
     module = imported.clone()
     ctx = make_context()
     stages: list[tuple[str, ModuleOp]] = []
@@ -138,6 +160,15 @@ def compile_to_ir(
         if prev is not None and keep_stages:
             stages.append((prev.name, op.clone()))
         function = _main_graph(op)
+        if (
+            function is not None
+            and prev is not None
+            and prev.name == "convert-onnx-to-hip"
+            and resolved_outputs
+        ):
+            # Sequence and optional outputs are their elements from here on
+            # (docs/sequences.md).
+            signature = Signature.from_function(function)
         if function is not None and _returns_memrefs(function):
             signature = signature.with_result_dims(function)
 
@@ -166,7 +197,7 @@ def compile(
     memory_plan: Literal["seed", "tight"] = "seed",
     plan_hint: int = 128,
     runtime: Runtime | None = None,
-) -> CompiledModel | SpecializingModel:
+) -> Model:
     """Compile `model` for `device`: a callable `{name: array} -> {name: array}`.
 
     `device` is "cpu", "hip", "cuda" or "auto" (see `xhip.backend.runtime_for`);
@@ -185,7 +216,9 @@ def compile(
     (docs/memory-planning.md). A model whose structure depends on data (an
     op's `STRUCTURE_OPERANDS` given as an input or computed) is a
     `SpecializingModel`: compiled per value, behind guards
-    (docs/shape-values.md, "Guards"). `runtime`, if given, is used instead of
+    (docs/shape-values.md, "Guards"); one whose ops need a dim of a dynamic
+    input static (an LSTM's length) is a `ShapeSpecializingModel`, compiled
+    per input shape. `runtime`, if given, is used instead of
     one made for `device` (the emulated GPUs' tests).
     """
     if memory_plan not in ("seed", "tight"):
@@ -205,23 +238,36 @@ def compile(
             f"hip-plan-memory{{hint={plan_hint}}}"
         )
     imported = _import(model, progress)
-    if not specializes(imported):
+
+    def compile_module(module: ModuleOp) -> Model:
+        if specializes(module):
+            return SpecializingModel(folded(module), compile_module, runtime)
+        # The constants go to a directory of this compile's own, where
+        # `compile_to_ir` maps them from (not the working directory).
+        with tempfile.TemporaryDirectory(prefix="xhip-") as scratch:
+            passes = onnx_to_hip_passes(externalize_min_num_elements, scratch)
+            passes.insert(1, HipGuardAssumptionsPass())
+            if memory_plan == "tight":
+                passes += build_pipeline(f"hip-plan-memory{{hint={plan_hint}}}")
+            try:
+                ir = compile_to_ir(module, externalize_dir=scratch, pipeline=passes)
+            except NeedsStaticShapes:
+                if not _has_dynamic_inputs(module):
+                    raise
+                return ShapeSpecializingModel(module, compile_module, runtime)
+        return CompiledModel(ir.module, ir.signature, ir.constants, runtime, fuse=fuse)
+
+    if specializes(imported):
+        return compile_module(imported)
+    try:
         ir = compile_to_ir(
             imported,
             externalize_min_num_elements=externalize_min_num_elements,
             pipeline=pipeline,
             progress=progress,
         )
-        return CompiledModel(ir.module, ir.signature, ir.constants, runtime, fuse=fuse)
-    passes = onnx_to_hip_passes(externalize_min_num_elements)
-    passes.insert(1, HipGuardAssumptionsPass())
-    if memory_plan == "tight":
-        passes += build_pipeline(f"hip-plan-memory{{hint={plan_hint}}}")
-
-    def compile_module(module: ModuleOp) -> CompiledModel | SpecializingModel:
-        if specializes(module):
-            return SpecializingModel(folded(module), compile_module, runtime)
-        ir = compile_to_ir(module, pipeline=passes)
-        return CompiledModel(ir.module, ir.signature, ir.constants, runtime, fuse=fuse)
-
-    return compile_module(imported)
+    except NeedsStaticShapes:
+        if not _has_dynamic_inputs(imported):
+            raise
+        return ShapeSpecializingModel(imported, compile_module, runtime)
+    return CompiledModel(ir.module, ir.signature, ir.constants, runtime, fuse=fuse)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 from xdsl.dialects import func
@@ -29,7 +29,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
 )
-from xdsl.ir import Attribute, BlockArgument, OpResult, SSAValue
+from xdsl.ir import Attribute, BlockArgument, OpResult, Region, SSAValue
 
 from xhip.backend.build_guard import GuardFailed
 from xhip.backend.runtime import Runtime
@@ -39,7 +39,10 @@ from xhip.dialects import onnx
 from xhip.transforms.hip_guard_assumptions import ASSUME, structure_operands
 from xhip.transforms.onnx_fold_shapes import OnnxFoldShapesPass
 
-Model: TypeAlias = "CompiledModel | SpecializingModel"
+if TYPE_CHECKING:
+    from xhip.specialize_shapes import ShapeSpecializingModel
+
+Model: TypeAlias = "CompiledModel | SpecializingModel | ShapeSpecializingModel"
 Key = tuple[tuple[str, tuple[int, ...], bytes], ...]
 
 
@@ -128,6 +131,24 @@ def _prefix(module: ModuleOp, positions: list[tuple[int, int]]) -> ModuleOp:
     return prefix
 
 
+def tensor_signature(function: func.FuncOp) -> Signature:
+    """The function's signature; its sequence and optional results, which
+    each specialization returns as their elements (`name[i]`), left out."""
+    types = function.function_type.outputs.data
+    keep = [i for i, t in enumerate(types) if not onnx.is_structured(t)]
+    if len(keep) == len(types):
+        return Signature.from_function(function)
+    attrs = function.res_attrs.data if function.res_attrs is not None else ()
+    declaration = func.FuncOp(
+        function.sym_name.data,
+        (function.function_type.inputs.data, [types[i] for i in keep]),
+        Region(),
+        arg_attrs=function.arg_attrs,
+        res_attrs=ArrayAttr([attrs[i] for i in keep]) if attrs else None,
+    )
+    return Signature.from_function(declaration)
+
+
 def _attr(value: SSAValue, array: np.ndarray) -> DenseIntOrFPElementsAttr[Any]:
     t = value.type
     assert isinstance(t, TensorType)
@@ -159,7 +180,7 @@ class SpecializingModel:
         """The runtime every specialization (and the prefix) runs on."""
         self.max_specializations = max_specializations
         function = main_graph(module)
-        self.signature = Signature.from_function(function)
+        self.signature = tensor_signature(function)
         ops = list(function.walk())
         found = structure_operands(function)
         if not found:

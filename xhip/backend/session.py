@@ -45,6 +45,7 @@ from xhip.backend.plan import BoundPlan
 from xhip.backend.runtime import DeviceArray, Runtime
 from xhip.backend.shapes import DimExpr, result_dims
 from xhip.dialects.hip import ContextType
+from xhip.dialects.onnx import parse_dim_params
 from xhip.transforms.buffer_results_to_out_params import RETURNED_ATTR
 from xhip.transforms.hip_fuse_attention import HipFuseAttentionPass
 from xhip.transforms.hip_fuse_elementwise import HipFuseElementwisePass
@@ -242,10 +243,9 @@ def _spec(typ: Attribute, attrs: dict[str, Attribute], fallback: str) -> TensorS
     name = name_attr.data if isinstance(name_attr, StringAttr) else fallback
     shape: list[Dim] = [None if d == DYNAMIC_INDEX else d for d in typ.get_shape()]
     params = attrs.get("onnx.dim_params")
-    if isinstance(params, StringAttr) and params.data:
-        for entry in params.data.split(","):
-            index, _, param = entry.partition(":")
-            shape[int(index)] = param
+    if isinstance(params, StringAttr):
+        for index, param in parse_dim_params(params.data).items():
+            shape[index] = param
     return TensorSpec(name, numpy_dtype(typ.get_element_type()), tuple(shape))
 
 

@@ -63,6 +63,11 @@ def _sort_attributes(module: builtin.ModuleOp) -> None:
     module.attributes = dict(sorted(module.attributes.items()))
 
 
+class NeedsStaticShapes(PassFailedException):
+    """Every op left was refused only for a dim known at run time
+    (`DimsMustBeStatic`): the model compiles once its input shapes are fixed."""
+
+
 @dataclass(frozen=True)
 class ConvertOnnxToHipPass(ModulePass):
     name = "convert-onnx-to-hip"
@@ -109,13 +114,17 @@ class ConvertOnnxToHipPass(ModulePass):
         ).rewrite_module(module)
         _erase_dead_constants(module)
         materialize_shape_values(module, state)
-        errors = [
-            state.message(leftover, "no conversion to hip for this op")
-            for leftover in module.walk()
-            if op_name(leftover).startswith("onnx.")
-        ]
-        if errors:
-            raise PassFailedException(
-                f"convert-onnx-to-hip: {len(errors)} op(s) cannot be converted:\n"
-                + "\n".join(f"  {e}" for e in errors)
+        leftovers = [op for op in module.walk() if op_name(op).startswith("onnx.")]
+        if leftovers:
+            error = (
+                NeedsStaticShapes
+                if all(id(op) in state.static_dims for op in leftovers)
+                else PassFailedException
+            )
+            raise error(
+                f"convert-onnx-to-hip: {len(leftovers)} op(s) cannot be converted:\n"
+                + "\n".join(
+                    f"  {state.message(op, 'no conversion to hip for this op')}"
+                    for op in leftovers
+                )
             )

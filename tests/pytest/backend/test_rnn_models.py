@@ -16,6 +16,8 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 import xhip
+from xhip.specialize_shapes import ShapeSpecializingModel
+from xhip.transforms.convert_onnx_to_hip import NeedsStaticShapes
 
 FIXTURE = Path(__file__).parents[2] / "fixtures" / "rnn" / "lstm_classifier.onnx"
 SEQ, INPUT, HIDDEN = 5, 3, 4
@@ -288,15 +290,29 @@ def test_lstm_classifier_as_exported() -> None:
         check(compiled(inputs), expected(model, inputs), f"batch {batch}")
 
 
-def test_dynamic_sequence_length_is_refused() -> None:
-    """Each step is its own ops: a sequence length known only at run time is
-    refused in one line naming the node."""
+def test_dynamic_sequence_length_is_refused_by_one_ir() -> None:
+    """Each step is its own ops: one IR for every sequence length
+    (`compile_to_ir`) is refused in one line naming the node."""
     model = rnn_model("GRU")
     model.graph.input[0].type.tensor_type.shape.dim[0].dim_param = "seq"
     with pytest.raises(
-        Exception, match=r"onnx.GRU \(node 'gru'\): the sequence length"
+        NeedsStaticShapes, match=r"onnx.GRU \(node 'gru'\): the sequence length"
     ):
-        xhip.compile(model)
+        xhip.compile_to_ir(model)
+
+
+def test_dynamic_sequence_length_is_compiled_per_shape() -> None:
+    """`xhip.compile` builds the model per input shape (`xhip.specialize_shapes`)."""
+    model = rnn_model("GRU", direction="bidirectional")
+    for value in (model.graph.input[0], model.graph.output[0]):  # X and Y
+        value.type.tensor_type.shape.dim[0].dim_param = "seq"
+    compiled = xhip.compile(model)
+    assert isinstance(compiled, ShapeSpecializingModel)
+    for seq, batch in ((SEQ, 2), (2, 3), (SEQ, 2)):
+        x = np.random.default_rng(seq).standard_normal((seq, batch, INPUT))
+        inputs = {"X": x.astype(np.float32)}
+        check(compiled(inputs), expected(model, inputs), f"seq {seq}")
+    assert compiled.builds == 2
 
 
 @pytest.mark.parametrize("op_type", ["LSTM", "GRU"])

@@ -5,6 +5,7 @@ attribute that names dynamic dims."""
 
 from __future__ import annotations
 
+import re
 from abc import ABC
 from collections.abc import Mapping
 from typing import ClassVar
@@ -43,9 +44,11 @@ def format_dim_params(names: Mapping[int, str]) -> str:
 
 
 def parse_dim_params(text: str) -> dict[int, str]:
-    """`"0:batch,1:seq"` -> `{0: "batch", 1: "seq"}`."""
+    """`"0:batch,1:seq"` -> `{0: "batch", 1: "seq"}`. A comma splits only
+    before the next `<dim>:`: the dynamo exporter writes names such as
+    `20*Min((s0//4), (s0//80))`."""
     names: dict[int, str] = {}
-    for entry in filter(None, text.split(",")):
+    for entry in filter(None, re.split(r",(?=\d+:)", text)):
         dim, _, name = entry.partition(":")
         names[int(dim)] = name.strip()
     return names

@@ -1,7 +1,8 @@
 """LSTM, GRU and RNN -> hip ops in tensor mode, unrolled over the sequence.
 
 The sequence length must be static (X's dim 0, or 1 under `layout = 1`):
-each step is its own ops.
+each step is its own ops. Where it is not, `DimsMustBeStatic` lets
+`xhip.compile` build the model per input shape (`xhip.specialize_shapes`).
 
     X (S, B, I) as (S * B, I): one `hip.hipblaslt.gemm` for every step and
         direction, `X W^T + bias` with W viewed as (D * G * H, I) (G gates);
@@ -52,7 +53,9 @@ from xhip.dialects import hip, onnx
 from xhip.transforms.index_arith import Index
 from xhip.transforms.onnx_to_hip.attention import Emitter
 from xhip.transforms.onnx_to_hip.support import (
+    DimsMustBeStatic,
     OnnxPattern,
+    SizeKeys,
     Unsupported,
     ranked,
 )
@@ -275,7 +278,7 @@ class _Builder(Emitter):
 
 def _static(value: Index, what: str) -> int:
     if not isinstance(value, int):
-        raise Unsupported(f"{what} must be static")
+        raise DimsMustBeStatic(f"{what} must be static")
     return value
 
 
@@ -318,7 +321,14 @@ class _Recurrence:
                 ),
             )
         self.x = x
-        self.seq = _static(b.ix.dim(x, 0), f"the sequence length (X's dim {layout})")
+        # A length the types leave `?` may still be a number: an export's
+        # Reshape to Shape arithmetic of a static input (`SizeKeys`).
+        known = SizeKeys(None).dim(x, 0).constant
+        self.seq = (
+            known
+            if known is not None
+            else _static(b.ix.dim(x, 0), f"the sequence length (X's dim {layout})")
+        )
         batch = b.ix.dim(x, 1)
         r_shape = ranked(op.R, "R").get_shape()
         hidden = (

@@ -36,6 +36,11 @@ class Unsupported(Exception):
     """A pattern cannot convert its op; the message says why."""
 
 
+class DimsMustBeStatic(Unsupported):
+    """A dim the op needs as a number (an RNN's sequence length) is known only
+    at run time: compiling per input shape (`xhip.specialize_shapes`) lifts it."""
+
+
 def op_name(op: Operation) -> str:
     """The op's name, also for ops of no registered kind."""
     if isinstance(op, UnregisteredOp):
@@ -60,9 +65,15 @@ class ConversionState:
     """Why a pattern gave up on an op, by the op's id."""
     sizes: SizeKeys | None = None
     """What the dims of the converted values are (`SizeKeys`), made on first use."""
+    static_dims: set[int] = field(default_factory=set[int])
+    """The ops (by id) refused only for a dim that is not static."""
 
-    def record(self, op: Operation, reason: str) -> None:
+    def record(self, op: Operation, reason: str, static_dims: bool = False) -> None:
         self.failures[id(op)] = reason
+        if static_dims:
+            self.static_dims.add(id(op))
+        else:
+            self.static_dims.discard(id(op))
 
     def message(self, op: Operation, default: str) -> str:
         """`onnx.Foo (node 'n'): why`, for the final error."""
@@ -496,7 +507,7 @@ class OnnxPattern(RewritePattern, ABC, Generic[OpT]):
         try:
             self.convert(op, rewriter)
         except Unsupported as error:
-            self.state.record(op, str(error))
+            self.state.record(op, str(error), isinstance(error, DimsMustBeStatic))
 
     @abstractmethod
     def convert(self, op: OpT, rewriter: PatternRewriter) -> None: ...
