@@ -7,14 +7,20 @@ interface (onnx's own backend test runner among them) run models through xhip.
 
 Devices are onnx's names: "CPU" is xhip's `cpu` runtime, "CUDA" its `cuda`
 runtime (CuPy); onnx has no name for an AMD GPU.
+
+Sequences and optionals (`docs/sequences.md`): a sequence output comes back
+as a list of arrays, an absent optional as None; a sequence input is given as
+a list (an absent optional as None), and the model is compiled per length
+(and per element shapes), since the length decides its structure.
 """
 
 from __future__ import annotations
 
 import weakref
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import onnx
@@ -23,9 +29,14 @@ from onnx.backend.base import Backend, BackendRep, Device, DeviceType, namedtupl
 
 from xhip.api import compile as compile_model
 from xhip.backend import DeviceUnavailable, runtime_for
-from xhip.backend.session import CompiledModel
 from xhip.frontend import OnnxImportError, import_model
-from xhip.specialize import SpecializingModel
+from xhip.frontend.sequence_types import (
+    gather_outputs,
+    is_structured,
+    structure_key,
+    with_tensor_inputs,
+)
+from xhip.specialize import Model
 
 _RUNTIMES = {DeviceType.CPU: "cpu", DeviceType.CUDA: "cuda"}
 
@@ -59,12 +70,21 @@ class XhipBackendRep(BackendRep):
     holds BLAS at one thread process-wide.
     """
 
-    def __init__(self, model: CompiledModel | SpecializingModel):
+    def __init__(
+        self,
+        model: Model,
+        graph: onnx.ModelProto | None = None,
+    ):
         self.model = model
         self.close = weakref.finalize(self, model.close)
-        self._output_type = namedtupledict(
-            "Outputs", [spec.name for spec in model.signature.outputs]
+        self.graph = graph
+        """The model, where it has sequence or optional outputs to gather."""
+        names = (
+            [v.name for v in graph.graph.output]
+            if graph is not None
+            else [spec.name for spec in model.signature.outputs]
         )
+        self._output_type = namedtupledict("Outputs", names)
 
     def run(self, inputs: Any, **kwargs: Any) -> tuple[Any, ...]:
         """Outputs in graph output order, also readable by name (`out["y"]`).
@@ -74,6 +94,8 @@ class XhipBackendRep(BackendRep):
         """
         named = self._named(inputs)
         outputs = self.model(named)
+        if self.graph is not None:
+            return self._output_type(*gather_outputs(self.graph, outputs))
         return self._output_type(
             *(outputs[spec.name] for spec in self.model.signature.outputs)
         )
@@ -87,6 +109,50 @@ class XhipBackendRep(BackendRep):
             expected = ", ".join(spec.describe() for spec in specs)
             raise ValueError(f"got {len(arrays)} inputs; the model takes {expected}")
         return {spec.name: array for spec, array in zip(specs, arrays)}
+
+
+class SequenceInputRep(BackendRep):
+    """A model with sequence or optional inputs: compiled per their structure
+    (presence, length, element shapes), the last `max_specializations` kept."""
+
+    def __init__(
+        self,
+        model: onnx.ModelProto,
+        device: str,
+        debug: bool,
+        max_specializations: int = 8,
+    ):
+        self.model = model
+        self.device = device
+        self.debug = debug
+        self.max_specializations = max_specializations
+        initializers = {t.name for t in model.graph.initializer}
+        self.inputs = [v.name for v in model.graph.input if v.name not in initializers]
+        self._cache: OrderedDict[tuple[Any, ...], XhipBackendRep] = OrderedDict()
+
+    def run(self, inputs: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """As `XhipBackendRep.run`; a sequence input is a list of arrays."""
+        if isinstance(inputs, Mapping):
+            named: dict[str, Any] = dict(cast(Mapping[str, Any], inputs))
+        else:
+            given = list(inputs)
+            if len(given) != len(self.inputs):
+                raise ValueError(
+                    f"got {len(given)} inputs; the model takes {len(self.inputs)}"
+                )
+            named = dict(zip(self.inputs, given, strict=True))
+        key = structure_key(self.model, named)
+        expanded, arrays = with_tensor_inputs(self.model, named)
+        rep = self._cache.get(key)
+        if rep is None:
+            compiled = compile_model(expanded, self.device, debug=self.debug)
+            rep = XhipBackendRep(compiled, expanded)
+            self._cache[key] = rep
+            while len(self._cache) > self.max_specializations:
+                _, dropped = self._cache.popitem(last=False)
+                dropped.close()
+        self._cache.move_to_end(key)
+        return rep.run(arrays)
 
 
 class XhipBackend(Backend):
@@ -114,13 +180,20 @@ class XhipBackend(Backend):
     @classmethod
     def prepare(
         cls, model: onnx.ModelProto, device: str = "CPU", **kwargs: Any
-    ) -> XhipBackendRep:
+    ) -> XhipBackendRep | SequenceInputRep:
         """Import and compile `model` once; `debug=True` runs the runtime's
         debug mode. Other keywords (onnx's test runner passes its tolerances)
         are ignored, as the base class allows."""
         runtime = _runtime_name(device)
-        compiled = compile_model(model, runtime, debug=bool(kwargs.get("debug")))
-        return XhipBackendRep(compiled)
+        debug = bool(kwargs.get("debug"))
+        if any(is_structured(v.type) for v in model.graph.input):
+            import_model(model)  # what it cannot read fails here, once
+            return SequenceInputRep(model, runtime, debug)
+        compiled = compile_model(model, runtime, debug=debug)
+        outputs = [v.type for v in model.graph.output]
+        return XhipBackendRep(
+            compiled, model if any(is_structured(t) for t in outputs) else None
+        )
 
     @classmethod
     def run_node(

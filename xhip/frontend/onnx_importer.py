@@ -67,14 +67,25 @@ from xdsl.irdl import OptOperandDef, OptResultDef, VarOperandDef, VarResultDef
 from xhip.dialects import onnx as onnx_dialect
 from xhip.frontend.contrib_rules import result_infos
 from xhip.frontend.graph_check import graph_problem
+from xhip.frontend.scan8 import Scan8Error, rewrite_scan8
+from xhip.frontend.sequence_types import (
+    UnsupportedType,
+    sequence_hints,
+    structured_types,
+    uses_structured,
+    xdsl_type,
+)
 from xhip.frontend.value_info import (
     ELEMENT_TYPES,
+    PACKED_TYPES,
     InferenceFailure,
     ValueInfo,
     dtype_name,
     first_line,
     infer_value_infos,
     is_named,
+    proto_bytes,
+    unpack_nibbles,
     value_info,
 )
 from xhip.mapped import MappedFile, map_file
@@ -164,6 +175,8 @@ class _Importer:
         self.initializers = {t.name: t for t in self.graph.initializer}
         self.values: dict[str, SSAValue] = {}
         self.infos: dict[str, ValueInfo] = {}
+        self.structured: dict[str, Attribute] = {}
+        """Sequence- and optional-typed values' types (`sequence_types`)."""
         self.files: dict[str, MappedFile | None] = {}
         """External data files by location, mapped once (None: an empty file)."""
 
@@ -242,6 +255,8 @@ class _Importer:
             if value.name in self.initializers:
                 continue
             info = value_info(value.type)
+            if info is None and self._structured(value, "input"):
+                continue
             if info is None:
                 raise self.fail(f"input '{value.name}' is not a tensor")
             self._check_elem(info.elem, f"input '{value.name}'")
@@ -252,10 +267,22 @@ class _Importer:
                 )
         for value in self.graph.output:
             info = value_info(value.type)
+            if info is None and self._structured(value, "output"):
+                continue
             if info is None and value.type.WhichOneof("value") is not None:
                 raise self.fail(f"output '{value.name}' is not a tensor")
             if info is not None and info.elem:
                 self._check_elem(info.elem, f"output '{value.name}'")
+
+    def _structured(self, value: ValueInfoProto, what: str) -> bool:
+        """Whether `value` is a sequence or optional of a type xhip reads."""
+        if value.type.WhichOneof("value") not in ("sequence_type", "optional_type"):
+            return False
+        try:
+            xdsl_type(value.type)
+        except UnsupportedType as e:
+            raise self.fail(f"{what} '{value.name}' {e}") from None
+        return True
 
     def _check_elem(self, elem: int, what: str) -> None:
         if elem not in ELEMENT_TYPES:
@@ -283,8 +310,8 @@ class _Importer:
                 model.opset_import.append(helper.make_opsetid(contrib, CONTRIB_VERSION))
             while True:
                 self.infos = infer_value_infos(model, self.loaded)
-                new = self._contrib_infos()
-                if not new:
+                new = self._contrib_infos() + sequence_hints(self.graph, self.infos)
+                if not new or self._all_ranked():
                     break
                 self.graph.value_info.extend(new)
         except InferenceFailure as e:
@@ -295,10 +322,28 @@ class _Importer:
             del model.opset_import[opsets:]
             del self.graph.value_info[stated:]
 
+    def _all_ranked(self) -> bool:
+        """Whether every node's result is ranked already: stating contrib
+        results then teaches another round of inference nothing it needs."""
+        infos = self.infos
+        return all(
+            (info := infos.get(name)) is not None and info.shape is not None
+            for node in self.graph.node
+            for name in node.output
+            if name
+        )
+
     def _contrib_infos(self) -> list[ValueInfoProto]:
-        """The types of the contrib results not known yet that their op's rule
-        (`contrib_rules`) can give from what is known now."""
+        """The types of the contrib results not stated to onnx yet that their
+        op's rule (`contrib_rules`) can give from what is known now. A result
+        our own rules already rank is stated too: onnx's inference never sees
+        those, so the ops after it would stay untyped."""
         new: list[ValueInfoProto] = []
+        stated = {
+            v.name
+            for v in self.graph.value_info
+            if (info := value_info(v.type)) is not None and info.shape is not None
+        }
         for node in self.graph.node:
             op = self.op_of(node)
             if op is None or not self.is_contrib(node):
@@ -307,10 +352,9 @@ class _Importer:
             results = [name for name, _ in op.get_irdl_definition().results]
             infos = result_infos(node, ins, results)
             for info, name in zip(infos, node.output, strict=False):
-                known = self.infos.get(name)
                 if not name or info is None or info.shape is None or not info.elem:
                     continue
-                if known is not None and known.shape is not None:
+                if name in stated:
                     continue
                 dims: list[str | int | None] = [
                     p if is_named(p) else None if d == DYNAMIC_INDEX else d
@@ -327,6 +371,11 @@ class _Importer:
             raise self.fail(f"{what}: cannot infer the element type of '{name}'")
         self._check_elem(info.elem, f"{what}: '{name}'")
         return TensorType(ELEMENT_TYPES[info.elem], info.shape)
+
+    def value_type(self, name: str, what: str) -> Attribute:
+        """A value's type: a sequence or optional one, else a tensor's."""
+        structured = self.structured.get(name)
+        return structured if structured is not None else self.tensor_type(name, what)
 
     def arg_attrs(self, name: str) -> DictionaryAttr:
         attrs: dict[str, Attribute] = {}
@@ -348,8 +397,9 @@ class _Importer:
         numel = int(np.prod(shape, dtype=np.int64))
         size = cast(Float32Type, elem).compile_time_size
         raw: bytes | memoryview
+        stored = proto_bytes(tensor.data_type, numel, size)
         if tensor.data_location == TensorProto.EXTERNAL:
-            raw = self.external(tensor, what, numel * size)
+            raw = self.external(tensor, what, stored)
         elif tensor.HasField("raw_data"):
             raw = tensor.raw_data
         else:
@@ -357,14 +407,23 @@ class _Importer:
                 array = numpy_helper.to_array(tensor)
             except (ValueError, TypeError) as e:
                 raise self.fail(f"{what}: cannot read its data: {e}") from None
+            if tensor.data_type in PACKED_TYPES:  # ml_dtypes' int4, one a byte
+                signed = tensor.data_type == TensorProto.INT4
+                array = array.astype(np.int8 if signed else np.uint8)
             raw = np.ascontiguousarray(
                 array, dtype=array.dtype.newbyteorder("<")
             ).tobytes()
-        if len(raw) != numel * size:
+            stored = len(raw) if tensor.data_type in PACKED_TYPES else stored
+        packed = tensor.data_type in PACKED_TYPES and (
+            tensor.data_location == TensorProto.EXTERNAL or tensor.HasField("raw_data")
+        )
+        if len(raw) != stored:
             raise self.fail(
                 f"{what}: has {len(raw)} bytes of data, its type "
-                f"{dtype_name(tensor.data_type)}{shape} needs {numel * size}"
+                f"{dtype_name(tensor.data_type)}{shape} needs {stored}"
             )
+        if packed:
+            raw = unpack_nibbles(raw, tensor.data_type, numel)
         # BytesAttr declares `bytes`; a read-only memoryview serves every use
         # (len, slices, hex, struct, numpy, ==, hash) without a copy.
         return DenseIntOrFPElementsAttr(
@@ -437,7 +496,8 @@ class _Importer:
         inline = TensorProto(
             name=tensor.name, data_type=tensor.data_type, dims=tensor.dims
         )
-        inline.raw_data = bytes(self.external(tensor, what, numel * size))
+        stored = proto_bytes(tensor.data_type, numel, size)
+        inline.raw_data = bytes(self.external(tensor, what, stored))
         return inline
 
     def constant_node_value(self, node: NodeProto) -> DenseIntOrFPElementsAttr:
@@ -523,6 +583,13 @@ class _Importer:
             return ArrayAttr([StringAttr(v.decode()) for v in attr.strings])
         if attr.type == AttributeProto.TENSOR:
             return self.dense(attr.t, f"{self.label(node)}: attribute '{attr.name}'")
+        if attr.type == AttributeProto.TYPE_PROTO:  # Optional's `type`
+            try:
+                typ = xdsl_type(attr.tp)
+            except UnsupportedType as e:
+                raise self.fail(f"{self.label(node)}: '{attr.name}' {e}") from None
+            if typ is not None:
+                return typ
         raise self.fail(
             f"{self.label(node)}: attribute '{attr.name}' of kind "
             f"{AttributeProto.AttributeType.Name(attr.type)} is not supported"
@@ -611,7 +678,7 @@ class _Importer:
             graph = graphs[name]
             inputs = [i.name for i in graph.input]
             body = Block(
-                arg_types=[self.tensor_type(i, self.label(node)) for i in inputs]
+                arg_types=[self.value_type(i, self.label(node)) for i in inputs]
             )
             self.values.update(zip(inputs, body.args, strict=True))
             for tensor in graph.initializer:
@@ -692,15 +759,15 @@ class _Importer:
                 rest = [n for n in node.output[i:] if n]
                 if len(rest) != len(node.output) - i:
                     raise self.fail(f"{self.label(node)}: an output is missing")
-                grouped.append([self.tensor_type(n, self.label(node)) for n in rest])
+                grouped.append([self.value_type(n, self.label(node)) for n in rest])
                 names += rest
                 break
             if isinstance(definition, OptResultDef):
                 grouped.append(
-                    [self.tensor_type(name, self.label(node))] if name else []
+                    [self.value_type(name, self.label(node))] if name else []
                 )
             elif name:
-                grouped.append(self.tensor_type(name, self.label(node)))
+                grouped.append(self.value_type(name, self.label(node)))
             else:
                 raise self.fail(f"{self.label(node)}: output {i} is missing")
             if name:
@@ -717,11 +784,13 @@ class _Importer:
         self.report("inferring shapes")
         self.infer()
         self.subgraph_infos()
+        if uses_structured(self.model):
+            self.structured = structured_types(self.model, self.infos)
         g = self.graph
         inputs = [v.name for v in g.input if v.name not in self.initializers]
         outputs = [v.name for v in g.output]
 
-        arg_types = [self.tensor_type(n, f"input '{n}'") for n in inputs]
+        arg_types = [self.value_type(n, f"input '{n}'") for n in inputs]
         block = Block(arg_types=arg_types)
         for i, (name, arg) in enumerate(zip(inputs, block.args, strict=True)):
             arg.name_hint = f"arg{i}"
@@ -747,7 +816,7 @@ class _Importer:
             if name not in self.values:
                 raise self.fail(f"output '{name}' is not computed by any node")
             results.append(self.values[name])
-        result_types = [self.tensor_type(n, f"output '{n}'") for n in outputs]
+        result_types = [self.value_type(n, f"output '{n}'") for n in outputs]
         block.add_op(func.ReturnOp(*results))
 
         function = func.FuncOp(
@@ -854,6 +923,11 @@ def upgrade_opset(model: ModelProto, source: str) -> ModelProto:
     opset = default_opset(model)
     if opset is None or opset >= MIN_OPSET:
         return model
+    if opset < 9:
+        try:
+            model = rewrite_scan8(model)
+        except Scan8Error as e:
+            raise OnnxImportError(f"{source}: {e}") from None
     try:
         converted = version_converter.convert_version(model, MIN_OPSET)
     except Exception as e:  # the converter raises RuntimeError, ValueError, ...

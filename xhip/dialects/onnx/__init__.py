@@ -45,6 +45,7 @@ from xhip.dialects.onnx import (
     sampling,
     scatter,
     select,
+    sequence,
     shapes,
     signal,
     slice,
@@ -77,6 +78,7 @@ from xhip.dialects.onnx.rnn import *  # noqa: F403
 from xhip.dialects.onnx.sampling import *  # noqa: F403
 from xhip.dialects.onnx.scatter import *  # noqa: F403
 from xhip.dialects.onnx.select import *  # noqa: F403
+from xhip.dialects.onnx.sequence import *  # noqa: F403
 from xhip.dialects.onnx.shapes import *  # noqa: F403
 from xhip.dialects.onnx.signal import *  # noqa: F403
 from xhip.dialects.onnx.slice import *  # noqa: F403
@@ -114,13 +116,14 @@ FAMILIES = (
     control_flow,
     linalg,
     linear_attention,
+    sequence,
 )
 """The families in the order the dialect lists them."""
 
 OPS: tuple[type[Operation], ...] = tuple(op for family in FAMILIES for op in family.OPS)
 """Every op of the dialect, family by family: what the importer reads."""
 
-ONNX = Dialect("onnx", list(OPS), [])
+ONNX = Dialect("onnx", list(OPS), list(sequence.TYPES))
 
 __all__ = ["FAMILIES", "ONNX", "OPS"]
 __all__ += attention.__all__
@@ -150,6 +153,7 @@ __all__ += rnn.__all__
 __all__ += sampling.__all__
 __all__ += scatter.__all__
 __all__ += select.__all__
+__all__ += sequence.__all__
 __all__ += shapes.__all__
 __all__ += signal.__all__
 __all__ += slice.__all__

@@ -30,6 +30,7 @@ from xdsl.traits import IsTerminator, NoMemoryEffect, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 from xhip.dialects.onnx.base import AnyTensor, OnnxOp
+from xhip.dialects.onnx.sequence import AnyValue
 
 
 @irdl_op_definition
@@ -38,7 +39,7 @@ class YieldOp(OnnxOp):
 
     name = "onnx.Yield"
 
-    outputs = var_operand_def(AnyTensor)
+    outputs = var_operand_def(AnyValue)
     traits = traits_def(IsTerminator(), NoMemoryEffect())
 
     def __init__(self, outputs: list[SSAValue]):
@@ -54,7 +55,7 @@ class IfOp(OnnxOp):
     STRUCTURE_OPERANDS: ClassVar[tuple[str, ...]] = ("cond",)
 
     cond = operand_def(AnyTensor)
-    outputs = var_result_def(AnyTensor)
+    outputs = var_result_def(AnyValue)
     then_branch = region_def("single_block")
     else_branch = region_def("single_block")
     traits = traits_def(RecursiveMemoryEffect())
@@ -139,8 +140,8 @@ class LoopOp(OnnxOp):
 
     M = opt_operand_def(AnyTensor)
     cond = opt_operand_def(AnyTensor)
-    v_initial = var_operand_def(AnyTensor)
-    v_final_and_scan_outputs = var_result_def(AnyTensor)
+    v_initial = var_operand_def(AnyValue)
+    v_final_and_scan_outputs = var_result_def(AnyValue)
     body = region_def("single_block")
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(RecursiveMemoryEffect())

@@ -38,6 +38,7 @@ from xhip.transforms.onnx_to_hip import (
     sampling,
     scatter,
     select,
+    sequence,
     shapes,
     slice,
     topk,
@@ -75,6 +76,7 @@ MODULES = (
     sampling,
     linalg,
     linear_attention,
+    sequence,
 )
 
 _BUILT_OTHERWISE = (compute.ConvertElementwise, constants.ConvertConstant)

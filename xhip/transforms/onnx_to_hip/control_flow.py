@@ -31,6 +31,7 @@ from xdsl.utils.hints import isa
 
 from xhip.dialects import onnx
 from xhip.transforms.index_arith import index_values
+from xhip.transforms.onnx_to_hip.sequence import resolve_sequences, uses_sequences
 from xhip.transforms.onnx_to_hip.support import OnnxPattern, Unsupported
 
 
@@ -49,7 +50,7 @@ def _results(op: onnx.IfOp, taken: bool) -> tuple[list[SSAValue], list[Operation
     values: list[SSAValue] = []
     casts: list[Operation] = []
     for value, result in zip(op.branch(taken).outputs, op.outputs, strict=True):
-        if value.type != result.type:
+        if value.type != result.type and not onnx.is_structured(result.type):
             assert isinstance(result.type, TensorType)
             cast = tensor.CastOp(value, result.type)
             casts.append(cast)
@@ -58,8 +59,10 @@ def _results(op: onnx.IfOp, taken: bool) -> tuple[list[SSAValue], list[Operation
     return values, casts
 
 
-def inline_constant_ifs(function: func.FuncOp) -> None:
-    """Every `onnx.If` of `function` with a constant condition, inlined."""
+def inline_constant_ifs(function: func.FuncOp) -> bool:
+    """Every `onnx.If` of `function` with a constant condition, inlined;
+    whether there was one."""
+    changed = False
     for op in list(function.walk()):
         if isinstance(op, onnx.IfOp) and (taken := condition(op)) is not None:
             yielded = op.branch(taken)
@@ -71,6 +74,8 @@ def inline_constant_ifs(function: func.FuncOp) -> None:
                 Rewriter.insert_op(cast, InsertPoint.before(op))
             Rewriter.replace_op(op, [], values)
             yielded.erase()
+            changed = True
+    return changed
 
 
 class ConvertIf(OnnxPattern[onnx.IfOp]):
@@ -176,7 +181,8 @@ class _Unrolling:
         is more or less static."""
         cast_values: list[SSAValue] = []
         for value, result in zip(values, results, strict=True):
-            if value.type != result.type:
+            # A sequence or optional needs no cast: `resolve_sequences` follows it.
+            if value.type != result.type and not onnx.is_structured(result.type):
                 t = result.type
                 assert isa(t, TensorType[Attribute])
                 value = self.add(tensor.CastOp(value, t))
@@ -323,7 +329,28 @@ def unroll_control_flow(module: Operation) -> None:
     """Every `onnx.Scan` and `onnx.Loop` in `module` that can be, unrolled
     (nested ones too, outer first); the others are left for
     `ConvertScan`/`ConvertLoop` to refuse with the reason. Runs before the
-    conversion's walk, which visits only the ops there when it starts."""
+    conversion's walk, which visits only the ops there when it starts.
+
+    In a module with sequences or optionals, unrolling, `resolve_sequences`
+    and inlining the Ifs it decides repeat until nothing changes: a
+    loop-carried sequence, or an If on `OptionalHasElement`, is known only
+    step by step."""
+    _unroll_all(module)
+    if not uses_sequences(module):
+        return
+    while True:
+        changed = resolve_sequences(module)
+        for function in list(module.walk()):
+            if isinstance(function, func.FuncOp):
+                changed |= inline_constant_ifs(function)
+        changed |= _unroll_all(module)
+        if not changed:
+            return
+
+
+def _unroll_all(module: Operation) -> bool:
+    """Every Scan and Loop that can be, unrolled; whether one was."""
+    changed = False
     pending = [
         op for op in module.walk() if isinstance(op, onnx.ScanLoopOp | onnx.LoopOp)
     ]
@@ -337,9 +364,11 @@ def unroll_control_flow(module: Operation) -> None:
         ops, values = unrolled
         Rewriter.insert_op(ops, InsertPoint.before(op))
         Rewriter.replace_op(op, [], values)
+        changed = True
         pending = [
             op for op in module.walk() if isinstance(op, onnx.ScanLoopOp | onnx.LoopOp)
         ]
+    return changed
 
 
 class ConvertScan(OnnxPattern[onnx.ScanLoopOp]):
