@@ -14,9 +14,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
+import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    Float8E4M3FNType,
+    Float8E4M3FNUZType,
+    Float8E5M2FNUZType,
+    Float8E5M2Type,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -122,6 +127,10 @@ _FLOAT_DTYPES: dict[type[Attribute], np.dtype[Any]] = {
     Float16Type: np.dtype(np.float16),
     Float32Type: np.dtype(np.float32),
     Float64Type: np.dtype(np.float64),
+    Float8E4M3FNType: np.dtype(ml_dtypes.float8_e4m3fn),
+    Float8E4M3FNUZType: np.dtype(ml_dtypes.float8_e4m3fnuz),
+    Float8E5M2Type: np.dtype(ml_dtypes.float8_e5m2),
+    Float8E5M2FNUZType: np.dtype(ml_dtypes.float8_e5m2fnuz),
 }
 
 
@@ -135,8 +144,10 @@ def numpy_dtype(element_type: Attribute) -> np.dtype[Any]:
         width = element_type.width.data
         if width == 1:
             return np.dtype(np.bool_)
+        unsigned = element_type.signedness.data == Signedness.UNSIGNED
+        if width == 4:  # one element per byte (docs/frontend.md)
+            return np.dtype(ml_dtypes.uint4 if unsigned else ml_dtypes.int4)
         if width in (8, 16, 32, 64):
-            unsigned = element_type.signedness.data == Signedness.UNSIGNED
             return np.dtype(f"{'u' if unsigned else ''}int{width}")
     raise UnsupportedOpError(f"the xhip backend has no element type {element_type}")
 

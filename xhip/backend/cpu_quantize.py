@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import ml_dtypes
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
@@ -53,7 +54,7 @@ def scale_layout(
     inner = 1
     for size in shape[axis + 1 :]:
         inner *= size
-    if scale.shape != zero.shape:
+    if scale.shape != zero.shape and not scale.size == zero.size == 1:
         raise ValueError(
             f"{name}: the scale has shape {scale.shape} but the zero point {zero.shape}"
         )
@@ -89,18 +90,45 @@ def _spread(
 
 
 INTEGER_RANGE = {
-    np.dtype(t): (float(np.iinfo(t).min), float(np.iinfo(t).max))
-    for t in (np.int8, np.uint8, np.int16, np.uint16)
+    np.dtype(t): (float(ml_dtypes.iinfo(t).min), float(ml_dtypes.iinfo(t).max))
+    for t in (np.int8, np.uint8, np.int16, np.uint16, ml_dtypes.int4, ml_dtypes.uint4)
 }
-"""Each quantized type's range, where QuantizeLinear saturates."""
+"""Each quantized type's range, where QuantizeLinear saturates: int4 and uint4
+are ml_dtypes' (one element a byte, the IR's i4 and ui4)."""
+
+
+FLOAT8_DTYPES = tuple(
+    np.dtype(t)
+    for t in (
+        ml_dtypes.float8_e4m3fn,
+        ml_dtypes.float8_e4m3fnuz,
+        ml_dtypes.float8_e5m2,
+        ml_dtypes.float8_e5m2fnuz,
+    )
+)
+"""ONNX's float8 types, as ml_dtypes (the IR's f8E4M3FN, f8E4M3FNUZ, f8E5M2,
+f8E5M2FNUZ)."""
 
 
 def quantize(
-    x: np.ndarray, scale: np.ndarray, zero: np.ndarray, out: np.ndarray
+    x: np.ndarray,
+    scale: np.ndarray,
+    zero: np.ndarray,
+    out: np.ndarray,
+    saturate: bool = True,
 ) -> None:
     """`saturate(rint(x / scale) + zero)` into `out`, in float32 (scale and
-    zero broadcast to x)."""
+    zero broadcast to x). To float8: `x / scale + zero` rounded to nearest
+    (ties to even, ml_dtypes' conversion), clamped to the largest finite
+    value first under `saturate` (NaN stays NaN), as ONNX Runtime does."""
     q = np.asarray(np.divide(x, scale, dtype=np.float32))  # 0-d: an array too
+    if out.dtype in FLOAT8_DTYPES:
+        np.add(q, zero, out=q, dtype=np.float32)
+        if saturate:
+            top = float(ml_dtypes.finfo(out.dtype).max)
+            np.clip(q, -top, top, out=q)
+        np.copyto(out, q.astype(out.dtype))
+        return
     np.rint(q, out=q)
     np.add(q, zero, out=q, dtype=np.float32)
     lo, hi = INTEGER_RANGE[out.dtype]
@@ -133,17 +161,20 @@ class CpuQuantize(CpuHost):
         scale_layout("hip.quantize_linear", x, scale, zero_point, attrs)
         s = _spread(self.array(scale), x.shape, attrs)
         z = _spread(self.array(zero_point), x.shape, attrs)
-        quantize(self.array(x), s, z, self.array(out))
+        quantize(self.array(x), s, z, self.array(out), attrs.saturate)
 
     def dequantize_linear(
         self, x: DA, scale: DA, zero_point: DA, out: DA, attrs: QuantizeAttributes
     ) -> None:
-        """`hip.dequantize_linear`: `float32(int32(x) - int32(zero)) * scale`."""
+        """`hip.dequantize_linear`: `float32(int32(x) - int32(zero)) * scale`
+        (float8: the difference in float32)."""
         scale_layout("hip.dequantize_linear", x, scale, zero_point, attrs)
         s = _spread(self.array(scale), x.shape, attrs)
         z = _spread(self.array(zero_point), x.shape, attrs)
+        data = self.array(x)
+        work = np.float32 if data.dtype in FLOAT8_DTYPES else np.int32
         with np.errstate(over="ignore"):
-            d = np.subtract(self.array(x), z, dtype=np.int32)
+            d = np.subtract(data, z, dtype=work)
         y = np.multiply(d, s, dtype=np.float32)
         np.copyto(self.array(out), y, casting="unsafe")
 

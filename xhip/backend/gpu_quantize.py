@@ -10,13 +10,17 @@ weights, and no BLAS call, as no vendor BLAS of our device API takes int8.
 Requantize (QLinearMatMul's output stage) is one grid-stride kernel.
 ConvInteger is a direct integer convolution, one output element per thread,
 reading x and w where they lie (any strides): no float copy of either.
+Quantize and dequantize take int4, uint4 and float8 too (`SMALL`).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+import ml_dtypes
 import numpy as np
 
-from xhip.backend.cpu_quantize import INTEGER_RANGE, scale_layout
+from xhip.backend.cpu_quantize import FLOAT8_DTYPES, INTEGER_RANGE, scale_layout
 from xhip.backend.device import KernelArg
 from xhip.backend.elementwise import TYPE_CODES
 from xhip.backend.gpu_host import BLOCK, GpuHost, broadcast_strides
@@ -29,6 +33,14 @@ from xhip.dialects.hip import (
 
 SCALE_DTYPES = (np.dtype(np.float32), np.dtype(np.float16))
 QUANTIZED_DTYPES = tuple(INTEGER_RANGE)
+SMALL: dict[np.dtype[Any], tuple[np.dtype[Any], int]] = {
+    np.dtype(ml_dtypes.int4): (np.dtype(np.int8), 1),
+    np.dtype(ml_dtypes.uint4): (np.dtype(np.uint8), 2),
+    **{t: (np.dtype(np.uint8), 3 + i) for i, t in enumerate(FLOAT8_DTYPES)},
+}
+"""int4, uint4 and the float8 types (one a byte) go as int8 or uint8 bytes,
+the kernels told which (`small`: the low nibble, `xhip_f8_decode`,
+`xhip_f8_encode`)."""
 EIGHT_BIT = (np.dtype(np.int8), np.dtype(np.uint8))
 
 
@@ -60,12 +72,16 @@ class GpuQuantize(GpuHost):
             ("i64", layout.axis_stride),
             ("i64", layout.inner_stride),
         ]
+        x_type, x_small = SMALL.get(x.dtype, (x.dtype, 0))
+        out_type, out_small = SMALL.get(out.dtype, (out.dtype, 0))
         codes: list[KernelArg] = [
-            ("i32", TYPE_CODES[x.dtype]),
-            ("i32", TYPE_CODES[out.dtype]),
+            ("i32", TYPE_CODES[x_type]),
+            ("i32", TYPE_CODES[out_type]),
         ]
+        small: KernelArg = ("i32", x_small or out_small)
         meta = np.asarray([*x.shape, *out.strides, *x.strides] or [0], dtype=np.int64)
-        self._launch_strided(kernel, codes, out, meta, [x], [*args, *trailing])
+        args = [*args, small, *trailing]
+        self._launch_strided(kernel, codes, out, meta, [x], args)
         for given, used in zip((scale, zero_point), dense, strict=True):
             if used is not given:
                 self.free(used.buffer)
@@ -73,17 +89,22 @@ class GpuQuantize(GpuHost):
     def quantize_linear(
         self, x: DA, scale: DA, zero_point: DA, out: DA, attrs: QuantizeAttributes
     ) -> None:
-        if x.dtype not in SCALE_DTYPES or out.dtype not in QUANTIZED_DTYPES:
+        if x.dtype not in SCALE_DTYPES or out.dtype not in (
+            *QUANTIZED_DTYPES,
+            *FLOAT8_DTYPES,
+        ):
             self.refuse(f"from {x.dtype} to {out.dtype}")
-        lo, hi = INTEGER_RANGE[out.dtype]
+        lo, hi = INTEGER_RANGE.get(out.dtype, (0, 0))  # float8: unused
         bounds: list[KernelArg] = [("i32", int(lo)), ("i32", int(hi))]
-        self._linear("xhip_quantize_linear", x, scale, zero_point, out, attrs, bounds)
+        trailing = [*bounds, ("i32", int(attrs.saturate))]
+        self._linear("xhip_quantize_linear", x, scale, zero_point, out, attrs, trailing)
 
     def dequantize_linear(
         self, x: DA, scale: DA, zero_point: DA, out: DA, attrs: QuantizeAttributes
     ) -> None:
         if out.dtype not in SCALE_DTYPES or x.dtype not in (
             *QUANTIZED_DTYPES,
+            *FLOAT8_DTYPES,
             np.dtype(np.int32),
         ):
             self.refuse(f"from {x.dtype} to {out.dtype}")
@@ -103,7 +124,9 @@ class GpuQuantize(GpuHost):
             ("ptr", self._address(zero_point)),
         ]
         self.device.launch("xhip_dynamic_quantize_params", 1, BLOCK, 8 * BLOCK, args)
-        self.quantize_linear(x, scale, zero_point, out, QuantizeAttributes(0, 0))
+        self.quantize_linear(
+            x, scale, zero_point, out, QuantizeAttributes(0, 0, saturate=True)
+        )
 
     def matmul_integer(self, a: DA, b: DA, a_zero: DA, b_zero: DA, out: DA) -> None:
         for v in (a, b, a_zero, b_zero):

@@ -20,6 +20,10 @@ import onnx
 from onnx import ModelProto, TensorProto, TypeProto
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    Float8E4M3FNType,
+    Float8E4M3FNUZType,
+    Float8E5M2FNUZType,
+    Float8E5M2Type,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -52,12 +56,39 @@ def _element_types() -> dict[int, Attribute]:
         TensorProto.UINT16: IntegerType(16, u),
         TensorProto.UINT32: IntegerType(32, u),
         TensorProto.UINT64: IntegerType(64, u),
+        TensorProto.INT4: IntegerType(4),
+        TensorProto.UINT4: IntegerType(4, u),
+        TensorProto.FLOAT8E4M3FN: Float8E4M3FNType(),
+        TensorProto.FLOAT8E4M3FNUZ: Float8E4M3FNUZType(),
+        TensorProto.FLOAT8E5M2: Float8E5M2Type(),
+        TensorProto.FLOAT8E5M2FNUZ: Float8E5M2FNUZType(),
     }
 
 
 ELEMENT_TYPES: dict[int, Attribute] = _element_types()
 """ONNX element types we import, and their MLIR types as onnx-mlir spells them
 (signed ONNX integers are signless, unsigned ones `ui`)."""
+
+
+PACKED_TYPES = frozenset({TensorProto.INT4, TensorProto.UINT4})
+"""Types a TensorProto stores two a byte (the first element in the low
+nibble); in the IR (xDSL's i4 and ui4) and at run time (ml_dtypes' int4 and
+uint4) one a byte."""
+
+
+def proto_bytes(elem_type: int, numel: int, size: int) -> int:
+    """The bytes of a TensorProto's data of `numel` elements of `size` bytes."""
+    return (numel + 1) // 2 if elem_type in PACKED_TYPES else numel * size
+
+
+def unpack_nibbles(raw: bytes | memoryview, elem_type: int, numel: int) -> bytes:
+    """A packed INT4 or UINT4 tensor's data, one element a byte: INT4 sign
+    extended, as xDSL stores an i4 constant."""
+    packed = np.frombuffer(raw, np.uint8)
+    nibbles = np.stack([packed & 0xF, packed >> 4], axis=-1).reshape(-1)[:numel]
+    if elem_type == TensorProto.INT4:
+        return ((nibbles.astype(np.int8) ^ 8) - 8).astype(np.int8).tobytes()
+    return nibbles.tobytes()
 
 
 def dtype_name(elem_type: int) -> str:

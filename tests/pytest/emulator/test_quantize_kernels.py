@@ -115,12 +115,12 @@ def test_strided_operands(make_gpu: MakeGpu) -> None:
     x_view = transposed(gpu.upload(x))
     out = gpu.empty((9, 13), np.dtype(np.int8))
     s, z = gpu.upload(scale), gpu.upload(zero)
-    gpu.quantize_linear(x_view, s, z, transposed(out), QuantizeAttributes(0, 0))
+    gpu.quantize_linear(x_view, s, z, transposed(out), QuantizeAttributes(0, 0, True))
     got = gpu.download(out).T
     np.testing.assert_array_equal(got, want)
     back = gpu.empty((9, 13), np.dtype(np.float32))
     gpu.dequantize_linear(
-        transposed(out), s, z, transposed(back), QuantizeAttributes(0, 0)
+        transposed(out), s, z, transposed(back), QuantizeAttributes(0, 0, True)
     )
     np.testing.assert_array_equal(
         gpu.download(back).T, _one_node("DequantizeLinear", want, scale, zero)

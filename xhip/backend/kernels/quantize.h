@@ -5,7 +5,8 @@
 //
 // As in ONNX Runtime (and cpu_quantize.py), in float32: quantize is
 // rintf(x / scale) + zero (ties to even), clamped to the type's [lo, hi];
-// dequantize is (float)(int32 x - int32 zero) * scale.
+// dequantize is (float)(int32 x - int32 zero) * scale. To float8, x / scale
+// + zero rounded to it; from float8, (x - zero) * scale in float.
 //
 // Scale layout (cpu_quantize.ScaleLayout): element i of x (row-major) takes
 // the scale at o * so + (a / block) * sa + r * sr with r = i % inner,
@@ -24,13 +25,94 @@ __device__ inline long long xhip_quant_int(xhip_any v) {
   return v.kind == 1 ? v.i : (long long)v.u;
 }
 
+// int4, uint4 and float8 lie one a byte, read and written as int8 or uint8
+// (codes of those), `small` telling which: 1 int4, 2 uint4 (the low nibble
+// alone, sign extended for int4, since ml_dtypes leaves the high one 0 (-2 is
+// 0x0e) where int8 writes and xDSL's constants extend the sign (0xfe)); 3 to
+// 6 float8 e4m3fn, e4m3fnuz, e5m2, e5m2fnuz (read and written by
+// xhip_f8_decode / xhip_f8_encode).
+__device__ inline long long xhip_quant_nibble(long long v, int small) {
+  if (small == 1) return ((v & 15) ^ 8) - 8;
+  if (small == 2) return v & 15;
+  return v;
+}
+
+// A float8 format: mantissa bits, exponent bias, its largest finite value;
+// fnuz: no -0 nor inf, NaN 0x80; e4m3fn: no inf, NaN s.1111.111; e5m2: IEEE.
+struct xhip_f8 {
+  int mant, bias, fnuz, ieee;
+  float max;
+};
+
+__device__ inline xhip_f8 xhip_f8_format(int small) {
+  xhip_f8 f;
+  f.mant = small <= 4 ? 3 : 2;
+  f.fnuz = small == 4 || small == 6;
+  f.ieee = small == 5;
+  f.bias = (small <= 4 ? 7 : 15) + f.fnuz;
+  f.max = small == 3 ? 448.0f : small == 4 ? 240.0f : 57344.0f;
+  return f;
+}
+
+__device__ inline float xhip_f8_decode(long long code, int small) {
+  const xhip_f8 f = xhip_f8_format(small);
+  const int b = (int)(code & 255), mmask = (1 << f.mant) - 1;
+  const int e = (b & 127) >> f.mant, m = b & mmask;
+  const int emax = (1 << (7 - f.mant)) - 1;
+  const float nan = __int_as_float(0x7fc00000);
+  if (f.fnuz && b == 128) return nan;
+  if (!f.fnuz && !f.ieee && (b & 127) == 127) return nan;
+  if (f.ieee && e == emax) return m ? nan : (b & 128 ? -1.0f : 1.0f) * __int_as_float(0x7f800000);
+  float a = e ? ldexpf((float)(m + (1 << f.mant)), e - f.bias - f.mant)
+              : ldexpf((float)m, 1 - f.bias - f.mant);
+  return b & 128 ? -a : a;
+}
+
+// To nearest, ties to even; what exceeds the largest finite value is it under
+// `saturate` (infinities too), else inf (e5m2) or NaN.
+__device__ inline long long xhip_f8_encode(float v, int small, int saturate) {
+  const xhip_f8 f = xhip_f8_format(small);
+  const int sign = v < 0.0f || (v == 0.0f && 1.0f / v < 0.0f) ? 128 : 0;
+  const int nan = f.fnuz ? 128 : 127;
+  if (v != v) return nan;
+  float a = v < 0.0f ? -v : v;
+  const int mmask = (1 << f.mant) - 1;
+  int e = 0, m = 0;
+  if (a <= f.max * 2.0f) {
+    int exp2;
+    frexpf(a, &exp2);  // a = frac * 2^exp2, frac in [0.5, 1)
+    int unbiased = exp2 - 1;
+    if (unbiased < 1 - f.bias) unbiased = 1 - f.bias;  // subnormal scale
+    float r = rintf(ldexpf(a, f.mant - unbiased));
+    if (r >= (float)(2 << f.mant)) {  // rounded up into the next binade
+      r = (float)(1 << f.mant);
+      unbiased += 1;
+    }
+    a = ldexpf(r, unbiased - f.mant);
+    e = r >= (float)(1 << f.mant) ? unbiased + f.bias : 0;
+    m = (int)r & mmask;
+  }
+  if (a > f.max) {
+    if (saturate) return sign | (f.ieee ? 0x7b : f.fnuz ? 127 : 126);
+    return f.ieee ? (sign | 0x7c) : nan;
+  }
+  const int code = (e << f.mant) | m;
+  if (f.fnuz && code == 0) return 0;  // no -0
+  return sign | code;
+}
+
+__device__ inline float xhip_quant_small_float(xhip_any raw, int small) {
+  return small >= 3 ? xhip_f8_decode(xhip_quant_int(raw), small)
+                    : (float)xhip_quant_nibble(xhip_quant_int(raw), small);
+}
+
 // y (integer type y_type) = quantized x (float type x_type); meta: shape,
 // y strides, x strides (strided_meta).
 extern "C" __global__ void xhip_quantize_linear(
     int x_type, int y_type, void* y, const void* x, int rank,
     const xhip_index* meta, xhip_index n, const void* scale, const void* zero,
     xhip_index inner, xhip_index len, xhip_index block, xhip_index so,
-    xhip_index sa, xhip_index sr, int lo, int hi) {
+    xhip_index sa, xhip_index sr, int small, int lo, int hi, int saturate) {
   const xhip_index* shape = meta;
   xhip_index step = (xhip_index)blockDim.x * gridDim.x;
   for (xhip_index i = (xhip_index)blockIdx.x * blockDim.x + threadIdx.x; i < n;
@@ -38,14 +120,18 @@ extern "C" __global__ void xhip_quantize_linear(
     xhip_index s = xhip_quant_at(i, inner, len, block, so, sa, sr);
     float v = (float)xhip_read(x_type, x, xhip_offset(i, rank, shape, meta + 2 * rank)).f;
     float d = (float)xhip_read(x_type, scale, s).f;
-    float z = (float)xhip_quant_int(xhip_read(y_type, zero, s));
-    float q = rintf(v / d) + z;
-    q = q < (float)lo ? (float)lo : q > (float)hi ? (float)hi : q;  // NaN: 0
+    float z = xhip_quant_small_float(xhip_read(y_type, zero, s), small);
     xhip_any w;
     w.kind = 1;
     w.f = 0.0;
-    w.i = q == q ? (long long)q : 0;
     w.u = 0;
+    if (small >= 3) {
+      w.i = xhip_f8_encode(v / d + z, small, saturate);
+    } else {
+      float q = rintf(v / d) + z;
+      q = q < (float)lo ? (float)lo : q > (float)hi ? (float)hi : q;  // NaN: 0
+      w.i = q == q ? (long long)q : 0;
+    }
     xhip_write(y_type, y, xhip_offset(i, rank, shape, meta + rank), w);
   }
 }
@@ -55,20 +141,27 @@ extern "C" __global__ void xhip_dequantize_linear(
     int x_type, int y_type, void* y, const void* x, int rank,
     const xhip_index* meta, xhip_index n, const void* scale, const void* zero,
     xhip_index inner, xhip_index len, xhip_index block, xhip_index so,
-    xhip_index sa, xhip_index sr) {
+    xhip_index sa, xhip_index sr, int small) {
   const xhip_index* shape = meta;
   xhip_index step = (xhip_index)blockDim.x * gridDim.x;
   for (xhip_index i = (xhip_index)blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += step) {
     xhip_index s = xhip_quant_at(i, inner, len, block, so, sa, sr);
-    long long v = xhip_quant_int(
-        xhip_read(x_type, x, xhip_offset(i, rank, shape, meta + 2 * rank)));
-    long long z = xhip_quant_int(xhip_read(x_type, zero, s));
-    int diff = (int)((unsigned int)v - (unsigned int)z);  // int32, wrapping
+    xhip_any raw = xhip_read(x_type, x, xhip_offset(i, rank, shape, meta + 2 * rank));
+    xhip_any raw_zero = xhip_read(x_type, zero, s);
     float d = (float)xhip_read(y_type, scale, s).f;
+    float diff;
+    if (small >= 3) {  // float8: the difference in float
+      diff = xhip_f8_decode(xhip_quant_int(raw), small) -
+             xhip_f8_decode(xhip_quant_int(raw_zero), small);
+    } else {
+      long long v = xhip_quant_nibble(xhip_quant_int(raw), small);
+      long long z = xhip_quant_nibble(xhip_quant_int(raw_zero), small);
+      diff = (float)(int)((unsigned int)v - (unsigned int)z);  // int32, wrapping
+    }
     xhip_any w;
     w.kind = 0;
-    w.f = (double)((float)diff * d);
+    w.f = (double)(diff * d);
     w.i = 0;
     w.u = 0;
     xhip_write(y_type, y, xhip_offset(i, rank, shape, meta + rank), w);

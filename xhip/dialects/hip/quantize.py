@@ -10,14 +10,19 @@ from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    Float8E4M3FNType,
+    Float8E4M3FNUZType,
+    Float8E5M2FNUZType,
+    Float8E5M2Type,
     Float16Type,
     Float32Type,
     IntegerAttr,
     IntegerType,
     Signedness,
+    UnitAttr,
 )
 from xdsl.ir import Attribute, Operation
-from xdsl.irdl import irdl_op_definition, prop_def
+from xdsl.irdl import irdl_op_definition, opt_prop_def, prop_def
 from xdsl.utils.exceptions import VerifyException
 
 from xhip.dialects.constraints import AnyShapedTypeConstr
@@ -38,8 +43,17 @@ QUANTIZED_TYPES: tuple[Attribute, ...] = (
     IntegerType(8, _u),
     IntegerType(16),
     IntegerType(16, _u),
+    IntegerType(4),
+    IntegerType(4, _u),
+    Float8E4M3FNType(),
+    Float8E4M3FNUZType(),
+    Float8E5M2Type(),
+    Float8E5M2FNUZType(),
 )
-"""What QuantizeLinear writes and DequantizeLinear reads (the latter int32 too)."""
+"""What QuantizeLinear writes and DequantizeLinear reads (the latter int32 too);
+i4 and ui4 one element a byte, the float8 types ONNX's (ml_dtypes' int4,
+uint4 and float8 types at run time)."""
+FLOAT8_TYPES: tuple[Attribute, ...] = QUANTIZED_TYPES[6:]
 SCALE_TYPES: tuple[Attribute, ...] = (Float32Type(), Float16Type())
 """The float side of both: the division and the product are float32."""
 
@@ -47,10 +61,14 @@ SCALE_TYPES: tuple[Attribute, ...] = (Float32Type(), Float16Type())
 @dataclass(frozen=True, slots=True)
 class QuantizeAttributes:
     """`axis` (in `[0, rank)`) of a per-axis or blocked scale; `block_size` 0
-    unless blocked. A one-element scale is per tensor whatever the axis."""
+    unless blocked. A one-element scale is per tensor whatever the axis.
+    `saturate`: a float8 output clamps to its largest finite value (else
+    what overflows is inf, or NaN for the types without inf); always true
+    for integers and for DequantizeLinear."""
 
     axis: int
     block_size: int
+    saturate: bool
 
 
 def _element(value: Attribute) -> Attribute:
@@ -81,15 +99,23 @@ class _LinearOp(HipComputeOp, ABC):
         out: Value,
         axis: int,
         block_size: int = 0,
+        saturate: bool = True,
     ) -> Self:
+        """`saturate` false: QuantizeLinear's `no_saturate` (float8 only)."""
+        props: dict[str, Attribute] = {
+            "axis": i64_attr(axis),
+            "block_size": i64_attr(block_size),
+        }
+        if not saturate:
+            props["no_saturate"] = UnitAttr()
         return cls._from_roles(
-            ctx,
-            {"x": x, "scale": scale, "zero_point": zero_point, "out": out},
-            {"axis": i64_attr(axis), "block_size": i64_attr(block_size)},
+            ctx, {"x": x, "scale": scale, "zero_point": zero_point, "out": out}, props
         )
 
     def runtime_attributes(self) -> QuantizeAttributes:
-        return QuantizeAttributes(self.axis.value.data, self.block_size.value.data)
+        return QuantizeAttributes(
+            self.axis.value.data, self.block_size.value.data, saturate=True
+        )
 
     def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
         return shapes[0]
@@ -122,7 +148,10 @@ class _LinearOp(HipComputeOp, ABC):
                 f"'{self.name}' ins operand 0 has shape {fmt_shape(x)} but outs "
                 f"operand 0 has shape {fmt_shape(out)}"
             )
-        if len(scale) != len(zero) or any(map(static_mismatch, scale, zero)):
+        one = all(d == 1 for d in (*scale, *zero))
+        if not one and (
+            len(scale) != len(zero) or any(map(static_mismatch, scale, zero))
+        ):
             raise VerifyException(
                 f"'{self.name}' the scale has shape {fmt_shape(scale)} but the zero "
                 f"point {fmt_shape(zero)}"
@@ -152,10 +181,21 @@ class _LinearOp(HipComputeOp, ABC):
 @irdl_op_definition
 class QuantizeLinearOp(_LinearOp):
     """ONNX QuantizeLinear: `saturate(rint(x / scale) + zero_point)` to the
-    integer type of `outs`, the division in float32, ties to even."""
+    integer type of `outs`, the division in float32, ties to even; to a
+    float8 `outs`, `x / scale + zero_point` rounded to it (to nearest, ties
+    to even), clamped to its finite range unless `no_saturate`."""
 
     name = "hip.quantize_linear"
     RUNTIME_CALL: ClassVar[str] = "quantize_linear"
+
+    no_saturate = opt_prop_def(UnitAttr)
+
+    def runtime_attributes(self) -> QuantizeAttributes:
+        return QuantizeAttributes(
+            self.axis.value.data,
+            self.block_size.value.data,
+            saturate=self.no_saturate is None,
+        )
 
     def verify_element_types(self) -> None:
         x, s = _element(self.inputs[0].type), _element(self.inputs[1].type)
@@ -530,6 +570,7 @@ OPS: tuple[type[Operation], ...] = (
 """This family's ops, in the order the dialect lists them."""
 
 __all__ = [
+    "FLOAT8_TYPES",
     "QUANTIZED_TYPES",
     "SCALE_TYPES",
     "ConvIntegerOp",

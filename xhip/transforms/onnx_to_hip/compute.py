@@ -22,6 +22,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from xhip.dialects import hip, onnx
+from xhip.transforms.onnx_to_hip.quantize import convert_low_precision_cast
 from xhip.transforms.onnx_to_hip.support import (
     ConversionState,
     DimSource,
@@ -407,6 +408,8 @@ class ConvertCast(OnnxPattern[onnx.CastOp]):
     def convert(self, op: onnx.CastOp, rewriter: PatternRewriter) -> None:
         if op.input.type == op.output.type:
             rewriter.replace(op, [], [op.input])
+            return
+        if convert_low_precision_cast(self, op, rewriter):
             return
         sources = _same_shape_sources(op.input)
         _emit(

@@ -46,6 +46,7 @@ from xhip.transforms.onnx_to_hip.compute import (
     element_type_check,
     emit_elementwise,
 )
+from xhip.transforms.onnx_to_hip.quantize import convert_low_precision_cast
 from xhip.transforms.onnx_to_hip.support import (
     OnnxPattern,
     Unsupported,
@@ -266,6 +267,8 @@ class ConvertCastLike(OnnxPattern[onnx.CastLikeOp]):
     def convert(self, op: onnx.CastLikeOp, rewriter: PatternRewriter) -> None:
         if op.input.type == op.output.type:
             rewriter.replace(op, [], [op.input])
+            return
+        if convert_low_precision_cast(self, op, rewriter):
             return
         shape = ranked(op.input, "the input").get_shape()
         sources = [(op.input, i) for i in range(len(shape))]

@@ -8,8 +8,9 @@ a `hip.conv_integer` with the bias, then `hip.requantize`.
 An absent zero point is a constant 0 of its type and of the scale's shape
 (one element for MatMulInteger), so the hip ops take every operand. The
 axis is put in `[0, rank)` (0 for a one-element scale, where it does not
-matter). `saturate` only concerns float8 outputs, which the importer does
-not read; `precision` must be x's own type.
+matter). `saturate` only concerns float8 outputs (`no_saturate` when 0);
+`precision` must be x's own type. int4, uint4 and the float8 types go
+through as the IR's i4, ui4 and f8 types (one element a byte).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any, cast
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    BytesAttr,
     DenseIntOrFPElementsAttr,
     Float16Type,
     Float32Type,
@@ -56,16 +58,18 @@ def _zero(
     """The zero point, or a constant 0 of `element` and `shape`."""
     if given is not None:
         return given
-    if not isinstance(element, IntegerType):
-        raise Unsupported(f"a zero point of {element}: integers only")
+    if not isinstance(element, IntegerType) and element not in hip.FLOAT8_TYPES:
+        raise Unsupported(f"a zero point of {element}: integers and float8 only")
     if DYNAMIC_INDEX in shape:
         raise Unsupported("a zero point is needed where the scale's shape is dynamic")
     count = 1
     for n in shape:
         count *= n
-    integer = cast("IntegerType[int, Signedness]", element)
-    zeros: DenseIntOrFPElementsAttr = DenseIntOrFPElementsAttr.from_list(
-        TensorType(integer, shape), [0] * count
+    typed = cast("IntegerType[int, Signedness]", element)
+    # Zero bytes are 0 in every integer and float8 type.
+    size = typed.compile_time_size
+    zeros = DenseIntOrFPElementsAttr(
+        TensorType(typed, shape), BytesAttr(bytes(count * size))
     )
     return pattern.state.folder.get(rewriter, op, zeros)
 
@@ -77,6 +81,7 @@ def _linear(
     hip_type: type[hip.QuantizeLinearOp] | type[hip.DequantizeLinearOp],
     operands: tuple[SSAValue, SSAValue, SSAValue | None],
     zero_element: Attribute,
+    saturate: bool = True,
 ) -> None:
     x, scale, zero = operands
     shape = ranked(x, "the input").get_shape()
@@ -104,6 +109,7 @@ def _linear(
         out=out,
         axis=axis,
         block_size=block,
+        saturate=saturate,
     )
     rewriter.replace(op, new)
 
@@ -120,7 +126,8 @@ class ConvertQuantizeLinear(OnnxPattern[onnx.QuantizeLinearOp]):
             )
         element = ranked(op.y, "the result").get_element_type()
         operands = (op.x, op.y_scale, op.y_zero_point)
-        _linear(self, op, rewriter, hip.QuantizeLinearOp, operands, element)
+        saturate = element not in hip.FLOAT8_TYPES or op.get_int("saturate") != 0
+        _linear(self, op, rewriter, hip.QuantizeLinearOp, operands, element, saturate)
 
 
 class ConvertDequantizeLinear(OnnxPattern[onnx.DequantizeLinearOp]):
@@ -333,3 +340,52 @@ class ConvertQLinearConv(OnnxPattern[onnx.QLinearConvOp]):
             b_axis=1,
         )
         rewriter.replace(op, new)
+
+
+LOW_PRECISION: tuple[Attribute, ...] = (
+    *hip.FLOAT8_TYPES,
+    IntegerType(4),
+    IntegerType(4, Signedness.UNSIGNED),
+)
+"""Cast targets the runtimes' own casts (numpy's, ml_dtypes') get wrong."""
+
+
+def convert_low_precision_cast(
+    pattern: OnnxPattern[Any],
+    op: onnx.CastOp | onnx.CastLikeOp,
+    rewriter: PatternRewriter,
+) -> bool:
+    """A float32 or float16 Cast to float8 as the `hip.quantize_linear` by 1
+    with zero point 0 it equals (round to nearest even; clamped to the finite
+    range unless `saturate` is 0), and True. Other casts to float8, and float
+    casts to int4 / uint4 (ONNX Runtime rounds half away from zero, then
+    wraps), are refused; False for the rest, which `hip.cast` computes."""
+    source = ranked(op.input, "the input").get_element_type()
+    target = ranked(op.output, "the result").get_element_type()
+    if target not in LOW_PRECISION or source == target:
+        return False
+    if target not in hip.FLOAT8_TYPES:
+        if isinstance(source, IntegerType):
+            return False  # wraps to 4 bits, as ml_dtypes and ONNX Runtime do
+        raise Unsupported(f"Cast from {source} to {target} (from integers only)")
+    if source not in hip.SCALE_TYPES:
+        raise Unsupported(f"Cast from {source} to {target} (from f32 and f16 only)")
+    shape = ranked(op.input, "the input").get_shape()
+    sources: list[SizeSource] = [(op.input, d) for d in range(len(shape))]
+    out = build_init(
+        rewriter, pattern.state, op, ranked(op.output, "a result"), sources
+    )
+    one = DenseIntOrFPElementsAttr.from_list(
+        TensorType(cast(Float32Type, source), []), [1.0]
+    )
+    new = hip.QuantizeLinearOp.make(
+        context_of(op),
+        x=op.input,
+        scale=pattern.state.folder.get(rewriter, op, one),
+        zero_point=_zero(pattern, op, rewriter, None, target, ()),
+        out=out,
+        axis=0,
+        saturate=op.get_int("saturate") != 0,
+    )
+    rewriter.replace(op, new)
+    return True
