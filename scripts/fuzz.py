@@ -1,8 +1,9 @@
 """The long fuzzer run: `python scripts/fuzz.py --seeds 5000 [--start 0]
 [--runtime cpu|cuda-emulated|hip-emulated]`.
 
-Prints one line per mismatch, error, refusal or runtime refusal, then the
-counts; exits 1 if any seed gave a wrong answer or an unexpected exception.
+Prints one line per mismatch, error, refusal, runtime refusal or graph ONNX
+Runtime would not run (`invalid`), then the counts; exits 1 if any seed gave
+a wrong answer or an unexpected exception.
 `--runtime cuda-emulated` and `hip-emulated` run the GPU runtimes on the CPU
 stand-in of their device API (`xhip.testing.emulator`).
 """

@@ -10,11 +10,14 @@ said in one line that it cannot convert something), `unsupported` (the GPU
 runtime said in one line that it has no kernel for an op in that type): both
 counted, not failures) or `error` (any other exception: a bug too).
 
-Each op type has one generator in `GENERATORS`, gathered from one module per
+Each op type has one generator in `GENERATORS` (an ONNX Runtime contrib op's
+named with its domain, `com.microsoft.FastGelu`), gathered from one module per
 family of ops (`compute`, `reduce`, `conv`, ..., named like the `onnx_to_hip`
 module that converts the family) over the graph-building core in `graph`; an
-op the importer reads without a generator is listed by `unfuzzed_ops()`, which
-a test keeps empty. `python scripts/fuzz.py --seeds 5000` is the long run.
+op newer than the base opset declares the opset it needs in its family's
+`OPSETS`, and a graph imports the largest its ops need. An op the importer
+reads without a generator is listed by `unfuzzed_ops()`, which a test keeps
+empty. `python scripts/fuzz.py --seeds 5000` is the long run.
 """
 
 from xhip.testing.fuzz.driver import (
@@ -22,6 +25,7 @@ from xhip.testing.fuzz.driver import (
     FAMILIES,
     GENERATORS,
     NOT_DRAWN,
+    OPSETS,
     OUTCOMES,
     RTOL,
     RUNTIMES,
@@ -41,6 +45,7 @@ __all__ = [
     "GENERATORS",
     "NOT_DRAWN",
     "OPSET",
+    "OPSETS",
     "OUTCOMES",
     "RTOL",
     "RUNTIMES",

@@ -219,6 +219,38 @@ def _where(g: Graph) -> Value | None:
     return g.add("Where", [_condition(g, x).name, x.name, other], shape)
 
 
+def _bitcast(g: Graph) -> Value | None:
+    """BitCast of `1.5 + Tanh(x)` (NaN made 0: in [0.5, 2.5], no NaN whose
+    payload, no zero whose sign the bits would show) to int32 or uint32,
+    cast back to float32 and scaled by 2^-30."""
+    x = g.pick()
+    if x is None:
+        return None
+    zero = g.constant(np.array(0.0, np.float32))
+    steps = [
+        ("IsNaN", [x.name]),
+        ("Where", [None, zero, x.name]),
+        ("Tanh", [None]),
+        ("Add", [None, g.constant(np.array(1.5, np.float32))]),
+    ]
+    value = x
+    for op_type, inputs in steps:
+        value = g.add(op_type, [n or value.name for n in inputs], x.shape)
+        g.values.pop()
+    to = TensorProto.INT32 if g.rng.random() < 0.5 else TensorProto.UINT32
+    bits = g.add("BitCast", [value.name], x.shape, to=to)
+    g.values.pop()
+    back = g.add("Cast", [bits.name], x.shape, to=TensorProto.FLOAT)
+    g.values.pop()
+    scale = g.constant(np.array(2.0**-30, np.float32))
+    return g.add("Mul", [back.name, scale], x.shape)
+
+
+OPSETS: dict[str, int] = {"BitCast": 26}
+"""The opset an op came in where it is newer than `OPSET`: BitCast, and the
+`ELEMENTWISE` ops `_elementwise_table` finds newer (Swish)."""
+
+
 def _elementwise_table() -> dict[str, Generator]:
     """A generator for every op of `compute.ELEMENTWISE`, from its formula:
     bool results are cast back to float32, bool operands are comparisons,
@@ -226,8 +258,8 @@ def _elementwise_table() -> dict[str, Generator]:
     table: dict[str, Generator] = {}
     for onnx_type, hip_type in ELEMENTWISE.items():
         op_type = onnx_type.name.removeprefix("onnx.")
-        if not defs.has(op_type, OPSET):
-            continue  # newer than the graphs (Swish): `driver.NOT_DRAWN`
+        if not defs.has(op_type, OPSET):  # newer than the base opset (Swish)
+            OPSETS[op_type] = defs.get_schema(op_type).since_version
         formula = hip_type.FORMULA
         arity = formula.arity()
         bools = operand_types(formula, arity)
@@ -254,4 +286,5 @@ GENERATORS: dict[str, Generator] = {
     "Transpose": _transpose,
     "Concat": _concat,
     "Cast": _cast,
+    "BitCast": _bitcast,
 }

@@ -7,10 +7,12 @@ from __future__ import annotations
 import numpy as np
 
 from xhip.testing.fuzz.graph import (
+    MS,
     Generator,
     Graph,
     Value,
     broadcast_partner,
+    contrib,
     to_float,
     to_integers,
 )
@@ -52,6 +54,12 @@ def _gelu(g: Graph) -> Value | None:
     x = g.pick()
     mode = str(g.rng.choice(["none", "tanh"]))
     return None if x is None else g.add("Gelu", [x.name], x.shape, approximate=mode)
+
+
+def _ms_gelu(g: Graph) -> Value | None:
+    """com.microsoft's Gelu (erf), ai.onnx's before opset 20."""
+    x = g.pick()
+    return None if x is None else contrib(g, "Gelu", [x.name], x.shape)
 
 
 def _prelu(g: Graph) -> Value | None:
@@ -102,6 +110,7 @@ GENERATORS: dict[str, Generator] = {
     "Clip": _clip,
     "Mod": _mod,
     "Gelu": _gelu,
+    f"{MS}.Gelu": _ms_gelu,
     "PRelu": _prelu,
     "CastLike": _cast_like,
     "BitShift": _bit_shift,

@@ -1,5 +1,6 @@
 """The generators of ONNX Runtime's LLM attention ops (`onnx_to_hip/gqa.py`),
-in the `com.microsoft` domain (the driver imports it where a graph uses it):
+in the `com.microsoft` domain (the driver imports it where a graph uses it),
+and the helpers the attention families share:
 GroupQueryAttention as a first prompt of a value's rows, its projections
 constants, `seqlens_k` and `total_sequence_length` made from the value's
 shape as an exporter makes them; RotaryEmbedding at positions 0 to S - 1."""
@@ -9,14 +10,13 @@ from __future__ import annotations
 import numpy as np
 from onnx import TensorProto, helper
 
-from xhip.testing.fuzz.graph import Generator, Graph, Value
+from xhip.testing.fuzz.graph import MS, Generator, Graph, Value
 
-MS = "com.microsoft"
 POSITIONS = 32
 """Rows of the rotary caches: more than any sequence the fuzzer makes."""
 
 
-def _hidden(
+def hidden(
     g: Graph,
     op_type: str,
     inputs: list[str],
@@ -29,7 +29,7 @@ def _hidden(
     return value.name
 
 
-def _caches(g: Graph, half: int) -> list[str]:
+def caches(g: Graph, half: int) -> list[str]:
     angles = g.rng.uniform(0, 6, (POSITIONS, half))
     return [
         g.constant(np.cos(angles).astype(np.float32), "cos"),
@@ -37,14 +37,14 @@ def _caches(g: Graph, half: int) -> list[str]:
     ]
 
 
-def _sequence(g: Graph, x: Value) -> tuple[str, str]:
+def sequence(g: Graph, x: Value) -> tuple[str, str]:
     """The shape of `x` and its dim 1 (an int64 scalar), as shape ops."""
-    shape = _hidden(g, "Shape", [x.name], (3,))
-    seq = _hidden(g, "Gather", [shape, g.constant(np.array(1, np.int64))], ())
+    shape = hidden(g, "Shape", [x.name], (3,))
+    seq = hidden(g, "Gather", [shape, g.constant(np.array(1, np.int64))], ())
     return shape, seq
 
 
-def _pick_sequence(g: Graph) -> Value | None:
+def pick_sequence(g: Graph) -> Value | None:
     """A rank-3 value (B, S, F), F static, S short enough for the caches."""
     x = g.pick(rank=3)
     if x is None or not isinstance(x.shape[2], int):
@@ -57,7 +57,7 @@ def _pick_sequence(g: Graph) -> Value | None:
 def _gqa(g: Graph) -> Value | None:
     """Q, K, V projected from a value (packed or not), rotary or not, a local
     window, softcap, a head sink, one KV head or more."""
-    x = _pick_sequence(g)
+    x = pick_sequence(g)
     if x is None:
         return None
     rng = g.rng
@@ -70,7 +70,7 @@ def _gqa(g: Graph) -> Value | None:
 
     def project(width: int) -> str:
         w = rng.uniform(-0.5, 0.5, (features, width)).astype(np.float32)
-        return _hidden(g, "MatMul", [x.name, g.constant(w, "w")], (batch, seq, width))
+        return hidden(g, "MatMul", [x.name, g.constant(w, "w")], (batch, seq, width))
 
     if packed:
         names = [project((heads + 2 * kv_heads) * head), "", ""]
@@ -80,10 +80,10 @@ def _gqa(g: Graph) -> Value | None:
             project(kv_heads * head),
             project(kv_heads * head),
         ]
-    shape, length = _sequence(g, x)
-    total = _hidden(g, "Cast", [length], (), to=TensorProto.INT32)
-    last = _hidden(g, "Sub", [total, g.constant(np.array(1, np.int32))], ())
-    batches = _hidden(
+    shape, length = sequence(g, x)
+    total = hidden(g, "Cast", [length], (), to=TensorProto.INT32)
+    last = hidden(g, "Sub", [total, g.constant(np.array(1, np.int32))], ())
+    batches = hidden(
         g,
         "Slice",
         [
@@ -93,7 +93,7 @@ def _gqa(g: Graph) -> Value | None:
         ],
         (1,),
     )
-    seqlens = _hidden(g, "Expand", [last, batches], (batch,))
+    seqlens = hidden(g, "Expand", [last, batches], (batch,))
     names += ["", "", seqlens, total]
     attributes: dict[str, object] = {
         "num_heads": heads,
@@ -102,7 +102,7 @@ def _gqa(g: Graph) -> Value | None:
         "softcap": float(rng.choice([0.0, 2.0])),
     }
     if rotary:
-        names += _caches(g, head // 2)
+        names += caches(g, head // 2)
         attributes |= {"do_rotary": 1, "rotary_interleaved": int(rng.integers(2))}
     if rng.random() < 0.3:
         sinks = rng.uniform(-1, 1, heads).astype(np.float32)
@@ -123,15 +123,15 @@ def _gqa(g: Graph) -> Value | None:
     return out
 
 
-def _all_positions(g: Graph, x: Value) -> str:
+def all_positions(g: Graph, x: Value) -> str:
     """(B, S) positions 0 to S - 1 of a value (B, S, F), as shape ops."""
-    shape, length = _sequence(g, x)
+    shape, length = sequence(g, x)
     zero, one = (g.constant(np.array(v, np.int64)) for v in (0, 1))
-    steps = _hidden(g, "Range", [zero, length, one], (x.shape[1],))
-    row = _hidden(
+    steps = hidden(g, "Range", [zero, length, one], (x.shape[1],))
+    row = hidden(
         g, "Unsqueeze", [steps, g.constant(np.array([0], np.int64))], (1, x.shape[1])
     )
-    sizes = _hidden(
+    sizes = hidden(
         g,
         "Slice",
         [
@@ -141,14 +141,14 @@ def _all_positions(g: Graph, x: Value) -> str:
         ],
         (2,),
     )
-    return _hidden(g, "Expand", [row, sizes], x.shape[:2])
+    return hidden(g, "Expand", [row, sizes], x.shape[:2])
 
 
 def _rotary(g: Graph) -> Value | None:
     """com.microsoft's RotaryEmbedding of a value's heads at positions 0 to
     S - 1 of every batch entry, or from a first position on (position_ids
     (1,)); all of each head or half, interleaved or not."""
-    x = _pick_sequence(g)
+    x = pick_sequence(g)
     if x is None:
         return None
     features = x.shape[2]
@@ -164,11 +164,11 @@ def _rotary(g: Graph) -> Value | None:
         # The first-position form: positions k to k + S - 1.
         positions = g.constant(g.rng.integers(0, 8, 1).astype(np.int64), "first")
     else:
-        positions = _all_positions(g, x)
+        positions = all_positions(g, x)
     out = Value(g.fresh("rotary"), x.shape)
     node = helper.make_node(
         "RotaryEmbedding",
-        [x.name, positions, *_caches(g, rotary // 2)],
+        [x.name, positions, *caches(g, rotary // 2)],
         [out.name],
         name=out.name,
         domain=MS,
@@ -182,8 +182,6 @@ def _rotary(g: Graph) -> Value | None:
 
 
 GENERATORS: dict[str, Generator] = {
-    "GroupQueryAttention": _gqa,
-    "RotaryEmbedding": _rotary,
+    f"{MS}.GroupQueryAttention": _gqa,
+    f"{MS}.RotaryEmbedding": _rotary,
 }
-"""`RotaryEmbedding` here is com.microsoft's (ai.onnx's is an opset-23 op the
-driver does not draw: `driver.NOT_DRAWN`)."""

@@ -11,7 +11,12 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 OPSET = 20
-"""The graphs' opset: the newest the drawn ops (Gelu) need."""
+"""The graphs' base opset; an op newer than it declares the opset it needs in
+its family's `OPSETS`, and a graph that draws it imports that one."""
+
+MS = "com.microsoft"
+"""ONNX Runtime's contrib domain (version 1): its ops' generators are named
+`com.microsoft.<op type>`."""
 
 
 Shape = tuple[int | str, ...]
@@ -62,6 +67,15 @@ class Graph:
         self.nodes.append(node)
         self.values.append(out)
         return out
+
+
+def contrib(
+    g: Graph, op_type: str, inputs: list[str], shape: Shape, **attributes: object
+) -> Value:
+    """`Graph.add` of ONNX Runtime's contrib op `op_type` (`MS`)."""
+    out = g.add(op_type, inputs, shape, **attributes)
+    g.nodes[-1].domain = MS
+    return out
 
 
 Generator = Callable[[Graph], Value | None]

@@ -7,15 +7,15 @@ from __future__ import annotations
 import numpy as np
 from onnx import helper
 
-from xhip.testing.fuzz.graph import Generator, Graph, Value, to_float
+from xhip.testing.fuzz.graph import MS, Generator, Graph, Value, to_float
 
 _TYPES = (np.uint8, np.int8)
 
 
-def _qdq(g: Graph) -> Value | None:
+def _qdq(g: Graph, domain: str = "") -> Value | None:
     """QuantizeLinear then DequantizeLinear, per tensor or per axis, to uint8
     or int8 (16-bit types need opset 21), with a scale that keeps most values
-    in range."""
+    in range; ai.onnx's or ONNX Runtime's (`domain`)."""
     x = g.pick()
     if x is None:
         return None
@@ -45,11 +45,18 @@ def _qdq(g: Graph) -> Value | None:
         else {}
     )
     q = g.add("QuantizeLinear", [x.name, *names], x.shape, **attrs)
+    q_node = g.nodes[-1]
     g.values.pop()
-    return g.add("DequantizeLinear", [q.name, *names], x.shape, **attrs)
+    out = g.add("DequantizeLinear", [q.name, *names], x.shape, **attrs)
+    q_node.domain = g.nodes[-1].domain = domain
+    return out
 
 
-def _dynamic(g: Graph, x: Value) -> tuple[str, str, str]:
+def _ms_qdq(g: Graph) -> Value | None:
+    return _qdq(g, MS)
+
+
+def dynamic(g: Graph, x: Value) -> tuple[str, str, str]:
     """DynamicQuantizeLinear of `x`: its (y, scale, zero) names."""
     names = [g.fresh("dq"), g.fresh("dq_scale"), g.fresh("dq_zp")]
     g.nodes.append(
@@ -63,7 +70,7 @@ def _dynamic_qdq(g: Graph) -> Value | None:
     x = g.pick()
     if x is None:
         return None
-    y, scale, zero = _dynamic(g, x)
+    y, scale, zero = dynamic(g, x)
     return g.add("DequantizeLinear", [y, scale, zero], x.shape)
 
 
@@ -74,7 +81,7 @@ def _matmul_integer(g: Graph) -> Value | None:
     x = g.pick()
     if x is None or len(x.shape) < 2 or not isinstance(x.shape[-1], int):
         return None
-    y, _, zero = _dynamic(g, x)
+    y, _, zero = dynamic(g, x)
     k, n = x.shape[-1], int(g.rng.integers(1, 9))
     assert isinstance(k, int)
     t = _TYPES[int(g.rng.integers(2))]
@@ -96,7 +103,7 @@ def _qlinear_matmul(g: Graph) -> Value | None:
     x = g.pick()
     if x is None or len(x.shape) < 2 or not isinstance(x.shape[-1], int):
         return None
-    y, scale, zero = _dynamic(g, x)
+    y, scale, zero = dynamic(g, x)
     k, n = x.shape[-1], int(g.rng.integers(1, 9))
     assert isinstance(k, int)
     t = _TYPES[int(g.rng.integers(2))]
@@ -139,7 +146,7 @@ def _conv_integer(g: Graph) -> Value | None:
     out_length = length + sum(pads) - k + 1
     if out_length < 1:
         return None
-    y, _, zero = _dynamic(g, x)
+    y, _, zero = dynamic(g, x)
     weights = g.rng.integers(0, 256, (m, c, k)).astype(np.uint8)
     inputs = [y, g.constant(weights, "w"), zero]
     if g.rng.random() < 0.5:
@@ -166,7 +173,7 @@ def _qlinear_conv(g: Graph) -> Value | None:
     out_length = length + sum(pads) - k + 1
     if out_length < 1:
         return None
-    y, scale, zero = _dynamic(g, x)
+    y, scale, zero = dynamic(g, x)
     count = m if g.rng.random() < 0.5 else ()
     out_params = [
         g.constant(np.asarray(g.rng.uniform(0.02, 0.2), np.float32), "y_scale"),
@@ -192,6 +199,8 @@ def _qlinear_conv(g: Graph) -> Value | None:
 GENERATORS: dict[str, Generator] = {
     "QuantizeLinear": _qdq,
     "DequantizeLinear": _qdq,
+    f"{MS}.QuantizeLinear": _ms_qdq,
+    f"{MS}.DequantizeLinear": _ms_qdq,
     "DynamicQuantizeLinear": _dynamic_qdq,
     "MatMulInteger": _matmul_integer,
     "QLinearMatMul": _qlinear_matmul,

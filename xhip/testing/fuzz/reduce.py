@@ -83,6 +83,23 @@ def _layer_norm(g: Graph) -> Value | None:
     return g.add("LayerNormalization", [x.name, scale, bias], x.shape, axis=-1)
 
 
+def _rms_norm(g: Graph) -> Value | None:
+    """RMSNormalization over the axes from a static one on (the last, or the
+    last two where both are static), a scale of those axes' shape."""
+    x = g.pick()
+    if x is None or not x.shape or not isinstance(x.shape[-1], int):
+        return None
+    axis = -1
+    if len(x.shape) > 1 and isinstance(x.shape[-2], int) and g.rng.random() < 0.5:
+        axis = -2
+    static = [d for d in x.shape[axis:] if isinstance(d, int)]
+    scale = g.constant(g.rng.uniform(0.5, 1.5, static).astype(np.float32))
+    epsilon = float(g.rng.choice([1e-5, 1e-2]))
+    return g.add(
+        "RMSNormalization", [x.name, scale], x.shape, axis=axis, epsilon=epsilon
+    )
+
+
 def _dropout(g: Graph) -> Value | None:
     x = g.pick()
     return None if x is None else g.add("Dropout", [x.name], x.shape)
@@ -110,5 +127,9 @@ GENERATORS: dict[str, Generator] = {
     "ArgMax": _arg_reduce("ArgMax"),
     "ArgMin": _arg_reduce("ArgMin"),
     "LayerNormalization": _layer_norm,
+    "RMSNormalization": _rms_norm,
     "Dropout": _dropout,
 }
+
+OPSETS: dict[str, int] = {"RMSNormalization": 23}
+"""The opset RMSNormalization came in."""

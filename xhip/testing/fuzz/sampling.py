@@ -20,6 +20,7 @@ TensorScatter (opset 24) is not drawn: the graphs are opset 20.
 from __future__ import annotations
 
 import numpy as np
+from onnx import TensorProto, helper
 
 from xhip.testing.fuzz.graph import Generator, Graph, Value, channels_first
 
@@ -241,7 +242,37 @@ def _deform_conv(g: Graph) -> Value | None:
     )
 
 
+def _tensor_scatter(g: Graph) -> Value | None:
+    """A value written along a static axis (not the batch) into a cache of
+    it padded there by 0 to 3 (xhip wants the update's length and the cache's
+    static), at one drawn position for every batch entry, linear (in range)
+    or circular."""
+    x = g.pick()
+    if x is None or len(x.shape) < 2:
+        return None
+    axes = [a for a in range(1, len(x.shape)) if isinstance(x.shape[a], int)]
+    if not axes:
+        return None
+    axis = axes[int(g.rng.integers(len(axes)))]
+    length = x.shape[axis]
+    assert isinstance(length, int)
+    extra = int(g.rng.integers(0, 4))
+    pads = [0] * (2 * len(x.shape))
+    pads[len(x.shape) + axis] = extra
+    shape = (*x.shape[:axis], length + extra, *x.shape[axis + 1 :])
+    cache = _hidden(g, "Pad", [x.name, _ints(g, pads)], shape)
+    circular = g.rng.random() < 0.5
+    top = length + extra if circular else extra + 1
+    at = helper.make_tensor("at", TensorProto.INT64, [1], [int(g.rng.integers(0, top))])
+    index = _hidden(g, "ConstantOfShape", [_batch(g, x)], (x.shape[0],), value=at)
+    update = [v for v in g.values if v.shape == x.shape]
+    names = [cache, update[int(g.rng.integers(len(update)))].name, index]
+    mode = "circular" if circular else "linear"
+    return g.add("TensorScatter", names, shape, axis=axis, mode=mode)
+
+
 GENERATORS: dict[str, Generator] = {
+    "TensorScatter": _tensor_scatter,
     "GridSample": _grid_sample,
     "AffineGrid": _affine_grid,
     "Col2Im": _col2im,
@@ -249,3 +280,6 @@ GENERATORS: dict[str, Generator] = {
     "MaxUnpool": _max_unpool,
     "DeformConv": _deform_conv,
 }
+
+OPSETS: dict[str, int] = {"TensorScatter": 24}
+"""The opset TensorScatter came in."""

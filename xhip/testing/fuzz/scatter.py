@@ -78,10 +78,33 @@ def _one_hot(g: Graph) -> Value | None:
     return g.add("OneHot", [best.name, depth_name, values], tuple(shape), axis=axis)
 
 
+def _cumprod(g: Graph) -> Value | None:
+    """CumProd of `1 + Tanh(x) / 2`, in [0.5, 1.5]: products of a few such
+    factors stay well scaled."""
+    x = g.pick()
+    if x is None or not x.shape:
+        return None
+    squashed = g.add("Tanh", [x.name], x.shape)
+    g.values.pop()
+    half = g.add("Mul", [squashed.name, g.constant(np.array(0.5, np.float32))], x.shape)
+    g.values.pop()
+    factors = g.add("Add", [half.name, g.constant(np.array(1.0, np.float32))], x.shape)
+    g.values.pop()
+    axis = g.constant(
+        np.array(int(g.rng.integers(-len(x.shape), len(x.shape))), np.int64), "axis"
+    )
+    flags = {"exclusive": int(g.rng.integers(2)), "reverse": int(g.rng.integers(2))}
+    return g.add("CumProd", [factors.name, axis], x.shape, **flags)
+
+
 GENERATORS: dict[str, Generator] = {
     "Trilu": _trilu,
     "CumSum": _cumsum,
+    "CumProd": _cumprod,
     "ScatterElements": _scatter_elements,
     "ScatterND": _scatter_nd,
     "OneHot": _one_hot,
 }
+
+OPSETS: dict[str, int] = {"CumProd": 26}
+"""The opset CumProd came in."""
