@@ -4,9 +4,11 @@ The CUDA runtime runs over the emulated device (`xhip.testing.emulator`) with
 its kernel launches and GEMMs made no-ops, so what is timed is the host's
 work alone (sizes, views, arguments, and the emulator's memory copies of the
 inputs and outputs). Per model, at batch 1 x seq 128: host us per call with
-bound plans (the default) and without (`max_bound_plans=0`), and the device
-calls (kernel launches plus GEMMs) per call. There is no graph replay yet, so
-every row has `graph: false`.
+bound plans replayed as device graphs (`graph: true`; a graph launch costs
+one call here), with bound plans replayed call by call (`graph: false`, the
+runtime's `graphs = False`), and without bound plans (`max_bound_plans=0`,
+in the `graph: false` row), and the device calls (kernel launches plus
+GEMMs) per call.
 
 Models: the attention example, the pre-LN transformer block at d_model 512
 (8 heads), a stack of 12 such blocks (`big_model.write_big_model`), and the
@@ -23,10 +25,9 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import onnx
@@ -35,29 +36,53 @@ from transformer_block import transformer_block
 
 import xhip
 from xhip.backend.cuda import CudaRuntime
+from xhip.backend.device import KernelArg, StridedGemm
 from xhip.backend.gpu import kernel_source
 from xhip.backend.session import CompiledModel
-from xhip.testing.emulator import EmulatedDevice, EmulatedKernels
+from xhip.testing.emulator import EmulatedDevice, EmulatedGraph, EmulatedKernels
 
 REPO = Path(__file__).resolve().parents[1]
 BATCH, SEQ = 1, 128
 
 
-class Counter:
-    """The device's launches and GEMMs, made no-ops and counted."""
+class NullDevice(EmulatedDevice):
+    """The emulated device with its launches and GEMMs made no-ops and
+    counted. A graph launch is one call, as on a GPU: it counts the launches
+    and GEMMs captured in it (and runs its memsets, if any)."""
 
-    def __init__(self) -> None:
+    def __init__(self, kernels: EmulatedKernels):
+        super().__init__(32, kernels=kernels)
         self.calls = 0
+        self._captured = 0
+        self._nodes: dict[int, int] = {}
 
-    def nothing(self, *args: object) -> None:
+    def _nothing(self) -> None:
+        if self._capture is not None:
+            self._captured += 1
+            return
         self.calls += 1
 
+    def launch(
+        self, kernel: str, grid: int, block: int, shared: int, args: Sequence[KernelArg]
+    ) -> None:
+        self._nothing()
 
-def runtime(kernels: EmulatedKernels, counter: Counter) -> CudaRuntime:
-    device: Any = EmulatedDevice(32, kernels=kernels)
-    device.launch = counter.nothing
-    device.gemm_strided_batched = counter.nothing
-    return CudaRuntime(device=device)
+    def gemm_strided_batched(self, call: StridedGemm) -> None:
+        self._nothing()
+
+    def end_capture(self) -> EmulatedGraph:
+        graph = super().end_capture()
+        self._nodes[id(graph)] = self._captured
+        self._captured = 0
+        return graph
+
+    def launch_graph(self, graph: EmulatedGraph) -> None:
+        self.calls += self._nodes[id(graph)]
+        super().launch_graph(graph)
+
+
+def runtime(kernels: EmulatedKernels, graphs: bool) -> CudaRuntime:
+    return CudaRuntime(device=NullDevice(kernels), graphs=graphs)
 
 
 def feeds(model: onnx.ModelProto) -> dict[str, np.ndarray]:
@@ -111,31 +136,45 @@ def main() -> None:
                 str(REPO / "tests" / "fixtures" / "models" / "gpt2.torchscript.onnx")
             ),
         }
-        print(f"{'model':<16} {'bound us':>9} {'unbound us':>11} {'device calls':>13}")
+        print(
+            f"{'model':<16} {'graph us':>9} {'bound us':>9} {'unbound us':>11} "
+            f"{'device calls':>13}"
+        )
         for name, model in models.items():
             ir = xhip.compile_to_ir(model)
             inputs = feeds(model)
             result: dict[str, float] = {}
-            calls = 0
-            for bound in (True, False):
-                counter = Counter()
+            calls: dict[str, int] = {}
+            for mode in ("graph", "bound", "unbound"):
+                gpu = runtime(kernels, graphs=mode == "graph")
                 compiled = CompiledModel(
                     ir.module,
                     ir.signature,
                     ir.constants,
-                    runtime(kernels, counter),
-                    max_bound_plans=8 if bound else 0,
+                    gpu,
+                    max_bound_plans=0 if mode == "unbound" else 8,
                 )
                 compiled(inputs)
-                counter.calls = 0
+                compiled(inputs)  # a graph is captured on the first replay
+                device = gpu.device
+                assert isinstance(device, NullDevice)
+                device.calls = 0
                 compiled(inputs)
-                calls = counter.calls
-                result["bound" if bound else "unbound"] = best_us(
-                    partial(compiled, inputs), args.repeats
-                )
+                calls[mode] = device.calls
+                result[mode] = best_us(partial(compiled, inputs), args.repeats)
                 compiled.close()
+            assert len(set(calls.values())) == 1, calls
             print(
-                f"{name:<16} {result['bound']:9.0f} {result['unbound']:11.0f} {calls:13d}"
+                f"{name:<16} {result['graph']:9.0f} {result['bound']:9.0f} "
+                f"{result['unbound']:11.0f} {calls['graph']:13d}"
+            )
+            rows.append(
+                {
+                    "model": name,
+                    "graph": True,
+                    "host_us_per_call": round(result["graph"], 1),
+                    "device_calls_per_call": calls["graph"],
+                }
             )
             rows.append(
                 {
@@ -143,7 +182,7 @@ def main() -> None:
                     "graph": False,
                     "host_us_per_call": round(result["bound"], 1),
                     "host_us_per_call_unbound": round(result["unbound"], 1),
-                    "device_calls_per_call": calls,
+                    "device_calls_per_call": calls["bound"],
                 }
             )
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -56,7 +57,11 @@ class CupyDevice:
     """`DeviceAPI` on CuPy: its memory pool, `cupy.cuda.runtime` copies,
     `RawModule` (NVRTC) kernels and cuBLAS with CuPy's handle, all on CuPy's
     current stream: `cublas{S,D}gemmStridedBatched` for float32 and float64,
-    `cublasGemmStridedBatchedEx` (CUDA_R_16F, CUBLAS_COMPUTE_32F) for half."""
+    `cublasGemmStridedBatchedEx` (CUDA_R_16F, CUBLAS_COMPUTE_32F) for half.
+
+    Bound plans are captured into CUDA graphs (`Stream.begin_capture`) on a
+    stream of the device's own, blocking, so that work on the legacy default
+    stream (the copies) stays ordered with the graphs' launches."""
 
     name = "CuPy"
 
@@ -66,9 +71,10 @@ class CupyDevice:
         self._live: dict[int, Any] = {}
         """Pool allocations by address: dropping one gives it back to the pool."""
         self._kernels: dict[str, Any] = {}
-        self._scalars = {t: np.zeros(2, t) for t in ("float32", "float64")}
-        """alpha, beta in each compute type: host memory that cuBLAS reads in
-        host pointer mode."""
+        self._stream: Any = None
+        """The capture and graph-launch stream, made on first capture."""
+        self._blas_stream = 0
+        """The cuBLAS handle's stream before a capture, set back after it."""
 
     def malloc(self, nbytes: int) -> int:
         memory = self.cupy.cuda.alloc(nbytes)
@@ -91,7 +97,9 @@ class CupyDevice:
         )
 
     def memset(self, address: int, value: int, nbytes: int) -> None:
-        self.cupy.cuda.runtime.memset(address, value, nbytes)
+        """On the current stream (a capture holds it)."""
+        stream = self.cupy.cuda.get_current_stream().ptr
+        self.cupy.cuda.runtime.memsetAsync(address, value, nbytes, stream)
 
     def load_kernels(self, source: str, names: Sequence[str]) -> None:
         try:
@@ -112,24 +120,39 @@ class CupyDevice:
     def launch(
         self, kernel: str, grid: int, block: int, shared: int, args: Sequence[KernelArg]
     ) -> None:
+        self.prepare_launch(kernel, grid, block, shared, args)()
+
+    def prepare_launch(
+        self, kernel: str, grid: int, block: int, shared: int, args: Sequence[KernelArg]
+    ) -> Callable[[], object]:
+        """`RawKernel.__call__` with its function and arguments resolved once;
+        it launches on the current stream (a capture's, while capturing)."""
         values = kernel_arg_values(args, np.int32, np.uint64, np.int64)
-        self._kernels[kernel]((grid,), (block,), values, shared_mem=shared)
+        return partial(
+            self._kernels[kernel], (grid,), (block,), values, shared_mem=shared
+        )
 
     def synchronize(self) -> None:
         self.cupy.cuda.Device().synchronize()
 
     def gemm_strided_batched(self, call: StridedGemm) -> None:
+        self.prepare_gemm(call)()
+
+    def prepare_gemm(self, call: StridedGemm) -> Callable[[], object]:
+        """The cuBLAS call with every argument resolved once; alpha and beta
+        in host memory of its own (host pointer mode: read at each call, so a
+        capture holds their values)."""
         blas = self.cublas
         handle = self.cupy.cuda.device.get_cublas_handle()
         op = {"N": blas.CUBLAS_OP_N, "T": blas.CUBLAS_OP_T}
-        blas.setPointerMode(handle, blas.CUBLAS_POINTER_MODE_HOST)
-        scalars = self._scalars[GEMM_COMPUTE[call.dtype]]
-        scalars[:] = call.alpha, call.beta
+        scalars = np.array([call.alpha, call.beta], GEMM_COMPUTE[call.dtype])
         alpha_at = scalars.ctypes.data
         beta_at = alpha_at + scalars.itemsize
         head = (handle, op[call.transa], op[call.transb], call.m, call.n, call.k)
+        gemm: Callable[..., object]
         if call.dtype == "float16":
-            blas.gemmStridedBatchedEx(
+            gemm = blas.gemmStridedBatchedEx
+            args: tuple[Any, ...] = (
                 *head,
                 alpha_at,
                 *(call.a, CUDA_R_16F, call.lda, call.stride_a),
@@ -140,19 +163,56 @@ class CupyDevice:
                 CUBLAS_COMPUTE_32F,
                 CUBLAS_GEMM_DEFAULT,
             )
-            return
-        gemm = (
-            blas.sgemmStridedBatched
-            if call.dtype == "float32"
-            else blas.dgemmStridedBatched
-        )
-        gemm(
-            *head,
-            alpha_at,
-            *(call.a, call.lda, call.stride_a, call.b, call.ldb, call.stride_b),
-            beta_at,
-            *(call.c, call.ldc, call.stride_c, call.batch_count),
-        )
+        else:
+            gemm = (
+                blas.sgemmStridedBatched
+                if call.dtype == "float32"
+                else blas.dgemmStridedBatched
+            )
+            args = (
+                *head,
+                alpha_at,
+                *(call.a, call.lda, call.stride_a, call.b, call.ldb, call.stride_b),
+                beta_at,
+                *(call.c, call.ldc, call.stride_c, call.batch_count),
+            )
+        host_mode = blas.CUBLAS_POINTER_MODE_HOST
+        set_mode = blas.setPointerMode
+
+        def run(scalars: np.ndarray = scalars) -> None:  # keeps alpha, beta alive
+            set_mode(handle, host_mode)
+            gemm(*args)
+
+        return run
+
+    # Graphs.
+
+    def begin_capture(self) -> None:
+        """Capture on the device's stream, cuBLAS included: CuPy refuses
+        `setStream` on a capturing stream, so it is set first."""
+        cuda = self.cupy.cuda
+        if self._stream is None:
+            self._stream = cuda.Stream()  # blocking: ordered with stream 0
+        handle = cuda.device.get_cublas_handle()
+        self._blas_stream = self.cublas.getStream(handle)
+        self.cublas.setStream(handle, self._stream.ptr)
+        self._stream.__enter__()
+        self._stream.begin_capture()
+
+    def end_capture(self) -> Any:
+        """The captured `cupy.cuda.Graph` (instantiated; freed with it)."""
+        try:
+            return self._stream.end_capture()
+        finally:
+            self._stream.__exit__(None, None, None)
+            handle = self.cupy.cuda.device.get_cublas_handle()
+            self.cublas.setStream(handle, self._blas_stream)
+
+    def launch_graph(self, graph: Any) -> None:
+        graph.launch(stream=self._stream)
+
+    def destroy_graph(self, graph: Any) -> None:
+        """Nothing: CuPy destroys the graph when the object goes."""
 
     def close(self) -> None:
         self._kernels.clear()

@@ -89,6 +89,15 @@ class DeviceAPI(Protocol):
     """What a GPU runtime asks of its device: memory, copies, kernels, one GEMM.
 
     Calls are ordered as issued (one stream); `synchronize` waits for them.
+
+    A device may also offer what bound plans replay with (gpu_replay.py):
+    `prepare_launch(kernel, grid, block, shared, args)` and
+    `prepare_gemm(call)`, the call as a function of no arguments with its
+    kernel and arguments resolved once; and device graphs: `begin_capture()`
+    (launches, GEMMs and memsets are captured, not run, until) `end_capture()`
+    returns a graph, `launch_graph(graph)` runs it again, `destroy_graph(graph)`
+    frees it. Without them, bound calls replay through `launch` and
+    `gemm_strided_batched`, one by one.
     """
 
     name: str

@@ -232,8 +232,13 @@ class GpuFused(GpuHost):
     """Mixed into `KernelRuntime`: `fused_elementwise`, its kernels loaded on
     the device as they are first called."""
 
-    def __init__(self, debug: bool = False, device: DeviceAPI | None = None):
-        super().__init__(debug, device)
+    def __init__(
+        self,
+        debug: bool = False,
+        device: DeviceAPI | None = None,
+        graphs: bool = True,
+    ):
+        super().__init__(debug, device, graphs)
         self._fused_loaded: set[str] = set()
 
     def fused_elementwise(

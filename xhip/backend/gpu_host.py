@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import math
 import re
+import weakref
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -34,6 +35,7 @@ from xhip.backend.elementwise import (
     TYPE_OF,
     generated_switches,
 )
+from xhip.backend.gpu_replay import BoundCall, Segment
 from xhip.backend.runtime import (
     Buffer,
     DeviceArray,
@@ -278,12 +280,34 @@ def insert_unit_dim(value: DeviceArray, axis: int) -> DeviceArray:
 class GpuHost(Runtime, ABC):
     """The host side of a GPU runtime, shared by all its families of ops."""
 
-    def __init__(self, debug: bool = False, device: DeviceAPI | None = None):
+    def __init__(
+        self,
+        debug: bool = False,
+        device: DeviceAPI | None = None,
+        graphs: bool = True,
+    ):
         super().__init__(debug)
         self.device = self.open_device() if device is None else device
         self.device.load_kernels(kernel_source(), KERNEL_NAMES)
         self._meta: dict[bytes, int] = {}
         self._closed = False
+        self.graphs = graphs
+        """Whether bound plans replay as device graphs where the device has
+        them (`begin_capture`); False: their prepared calls one by one."""
+        self.can_graph = hasattr(self.device, "begin_capture")
+        self.replay_stamp = 0
+        """Bumped by every device use outside bound calls (transfers, syncs)
+        and by bound calls a graph cannot hold: bound calls recorded under
+        one stamp are back to back, one graph (gpu_replay.py)."""
+        self.last_bound: tuple[weakref.ref[Segment], int] | None = None
+        """The segment of the last bound call recorded, with its stamp."""
+
+    def bind_call(
+        self, method: str, keywords: Mapping[str, Any]
+    ) -> Callable[[], object]:
+        """The call as its device calls, recorded on its first run
+        (gpu_replay.py): replays do no host work but those calls."""
+        return BoundCall(self, method, keywords)
 
     @classmethod
     @abstractmethod
@@ -311,20 +335,23 @@ class GpuHost(Runtime, ABC):
         key = meta.dtype.char.encode() + meta.tobytes()
         address = self._meta.get(key)
         if address is None:
-            address = self._meta[key] = self.device.malloc(meta.nbytes)
-            self.device.copy_to_device(address, meta)
+            device = getattr(self.device, "base", self.device)  # not recorded
+            address = self._meta[key] = device.malloc(meta.nbytes)
+            device.copy_to_device(address, meta)
         return address
 
     def upload(self, array: np.ndarray, copy: bool = False) -> DeviceArray:
         host = np.asarray(array)
         host = np.ascontiguousarray(host).reshape(host.shape)
         value = self.empty(host.shape, host.dtype)
+        self.replay_stamp += 1
         if host.nbytes:
             self.device.copy_to_device(value.buffer.handle, host)
         return value
 
     def write(self, value: DeviceArray, array: np.ndarray) -> None:
         host = np.ascontiguousarray(array)
+        self.replay_stamp += 1
         if host.nbytes:
             self.device.copy_to_device(self._address(value), host)
 
@@ -337,6 +364,7 @@ class GpuHost(Runtime, ABC):
             finally:
                 self.free(dense.buffer)
         host = np.empty(value.shape, value.dtype)
+        self.replay_stamp += 1
         if host.nbytes:
             self.device.copy_to_host(host, self._address(value))
         if out is None:
@@ -345,6 +373,7 @@ class GpuHost(Runtime, ABC):
         return out
 
     def synchronize(self) -> None:
+        self.replay_stamp += 1
         self.device.synchronize()
 
     def close(self) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ctypes
 import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -155,7 +155,12 @@ class HipDevice:
     descriptor, strided-batched column-major layouts, the heuristic's first
     algorithm; half with f32 compute, float, double) with hipBLAS's
     `hipblas{S,D}gemmStridedBatched` and `hipblasGemmStridedBatchedEx` (half,
-    f32 compute) where hipBLASLt does not load or has no algorithm for a call."""
+    f32 compute) where hipBLASLt does not load or has no algorithm for a call.
+
+    Bound plans are captured into hipGraphs on a stream of the device's own
+    (blocking: ordered with the null stream, where the copies run); every
+    launch, GEMM and memset goes to `_stream`, that stream while capturing,
+    the null stream otherwise."""
 
     name = "hip-python"
 
@@ -167,10 +172,12 @@ class HipDevice:
         self._functions: dict[str, Any] = {}
         self._modules: list[Any] = []
         """Every loaded module, unloaded on close."""
-        self._scalars = {t: np.zeros(2, t) for t in ("float32", "float64")}
-        """alpha, beta in each compute type, in host memory."""
         self._workspace = 0
         self._plans: dict[tuple[Any, ...], tuple[Any, ...] | None] = {}
+        self._stream: Any = None
+        """Where launches, GEMMs and memsets go: None (the null stream), or
+        `_graph_stream` while it captures."""
+        self._graph_stream: Any = None
         reasons: list[str] = []
         self._blas = self._handle(self.hipblas, "hipblasCreate", reasons)
         self._lt = self._handle(self.hipblaslt, "hipblasLtCreate", reasons)
@@ -219,7 +226,11 @@ class HipDevice:
         )
 
     def memset(self, address: int, value: int, nbytes: int) -> None:
-        _check(self.hip.hipMemset(dst=address, value=value, sizeBytes=nbytes))
+        _check(
+            self.hip.hipMemsetAsync(
+                dst=address, value=value, sizeBytes=nbytes, stream=self._stream
+            )
+        )
 
     def synchronize(self) -> None:
         _check(self.hip.hipDeviceSynchronize())
@@ -263,34 +274,55 @@ class HipDevice:
     def launch(
         self, kernel: str, grid: int, block: int, shared: int, args: Sequence[KernelArg]
     ) -> None:
+        self.prepare_launch(kernel, grid, block, shared, args)()
+
+    def prepare_launch(
+        self, kernel: str, grid: int, block: int, shared: int, args: Sequence[KernelArg]
+    ) -> Callable[[], object]:
+        """The launch with its function and ctypes arguments resolved once."""
         values = kernel_arg_values(
             args, ctypes.c_int32, ctypes.c_void_p, ctypes.c_int64
         )
-        _check(
-            self.hip.hipModuleLaunchKernel(
-                f=self._functions[kernel],
-                gridDimX=grid,
-                gridDimY=1,
-                gridDimZ=1,
-                blockDimX=block,
-                blockDimY=1,
-                blockDimZ=1,
-                sharedMemBytes=shared,
-                stream=None,
-                kernelParams=None,
-                extra=values,
+        function = self._functions[kernel]
+
+        def run() -> None:
+            _check(
+                self.hip.hipModuleLaunchKernel(
+                    f=function,
+                    gridDimX=grid,
+                    gridDimY=1,
+                    gridDimZ=1,
+                    blockDimX=block,
+                    blockDimY=1,
+                    blockDimZ=1,
+                    sharedMemBytes=shared,
+                    stream=self._stream,
+                    kernelParams=None,
+                    extra=values,
+                )
             )
-        )
+
+        return run
 
     # GEMM.
 
     def gemm_strided_batched(self, call: StridedGemm) -> None:
+        self.prepare_gemm(call)()
+
+    def prepare_gemm(self, call: StridedGemm) -> Callable[[], object]:
+        """The GEMM with its plan and arguments resolved once; alpha and beta
+        in host memory of its own (read at each call, so a capture holds
+        their values)."""
+        scalars = np.array([call.alpha, call.beta], GEMM_COMPUTE[call.dtype])
+        plan = self._lt_plan(call) if self._lt is not None else None
+        return lambda: self._gemm(call, scalars, plan)
+
+    def _gemm(
+        self, call: StridedGemm, scalars: np.ndarray, plan: tuple[Any, ...] | None
+    ) -> None:
         dtype = call.dtype
-        scalars = self._scalars[GEMM_COMPUTE[dtype]]
-        scalars[:] = call.alpha, call.beta
         alpha_at = scalars.ctypes.data
         beta_at = alpha_at + scalars.itemsize
-        plan = self._lt_plan(call) if self._lt is not None else None
         if plan is not None:
             desc, a_layout, b_layout, c_layout, algo = plan
             _check(
@@ -310,7 +342,7 @@ class HipDevice:
                     algo=int(algo),
                     workspace=self._workspace,
                     workspaceSizeInBytes=WORKSPACE,
-                    stream=None,
+                    stream=self._stream,
                 )
             )
             return
@@ -477,6 +509,43 @@ class HipDevice:
         self._plans[key] = plan
         return plan
 
+    # Graphs.
+
+    def begin_capture(self) -> None:
+        """Capture on the device's stream; hipBLAS's handle follows it."""
+        hip = self.hip
+        if self._graph_stream is None:
+            self._graph_stream = _check(hip.hipStreamCreate())
+        if self._blas is not None:
+            _check(
+                self.hipblas.hipblasSetStream(
+                    handle=self._blas, streamId=self._graph_stream
+                )
+            )
+        self._stream = self._graph_stream
+        mode = hip.hipStreamCaptureMode.hipStreamCaptureModeRelaxed
+        _check(hip.hipStreamBeginCapture(stream=self._stream, mode=mode))
+
+    def end_capture(self) -> Any:
+        """The captured graph, instantiated (a hipGraphExec_t)."""
+        hip = self.hip
+        try:
+            graph = _check(hip.hipStreamEndCapture(stream=self._graph_stream))
+        finally:
+            self._stream = None
+            if self._blas is not None:
+                _check(self.hipblas.hipblasSetStream(handle=self._blas, streamId=None))
+        try:
+            return _check(hip.hipGraphInstantiateWithFlags(graph=graph, flags=0))
+        finally:
+            _check(hip.hipGraphDestroy(graph=graph))
+
+    def launch_graph(self, graph: Any) -> None:
+        _check(self.hip.hipGraphLaunch(graphExec=graph, stream=self._graph_stream))
+
+    def destroy_graph(self, graph: Any) -> None:
+        _check(self.hip.hipGraphExecDestroy(graphExec=graph))
+
     def close(self) -> None:
         hipblaslt = self.hipblaslt
         for plan in self._plans.values():
@@ -493,6 +562,9 @@ class HipDevice:
         if self._blas is not None:
             _check(self.hipblas.hipblasDestroy(handle=self._blas))
             self._blas = None
+        if self._graph_stream is not None:
+            _check(self.hip.hipStreamDestroy(stream=self._graph_stream))
+            self._graph_stream = None
         for module in self._modules:
             _check(self.hip.hipModuleUnload(module=module))
         self._modules.clear()

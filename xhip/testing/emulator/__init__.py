@@ -27,12 +27,14 @@ from xhip.testing.emulator.device import (
     BlasError,
     DeviceError,
     EmulatedDevice,
+    EmulatedGraph,
 )
 
 __all__ = [
     "BlasError",
     "DeviceError",
     "EmulatedDevice",
+    "EmulatedGraph",
     "CUDA_DEFAULT_SHARED",
     "DeviceMemory",
     "EmulatedKernels",

@@ -16,13 +16,20 @@ naming the kernel and the argument at a misaligned access or one outside the
 allocations its pointer arguments point into (each allocation has guard
 bytes on both sides, so a near miss lands in them), and float subnormals
 behave as the runtime's compile options make them (`denormals`).
+
+It models stream capture as CUDA and HIP graphs do it: between
+`begin_capture` and `end_capture` launches, GEMMs and memsets are recorded,
+not run, and a synchronous call (malloc, free, copies, synchronize) is
+refused; `launch_graph` runs the recorded calls again, each checked as at
+first.
 """
 
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
-from functools import cache
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache, partial
 from typing import Literal
 
 import numpy as np
@@ -126,6 +133,14 @@ class BlasError(DeviceError):
     CUBLAS_STATUS_NOT_SUPPORTED for an element type it has no GEMM for)."""
 
 
+@dataclass(frozen=True)
+class EmulatedGraph:
+    """A captured stream: its calls in order, each run again at every launch
+    (as a CUDA graph replays its nodes with the arguments captured)."""
+
+    calls: tuple[Callable[[], None], ...]
+
+
 class EmulatedDevice:
     """`DeviceAPI` on the CPU: host memory, the kernel emulator, numpy GEMM.
 
@@ -166,6 +181,10 @@ class EmulatedDevice:
         self.memsets: list[tuple[int, int, int]] = []
         """(address, value, bytes) of each memset."""
         self.closed = False
+        self._capture: list[Callable[[], None]] | None = None
+        """The calls captured so far while a capture is open."""
+        self.graph_launches = 0
+        """Graphs launched (a test reads that replay used them)."""
 
     @property
     def live_bytes(self) -> int:
@@ -175,6 +194,7 @@ class EmulatedDevice:
     # Memory.
 
     def malloc(self, nbytes: int) -> int:
+        self._not_capturing("malloc")
         if nbytes <= 0:
             raise DeviceError(f"malloc of {nbytes} bytes")
         raw = np.empty(nbytes + 2 * GUARD + ALIGNMENT, np.uint8)
@@ -188,6 +208,7 @@ class EmulatedDevice:
         return address
 
     def free(self, address: int) -> None:
+        self._not_capturing("free")
         memory = self._memory.pop(address, None)
         if memory is None:
             raise DeviceError(
@@ -231,23 +252,29 @@ class EmulatedDevice:
         return DeviceMemory(self._watched, extents)
 
     def copy_to_device(self, address: int, host: np.ndarray) -> None:
+        self._not_capturing("copy_to_device")
         if not host.flags.c_contiguous:
             raise DeviceError("copy_to_device of a non-contiguous host array")
         target = self._bytes(address, host.nbytes, "copy_to_device")
         target[:] = host.reshape(-1).view(np.uint8)
 
     def copy_to_host(self, host: np.ndarray, address: int) -> None:
+        self._not_capturing("copy_to_host")
         if not host.flags.c_contiguous or not host.flags.writeable:
             raise DeviceError("copy_to_host into a non-contiguous or read-only array")
         source = self._bytes(address, host.nbytes, "copy_to_host")
         host.reshape(-1).view(np.uint8)[:] = source
 
     def memset(self, address: int, value: int, nbytes: int) -> None:
+        if self._capture is not None:  # cudaMemsetAsync on the capturing stream
+            self._capture.append(partial(self.memset, address, value, nbytes))
+            return
         self._bytes(address, nbytes, "memset")[:] = value & 0xFF
         self.memsets.append((address, value, nbytes))
 
     def synchronize(self) -> None:
         """Every call completed before it returned."""
+        self._not_capturing("synchronize")
 
     def close(self) -> None:
         self.closed = True
@@ -274,6 +301,11 @@ class EmulatedDevice:
         module = self._loaded.get(kernel)
         if module is None:
             raise DeviceError(f"launch of {kernel!r}, which no loaded module has")
+        if self._capture is not None:  # a kernel node: run at each graph launch
+            self._capture.append(
+                partial(self.launch, kernel, grid, block, shared, tuple(args))
+            )
+            return
         if not 1 <= grid <= INT_MAX or not 1 <= block <= MAX_BLOCK:
             raise DeviceError(f"{kernel}: invalid launch of {grid} x {block} threads")
         memory = self._device_memory(args, kernel)
@@ -352,6 +384,9 @@ class EmulatedDevice:
         ):
             if not max(1, rows) <= ld <= INT_MAX:
                 raise BlasError(f"{label}={ld} < max(1, {rows})")
+        if self._capture is not None:  # cuBLAS captured on the stream
+            self._capture.append(partial(self.gemm_strided_batched, call))
+            return
         self.gemms.append(call)
         if m == 0 or n == 0 or batch_count == 0:
             return  # cuBLAS returns at once
@@ -379,3 +414,43 @@ class EmulatedDevice:
         if call.beta != 0.0:  # beta == 0: C is not read (it may hold NaN)
             result += compute.type(call.beta) * xc.astype(compute)
         xc[...] = result.astype(element)
+
+    # Prepared calls and graphs (gpu_replay.py).
+
+    def prepare_launch(
+        self, kernel: str, grid: int, block: int, shared: int, args: Sequence[KernelArg]
+    ) -> Callable[[], None]:
+        """The launch as a call without arguments (the emulator checks each
+        run again: allocations may have changed since)."""
+        return partial(self.launch, kernel, grid, block, shared, tuple(args))
+
+    def prepare_gemm(self, call: StridedGemm) -> Callable[[], None]:
+        return partial(self.gemm_strided_batched, call)
+
+    def _not_capturing(self, what: str) -> None:
+        """CUDA and HIP refuse a synchronous call, allocation or copy while a
+        stream captures (cudaErrorStreamCaptureUnsupported)."""
+        if self._capture is not None:
+            raise DeviceError(f"{what} while a stream is capturing")
+
+    def begin_capture(self) -> None:
+        """Start capturing: launches, GEMMs and memsets are recorded, not run."""
+        if self._capture is not None:
+            raise DeviceError("begin_capture while a stream is capturing")
+        self._capture = []
+
+    def end_capture(self) -> EmulatedGraph:
+        if self._capture is None:
+            raise DeviceError("end_capture without begin_capture")
+        graph = EmulatedGraph(tuple(self._capture))
+        self._capture = None
+        return graph
+
+    def launch_graph(self, graph: EmulatedGraph) -> None:
+        self._not_capturing("launch_graph")
+        self.graph_launches += 1
+        for call in graph.calls:
+            call()
+
+    def destroy_graph(self, graph: EmulatedGraph) -> None:
+        """Nothing to release: the graph's calls are host closures."""
