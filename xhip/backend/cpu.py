@@ -16,7 +16,7 @@ import numpy as np
 from xhip.backend.cpu_attention import CpuAttention
 from xhip.backend.cpu_conv import CpuConvolutions
 from xhip.backend.cpu_formula import bind_formula, quietly
-from xhip.backend.cpu_fused import CpuFused
+from xhip.backend.cpu_fused import NUMBA_MIN_ELEMENTS, CpuFused
 from xhip.backend.cpu_gather import CpuGathers
 from xhip.backend.cpu_gqa import CpuGqa
 from xhip.backend.cpu_host import PARALLEL_MIN_ELEMENTS, nothing, run_all
@@ -49,6 +49,10 @@ SOFTMAX_BLOCK_BYTES = 1 << 19
 """Rows per softmax block: the block stays in L2 across its passes."""
 SUM_MIN, SUM_MAX = 1e-30, 1e30
 """Row sums of unshifted exp that need no max shift (see `_softmax_block`)."""
+SOFTMAX_NUMBA_MAX = 1 << 22
+"""float32 softmaxes from `NUMBA_MIN_ELEMENTS` up to this size run as numba's
+row kernel; above it numpy's blocks (AVX-512 exp, 16 lanes against the
+loop's 8) measured as fast or faster (docs/benchmarks.md)."""
 
 
 def _reshape(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
@@ -252,7 +256,8 @@ class CpuRuntime(
             return quietly(bind_formula(op.FORMULA, op.arity(), xs, o, attrs.params))
 
         arrays = [self.array(x) for x in inputs]
-        return self._bind_pieces(bind, self.array(out), *arrays)
+        loop = self._bind_numba_op(attrs.kind, attrs.params, arrays, self.array(out))
+        return loop or self._bind_pieces(bind, self.array(out), *arrays)
 
     def binary(self, a: DA, b: DA, out: DA, attrs: ElementwiseAttributes) -> None:
         """The binary elementwise hip op of this `kind` (its `FORMULA`), with
@@ -356,6 +361,14 @@ class CpuRuntime(
             if factor is not None:
                 return partial(_softmax_scaled, x, factor, o)
             return partial(_softmax_shifted, x, o)
+        narrow = factor is None or factor.dtype == np.float32
+        sized = NUMBA_MIN_ELEMENTS <= rows * n < SOFTMAX_NUMBA_MAX
+        if x.dtype == np.float32 and narrow and sized:
+            from xhip.backend import cpu_kernels_rows as k  # lazy: numba, large only
+
+            one = np.ones(1, np.float32) if factor is None else factor.reshape(1)
+            loops = k.split_rows(k.softmax_rows, rows, self.threads, x2, one, o2)
+            return partial(self._parallel, loops)
         if same and factor is None:
             return partial(_softmax_shifted, x, o)
         src_rows, out_rows = x2, o2

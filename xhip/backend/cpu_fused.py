@@ -8,6 +8,11 @@ block. So each input is read once and the output written once, and every step
 computes and rounds as the unfused op did: fused and unfused agree bit for
 bit. The blocks are shared out over the runtime's threads. All of it is bound
 once (`bind_fused_elementwise`): a call is the list of numpy calls left.
+
+From `NUMBA_MIN_ELEMENTS` on, a float group runs instead as one numba loop
+(`cpu_kernels_fused`), its rows shared out over the threads: + - * / still
+round as numpy's, exp and erf are float32's within 1 and 1.11 ulp
+(`cpu_kernels_rows`), not numpy's (float64 erf).
 """
 
 from __future__ import annotations
@@ -27,6 +32,12 @@ from xhip.dialects.hip.fused import KINDS
 
 BLOCK_ELEMENTS = 1 << 15
 """Elements per block: a float32 block and a few scratch ones fit in L2."""
+NUMBA_MIN_ELEMENTS = 1 << 16
+"""From this size on a float group runs as one numba loop
+(`cpu_kernels_fused`; also the thresholds of `cpu_kernels_rows`' softmax and
+norms). Below it numpy, so small models never import numba: its import and
+first dispatch cost about 0.3 s once per process on a quiet machine (1 s at
+load 8), more than the loops save at small sizes."""
 
 DTYPES: dict[str, np.dtype[Any]] = {
     name: np.dtype(t)
@@ -118,7 +129,37 @@ def piece(x: np.ndarray, key: tuple[int | slice, ...], rank: int) -> np.ndarray:
     return x[tuple(index)]
 
 
+SLOW_ON_NUMPY = frozenset({"erf"})
+"""Elementwise kinds whose numpy form is many passes (erf: Cephes in
+float64 over masked parts): alone, a large one runs as a one-step loop."""
+
+
 class CpuFused(CpuHost):
+    def _bind_numba_op(
+        self, kind: str, params: Sequence[float], arrays: Sequence[np.ndarray],
+        target: np.ndarray,
+    ) -> Callable[[], object] | None:  # fmt: skip
+        """A large lone op of `SLOW_ON_NUMPY` as a one-step numba loop
+        (`cpu_kernels_fused`); None where numpy keeps it."""
+        if kind not in SLOW_ON_NUMPY or target.size < NUMBA_MIN_ELEMENTS:
+            return None
+        dtype = next((n for n, d in DTYPES.items() if d == target.dtype), "")
+        if dtype not in ("f32", "f64"):
+            return None
+        for x in arrays:
+            same = x.ctypes.data == target.ctypes.data and x.strides == target.strides
+            if np.may_share_memory(x, target) and not (
+                same and x.shape == target.shape
+            ):
+                return None
+        from xhip.backend import cpu_kernels_fused  # lazy: numba, large ops only
+
+        step = Step(kind, tuple(range(len(arrays))), tuple(params), dtype)
+        loops = cpu_kernels_fused.bind_kernel([step], arrays, target, self.threads)
+        if loops is None:
+            return None
+        return loops[0] if len(loops) == 1 else partial(self._parallel, loops)
+
     def fused_elementwise(
         self, inputs: Sequence[DA], out: DA, attrs: FusedAttributes
     ) -> None:
@@ -141,6 +182,13 @@ class CpuFused(CpuHost):
                 arrays[i] = np.empty(x.shape, x.dtype)
                 first.append(partial(np.copyto, arrays[i], x))  # before it is written
         steps = attrs.steps
+        if target.size >= NUMBA_MIN_ELEMENTS:
+            from xhip.backend import cpu_kernels_fused  # lazy: numba, large groups only
+
+            loops = cpu_kernels_fused.bind_kernel(steps, arrays, target, self.threads)
+            if loops is not None:
+                run = loops[0] if len(loops) == 1 else partial(self._parallel, loops)
+                return quietly([*first, run]) if first else run
         if target.size <= BLOCK_ELEMENTS:  # one block: the whole arrays
             return quietly(first + bind_block(steps, arrays, target, None))
         rank = target.ndim

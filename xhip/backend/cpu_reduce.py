@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from xhip.backend.cpu_fused import NUMBA_MIN_ELEMENTS
 from xhip.backend.cpu_host import CpuHost, nothing, run_all
 from xhip.backend.runtime import DA, OptDA
 from xhip.dialects.hip import (
@@ -45,6 +46,16 @@ def _highest(dtype: np.dtype[Any]) -> Any:
     if dtype.kind == "b":
         return True
     return np.iinfo(dtype).max
+
+
+def _view(x: np.ndarray | None, shape: tuple[int, ...]) -> np.ndarray | None:
+    """`x` with a new shape as a view, or None if that needs a copy."""
+    if x is None:
+        return None
+    try:
+        return np.reshape(x, shape, copy=False)
+    except ValueError:
+        return None
 
 
 def _same_view(a: np.ndarray, b: np.ndarray) -> bool:
@@ -210,6 +221,10 @@ class CpuReductions(CpuHost):
         xs, o = self.array(x), self.array(out)
         if xs.size == 0:
             return nothing
+        stat_arrays = [None if v is None else self.array(v) for v in (mean, inv_std)]
+        rows = self._bind_norm_rows(xs, scale, bias, o, stat_arrays, attrs, centre)
+        if rows is not None:
+            return rows
         work = np.promote_types(_work_dtype(xs.dtype), np.float32)
         axes = tuple(range(attrs.axis, xs.ndim))
         n = math.prod(xs.shape[attrs.axis :])
@@ -259,6 +274,46 @@ class CpuReductions(CpuHost):
         if inv_std is not None:
             calls.append(partial(np.copyto, self.array(inv_std), inv, casting="unsafe"))
         return partial(run_all, calls)
+
+    def _bind_norm_rows(
+        self, xs: np.ndarray, scale: DA, bias: OptDA, o: np.ndarray,
+        stats: Sequence[np.ndarray | None], attrs: NormAttributes, centre: bool,
+    ) -> Callable[[], object] | None:  # fmt: skip
+        """A large float32 norm as numba's one-pass row kernel
+        (`cpu_kernels_rows.norm_rows`), each thread a range of rows; None
+        where the operands are not (rows, n) views of float32."""
+        n = math.prod(xs.shape[attrs.axis :])
+        rows = xs.size // max(n, 1)
+        arrays = [self.array(v) for v in (scale, bias) if v is not None]
+        wanted = [v for v in stats if v is not None]
+        if xs.size < NUMBA_MIN_ELEMENTS or n == 0:
+            return None
+        if any(v.dtype != np.float32 for v in (xs, o, *arrays, *wanted)):
+            return None
+        if any(np.may_share_memory(o, v) for v in arrays) or (
+            np.may_share_memory(o, xs) and not _same_view(o, xs)
+        ):
+            return None
+        tail = xs.shape[attrs.axis :]
+        x2, o2 = _view(xs, (rows, n)), _view(o, (rows, n))
+        factors = [_view(np.broadcast_to(v, tail), (n,)) for v in arrays]
+        kept = [None if v is None else _view(v, (rows,)) for v in stats]
+        missing = [v is None for v in (x2, o2, *factors)]
+        if any(missing) or any(
+            a is None and v is not None for a, v in zip(kept, stats)
+        ):
+            return None
+        from xhip.backend import cpu_kernels_rows as k  # lazy: numba, large only
+
+        unused = np.zeros(1, np.float32)
+        size = rows if wanted else 1  # the one not wanted: scratch
+        mean, inv = (np.empty(size, np.float32) if v is None else v for v in kept)
+        bias_view = factors[1] if len(factors) > 1 else unused
+        loops = k.split_rows(
+            k.norm_rows, rows, self.threads, x2, factors[0], bias_view,
+            np.float32(attrs.epsilon), centre, o2, bool(wanted), mean, inv,
+        )  # fmt: skip
+        return partial(self._parallel, loops)
 
     def layer_norm(
         self, x: DA, scale: DA, bias: OptDA, out: DA, mean: OptDA, inv_std: OptDA,

@@ -1,0 +1,258 @@
+"""A fused elementwise group (`hip.fused_elementwise`) as one numba loop.
+
+`cpu_fused` hands a large float group here: its steps become the body of one
+loop over the output, written as Python source per group (`source`), so each
+element is read once, computed in registers in the op's own precision
+(float32 math for float32: `exp` and `erf` are `cpu_kernels_rows`'s, within
+1 ulp and 1.11 ulp of float64; +, -, *, / round as numpy's), and written
+once. The loop runs over rows `[lo, hi)` of the output seen as (rows, cols),
+so the runtime's threads each take a range of rows (`nogil`).
+
+Each operand is read as what it is under broadcasting: a scalar (read once),
+a row (`a[j]`: a bias over the last axis), a column (`a[i]`) or a full
+(rows, cols) view; a full view that is the output itself (a group written in
+place) is read through the output (`out[i, j]`): LLVM vectorizes a loop only
+after a run-time check that its loads and stores do not overlap, and a loop
+in place fails it and runs scalar, 8x slower. A group with another
+primitive, dtype or broadcast stays on numpy (`bind_kernel` returns None).
+
+On disk: the source goes into a file named by its hash under
+`kernel_dir()` and numba caches its compiled code beside it (`cache=True`),
+so a group is compiled once per machine, not once per process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import math
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from functools import cache, partial
+from pathlib import Path
+
+import numpy as np
+
+from xhip.dialects.formula import Arg, Call, Const, Expr, Param
+from xhip.dialects.hip import Step
+from xhip.dialects.hip.fused import KINDS
+
+_MATH_DIGEST = hashlib.sha1(
+    (Path(__file__).parent / "cpu_kernels_rows.py").read_bytes()
+).hexdigest()[:16]
+"""Part of each loop's source, so its file (and numba's cache of it) is new
+when `exp32` or `erf32` change."""
+
+FLOATS = {"f32": np.dtype(np.float32), "f64": np.dtype(np.float64)}
+
+_SCALAR: dict[str, str] = {
+    "add": "({0} + {1})",
+    "sub": "({0} - {1})",
+    "mul": "({0} * {1})",
+    "div": "({0} / {1})",
+    "neg": "(-{0})",
+    "abs": "abs({0})",
+    "sqrt": "math.sqrt({0})",
+    "tanh": "math.tanh({0})",
+    "log": "math.log({0})",
+    "sin": "math.sin({0})",
+    "cos": "math.cos({0})",
+    "floor": "np.floor({0})",
+    "ceil": "np.ceil({0})",
+    "min": "fmin({0}, {1})",
+    "max": "fmax({0}, {1})",
+    "relu": "fmax({0}, ZERO)",
+}
+_WIDE = {"exp": "math.exp({0})", "erf": "math.erf({0})"}
+_NARROW = {"exp": "exp32({0})", "erf": "erf32({0})"}
+
+
+def kernel_dir() -> Path:
+    """Where the groups' sources (and numba's cache of them) live:
+    `$XHIP_KERNEL_CACHE`, else `$NUMBA_CACHE_DIR/xhip`, else a per-user
+    folder under the system's temp folder."""
+    env = os.environ.get("XHIP_KERNEL_CACHE")
+    if env:
+        return Path(env)
+    numba_dir = os.environ.get("NUMBA_CACHE_DIR")
+    if numba_dir:
+        return Path(numba_dir) / "xhip"
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    return Path(tempfile.gettempdir()) / f"xhip-kernels-{uid}"
+
+
+def _expr(
+    node: Expr, args: Sequence[str], params: Sequence[float], names: Sequence[str],
+    table: dict[str, str], constants: list[float],
+) -> str | None:  # fmt: skip
+    """`node` as a scalar expression of `args`; None for a primitive with no
+    scalar form here."""
+    if isinstance(node, Arg):
+        return args[node.index]
+    if isinstance(node, Const | Param):
+        value = (
+            node.value if isinstance(node, Const) else params[names.index(node.name)]
+        )
+        constants.append(float(value))
+        return f"K{len(constants) - 1}"
+    assert isinstance(node, Call)
+    form = table.get(node.fn)
+    if form is None:
+        return None
+    parts = [_expr(a, args, params, names, table, constants) for a in node.args]
+    if any(p is None for p in parts):
+        return None
+    return form.format(*parts)
+
+
+def source(steps: Sequence[Step], kinds: Sequence[str], dtype: str) -> str | None:
+    """The module of one group: `kernel(lo, hi, out, *inputs)`; `kinds` says
+    how each input is read (`s`calar, `r`ow, `c`olumn, `f`ull, `o`: the
+    full view that `out` is); None if a step has no scalar form."""
+    table = _SCALAR | (_NARROW if dtype == "f32" else _WIDE)
+    constants: list[float] = []
+    n = len(kinds)
+    values = [f"x{k}" for k in range(n)]
+    body: list[str] = []
+    for k, step in enumerate(steps):
+        args = [values[a] for a in step.args]
+        if step.type != dtype:
+            return None
+        if step.kind == "copy":
+            text = args[0]
+        elif step.kind in KINDS:
+            formula = KINDS[step.kind].FORMULA
+            names = formula.params()
+            text = _expr(formula, args, step.params, names, table, constants)
+            if text is None:
+                return None
+        else:
+            return None
+        body.append(f"            s{k} = {text}")
+        values.append(f"s{k}")
+    hoisted = [f"    x{k} = a{k}[0]" for k in range(n) if kinds[k] == "s"]
+    reads = {"r": "a{k}[j]", "c": "a{k}[i]", "f": "a{k}[i, j]", "o": "out[i, j]"}
+    loads = [
+        f"            x{k} = " + reads[kinds[k]].format(k=k)
+        for k in range(n)
+        if kinds[k] != "s"
+    ]
+    scalar = "np.float32" if dtype == "f32" else "np.float64"
+    lines = [
+        "import math",
+        "import numpy as np",
+        "from numba import njit",
+        "from xhip.backend.cpu_kernels_rows import erf32, exp32, fmax, fmin",
+        f"# {_MATH_DIGEST}: cpu_kernels_rows.py, which the loop inlines",
+        f"ZERO = {scalar}(0.0)",
+        *(f"K{i} = {scalar}(float({str(c)!r}))" for i, c in enumerate(constants)),
+        "",
+        "",
+        '@njit(cache=True, nogil=True, error_model="numpy")',
+        f"def kernel(lo, hi, out, {', '.join(f'a{k}' for k in range(n))}):",
+        "    cols = out.shape[1]",
+        *hoisted,
+        "    for i in range(lo, hi):",
+        "        for j in range(cols):",
+        *loads,
+        *body,
+        f"            out[i, j] = s{len(steps) - 1}",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+@cache
+def kernel(text: str) -> Callable[..., None]:
+    """The compiled `kernel` of a group's source, through its file."""
+    digest = hashlib.sha1(text.encode()).hexdigest()[:20]
+    folder = kernel_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"fused_{digest}.py"
+    if not path.exists():  # written once; rewriting would void numba's cache
+        partial_path = folder / f".fused_{digest}.{os.getpid()}.tmp"
+        partial_path.write_text(text)
+        os.replace(partial_path, path)
+    spec = importlib.util.spec_from_file_location(f"xhip_fused_{digest}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # numba's cache finds its globals by name
+    spec.loader.exec_module(module)
+    return module.kernel
+
+
+def _reshape(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
+    try:
+        return np.reshape(x, shape, copy=False)
+    except ValueError:
+        return None
+
+
+def _operand(
+    x: np.ndarray, shape: tuple[int, ...], rows: int, cols: int
+) -> tuple[str, np.ndarray] | None:
+    """How `x`, broadcast to `shape`, is read over (rows, cols), and the view read."""
+    if x.size == 1:
+        return "s", x.reshape(1)
+    wide = _reshape(np.broadcast_to(x, shape), (rows, cols))
+    if wide is None:
+        return None
+    row_step, col_step = wide.strides
+    if row_step == 0:
+        return "r", wide[0]
+    if col_step == 0:
+        return "c", wide[:, 0]
+    return "f", wide
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether `a` and `b` are the same elements in the same order."""
+    return (
+        a.ctypes.data == b.ctypes.data and a.shape == b.shape and a.strides == b.strides
+    )
+
+
+def bind_kernel(
+    steps: Sequence[Step],
+    arrays: Sequence[np.ndarray],
+    target: np.ndarray,
+    threads: int,
+) -> list[Callable[[], object]] | None:
+    """One call per thread's rows of the group's loop over `target`, or None
+    where the group is not one for a numba loop (see module doc)."""
+    dtype = next((name for name, d in FLOATS.items() if d == target.dtype), None)
+    if dtype is None or target.ndim == 0:
+        return None
+    if any(x.dtype != target.dtype for x in arrays):
+        return None
+    shape = target.shape
+    cols = shape[-1]
+    rows = math.prod(shape[:-1])
+    if rows < threads:  # a long vector: rows of it, where all is contiguous
+        if not target.flags.c_contiguous:
+            return None
+        cols = next((c for c in (4096, 1024, 256, 64) if target.size % c == 0), 0)
+        if cols == 0:
+            return None
+        rows = target.size // cols
+    out = _reshape(target, (rows, cols))
+    if out is None:
+        return None
+    operands = [_operand(x, shape, rows, cols) for x in arrays]
+    if any(o is None for o in operands):
+        return None
+    kinds = [o[0] for o in operands if o is not None]
+    views = [o[1] for o in operands if o is not None]
+    kinds = ["o" if k == "f" and _same(v, out) else k for k, v in zip(kinds, views)]
+    text = source(steps, kinds, dtype)
+    if text is None:
+        return None
+    try:
+        run = kernel(text)
+    except OSError:  # no writable cache folder: numpy's blocks, uncompiled
+        return None
+    threads = max(1, min(threads, rows))
+    cuts = [rows * t // threads for t in range(threads + 1)]
+    return [partial(run, lo, hi, out, *views) for lo, hi in zip(cuts, cuts[1:])]
