@@ -76,6 +76,8 @@ PASS_NAMES = (
     "hip-fuse-scaled-softmax",
     "hip-fuse-elementwise",
     "hip-fuse-attention",
+    "hip-fold-attention-layouts",
+    "hip-fold-attention-bias",
     "onnx-fold-shapes",
     "hip-guard-assumptions",
 )

@@ -4,13 +4,15 @@
 `CpuAttention` is mixed into `CpuRuntime` (cpu.py). Whole-array numpy, no
 Python loop per row. The attention softmax computes in its element type, as
 ONNX's `softmax_precision` says by default, float16 in float32 when `wide`;
-the rotary embedding computes float16 in float32 and rounds once.
+the rotary embedding and the fused attention compute float16 in float32
+and round once.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -108,7 +110,9 @@ class _Attend:
 
     Every operand has at least one batch dim. `v1` is v with a column of ones
     after its Dv (filled once per call), so the second GEMM gives each row's
-    sum of exp beside its outputs."""
+    sum of exp beside its outputs. Each unit's views are made here, once: a
+    call is its numpy calls alone (at 1 x 128 the views cost as much as the
+    arithmetic)."""
 
     def __init__(
         self,
@@ -123,60 +127,95 @@ class _Attend:
         fill: np.ndarray | None,
         shape: tuple[int, int],
     ):
-        self.units, self.q, self.k, self.v1, self.mask = units, q, k, v1, mask
-        self.out, self.factor, self.divide, self.fill = out, factor, divide, fill
         heads, rows = shape
         dtype = out.dtype
-        self.scores = np.empty((heads, rows, k.shape[-1]), dtype)
-        self.queries = np.empty((heads, rows, q.shape[-1]), dtype)
-        self.peak = np.empty((heads, rows, 1), dtype)
-        self.acc = np.empty((heads, rows, v1.shape[-1]), dtype)
+        width = v1.shape[-1] - 1
+        scores = np.empty((heads, rows, k.shape[-1]), dtype)
+        queries = np.empty((heads, rows, q.shape[-1]), dtype)
+        peak = np.empty((heads, rows, 1), dtype)
+        acc = np.empty((heads, rows, v1.shape[-1]), dtype)
+        self.scale = None if factor is None else factor.reshape(())
+        self.op = np.divide if divide else np.multiply
+        self.fill = None if fill is None else fill.reshape(())
+        self.blocks: list[_Block] = []
+        for index, h0, h1, lo, hi in units:
+            n, m = h1 - h0, hi - lo
+            self.blocks.append(
+                _Block(
+                    q[index][h0:h1, lo:hi],
+                    None if factor is None else queries[:n, :m],
+                    k[index][h0:h1],
+                    v1[index][h0:h1],
+                    None if mask is None else mask[index][h0:h1, lo:hi],
+                    scores[:n, :m],
+                    peak[:n, :m],
+                    acc[:n, :m, :width],
+                    acc[:n, :m, width:],
+                    acc[:n, :m],
+                    out[index][h0:h1, lo:hi],
+                )
+            )
 
-    def _scores(self, unit: Unit) -> np.ndarray:
+    def _scores(self, block: _Block) -> np.ndarray:
         """The block's scores: the queries scaled (D values a row rather
         than T), times k (BLAS), plus the mask."""
-        index, h0, h1, lo, hi = unit
-        queries = self.q[index][h0:h1, lo:hi]
-        if self.factor is not None:
-            op = np.divide if self.divide else np.multiply
-            into = self.queries[: h1 - h0, : hi - lo]
-            queries = op(queries, self.factor.reshape(()), out=into)
-        scores = self.scores[: h1 - h0, : hi - lo]
-        np.matmul(queries, self.k[index][h0:h1], out=scores)
-        if self.mask is not None:
-            np.add(scores, self.mask[index][h0:h1, lo:hi], out=scores)
-        return scores
+        queries = block.q
+        if block.scaled is not None and self.scale is not None:
+            queries = self.op(queries, self.scale, out=block.scaled)
+        np.matmul(queries, block.k, out=block.scores)
+        if block.mask is not None:
+            np.add(block.scores, block.mask, out=block.scores)
+        return block.scores
 
     def __call__(self) -> None:
         """Per block: exp of the scores in place, unshifted while the row
         sums stay in [SUM_MIN, SUM_MAX] (else again, shifted by the row max),
         then exp @ [v | 1] and the outputs divided by the sums: two passes over
         the scores besides the GEMMs', the normalization on Dv values a row."""
-        width = self.v1.shape[-1] - 1
         with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-            for unit in self.units:
-                index, h0, h1, lo, hi = unit
-                scores = self._scores(unit)
-                acc = self.acc[: h1 - h0, : hi - lo]
-                v1 = self.v1[index][h0:h1]
+            for block in self.blocks:
+                scores = self._scores(block)
                 np.exp(scores, out=scores)
-                np.matmul(scores, v1, out=acc)
-                sums = acc[..., width:]
-                if not ((sums >= SUM_MIN) & (sums <= SUM_MAX)).all():
-                    scores = self._scores(unit)
-                    peak = self.peak[: h1 - h0, : hi - lo]
-                    np.max(scores, axis=-1, keepdims=True, out=peak)
-                    np.subtract(scores, peak, out=scores)
+                np.matmul(scores, block.v1, out=block.acc)
+                sums = block.sums
+                # False for a NaN sum too: the shifted form then decides.
+                low, high = np.minimum.reduce(sums, None), np.maximum.reduce(sums, None)
+                if not (SUM_MIN <= low and high <= SUM_MAX):
+                    scores = self._scores(block)
+                    np.max(scores, axis=-1, keepdims=True, out=block.peak)
+                    np.subtract(scores, block.peak, out=scores)
                     np.exp(scores, out=scores)
-                    np.matmul(scores, v1, out=acc)
-                out = self.out[index][h0:h1, lo:hi]
-                np.divide(acc[..., :width], sums, out=out)
+                    np.matmul(scores, block.v1, out=block.acc)
+                np.divide(block.values, sums, out=block.out)
                 if self.fill is not None:
-                    dead = np.isnan(sums[..., 0])
-                    if dead.any():  # the softmax's all-NaN rows: fill @ v
-                        total = v1[..., :width].sum(axis=-2, keepdims=True)
-                        fill = self.fill.reshape(())
-                        out[dead] = (fill * np.broadcast_to(total, out.shape))[dead]
+                    self._fill(block)
+
+    def _fill(self, block: _Block) -> None:
+        """The softmax's all-NaN rows: `fill` @ v."""
+        out = block.out
+        dead = np.isnan(block.sums[..., 0])
+        if dead.any():
+            total = block.v1[..., :-1].sum(axis=-2, keepdims=True)
+            out[dead] = (self.fill * np.broadcast_to(total, out.shape))[dead]
+
+
+@dataclass(frozen=True)
+class _Block:
+    """One unit's views: its operands, its part of the thread's scratch
+    (`scaled` queries, `scores`, row `peak`, `acc` = [`values` | `sums`]) and
+    of the output."""
+
+    q: np.ndarray
+    scaled: np.ndarray | None
+    k: np.ndarray
+    v1: np.ndarray
+    mask: np.ndarray | None
+    scores: np.ndarray
+    peak: np.ndarray
+    values: np.ndarray
+    sums: np.ndarray
+    acc: np.ndarray
+    out: np.ndarray
 
 
 def _units(batch: tuple[int, ...], s: int, row_bytes: int, threads: int) -> list[Unit]:
@@ -250,20 +289,26 @@ class CpuAttention(CpuHost):
 
     def fused_attention(
         self, q: DA, k: DA, v: DA, scale: OptDA, mask: OptDA, fill: OptDA,
-        out: DA, attrs: FusedAttentionAttributes,
+        out: DA, attrs: FusedAttentionAttributes, q_bias: OptDA = None,
+        k_bias: OptDA = None, v_bias: OptDA = None,
     ) -> None:  # fmt: skip
-        """`hip.fused_attention`: softmax(q @ k * scale + mask) @ v, blocked."""
-        self.bind_fused_attention(q, k, v, scale, mask, fill, out, attrs)()
+        """`hip.fused_attention`: softmax((q + q_bias) @ (k + k_bias) * scale
+        + mask) @ (v + v_bias), blocked."""
+        self.bind_fused_attention(
+            q, k, v, scale, mask, fill, out, attrs, q_bias, k_bias, v_bias
+        )()
 
     def bind_fused_attention(
         self, q: DA, k: DA, v: DA, scale: OptDA, mask: OptDA, fill: OptDA,
-        out: DA, attrs: FusedAttentionAttributes,
+        out: DA, attrs: FusedAttentionAttributes, q_bias: OptDA = None,
+        k_bias: OptDA = None, v_bias: OptDA = None,
     ) -> Callable[[], object]:  # fmt: skip
         """Blocks of query rows (`FUSED_BLOCK_BYTES` of scores each), so no
         S x T buffer; the blocks split over the threads (each with scratch of
         its own) once the scores reach `PARALLEL_MIN_ELEMENTS`. An input that
-        overlaps `out` is copied first, at every call."""
-        o = self.array(out)
+        overlaps `out` is copied first, at every call; a biased one is added
+        to its bias into a buffer of its own (in the work type), at every call."""
+        o: np.ndarray = self.array(out)
         if o.size == 0:
             return nothing
         calls: list[Callable[[], object]] = []
@@ -275,8 +320,29 @@ class CpuAttention(CpuHost):
             calls.append(partial(np.copyto, kept, x))
             return kept
 
-        qa, ka, va = (apart(self.array(x)) for x in (q, k, v))
-        ma = None if mask is None else apart(self.array(mask))
+        wide = _work(o.dtype)
+
+        def widened(x: np.ndarray) -> np.ndarray:
+            """float16 computed in float32, rounded once into `o` at the end."""
+            if x.dtype == wide:
+                return x
+            kept = np.empty(x.shape, wide)
+            calls.append(partial(np.copyto, kept, x))
+            return kept
+
+        def biased(x: DA, bias: OptDA) -> np.ndarray:
+            if bias is None:
+                return widened(apart(self.array(x)))
+            xa, ba = self.array(x), self.array(bias)
+            kept = np.empty(xa.shape, wide)
+            calls.append(partial(np.add, xa, ba, out=kept, dtype=wide))
+            return kept
+
+        qa, ka, va = (biased(x, b) for x, b in ((q, q_bias), (k, k_bias), (v, v_bias)))
+        ma = None if mask is None else widened(apart(self.array(mask)))
+        result = o
+        if o.dtype != wide:
+            o = np.empty(result.shape, wide)
         if not self._holds_blas:  # BLAS on one thread: the blocks are ours to split
             cpu_host._ONE_BLAS_THREAD.acquire()  # pyright: ignore[reportPrivateUsage]
             self._holds_blas = True
@@ -294,14 +360,16 @@ class CpuAttention(CpuHost):
         big = len(units) > 1 and o.size // o.shape[-1] * t >= PARALLEL_MIN_ELEMENTS
         threads = min(self.threads, len(units)) if big else 1
         cuts = [len(units) * i // threads for i in range(threads + 1)]
-        factor = None if scale is None else self.array(scale)
-        filled = None if fill is None else self.array(fill)
+        factor = None if scale is None else widened(self.array(scale))
+        filled = None if fill is None else widened(self.array(fill))
         shape = (max(u[2] - u[1] for u in units), max(u[4] - u[3] for u in units))
         tasks = [
             _Attend(units[a:b], qb, kb, v1, mb, o, factor, attrs.divide, filled, shape)
             for a, b in zip(cuts, cuts[1:])
         ]
         calls.append(tasks[0] if len(tasks) == 1 else partial(self._parallel, tasks))
+        if result is not o:
+            calls.append(partial(np.copyto, result, o.reshape(result.shape)))
         return calls[0] if len(calls) == 1 else partial(run_all, calls)
 
     def rotary_embedding(

@@ -33,19 +33,22 @@ from xhip.dialects.hip import (
     RotaryAttributes,
 )
 
-FUSED_TYPES = frozenset({"f32", "f64"})
-"""The element types of `xhip_flash_attention_<type>`."""
+FUSED_TYPES = frozenset({"f16", "f32", "f64"})
+"""The element types of `xhip_flash_attention_<type>` (float16 computed in
+float and rounded once, as ONNX Runtime's CPU computes a float16 attention)."""
 FUSED_BLOCK = 128
 """Keys per tile of the fused attention: one thread each."""
 
 
 def fused_meta(
     q: DeviceArray, k: DeviceArray, v: DeviceArray, mask: DeviceArray | None,
-    out: DeviceArray,
+    out: DeviceArray, q_bias: DeviceArray | None = None,
+    k_bias: DeviceArray | None = None, v_bias: DeviceArray | None = None,
 ) -> np.ndarray:  # fmt: skip
     """`xhip_flash_attention`'s meta: B0, B1, S, T, D, Dv (batch dims padded
-    to two from the left), then each operand's (b0, b1, row, col) strides, 0
-    on a dim of size 1 (it broadcasts) and for an absent mask."""
+    to two from the left), then the (b0, b1, row, col) strides of q, k, v,
+    mask, out, q_bias, k_bias, v_bias, 0 on a dim of size 1 (it broadcasts)
+    and for an absent operand."""
 
     def strides(x: DeviceArray | None) -> list[int]:
         if x is None:
@@ -56,7 +59,13 @@ def fused_meta(
     batch = [1] * (4 - len(out.shape)) + list(out.shape[:-2])
     sizes = [*batch, out.shape[-2], k.shape[-1], q.shape[-1], out.shape[-1]]
     return np.asarray(
-        sizes + [st for x in (q, k, v, mask, out) for st in strides(x)], np.int64
+        sizes
+        + [
+            st
+            for x in (q, k, v, mask, out, q_bias, k_bias, v_bias)
+            for st in strides(x)
+        ],
+        np.int64,
     )
 
 
@@ -138,11 +147,13 @@ class GpuAttention(GpuHost):
 
     def fused_attention(
         self, q: DA, k: DA, v: DA, scale: OptDA, mask: OptDA, fill: OptDA,
-        out: DA, attrs: FusedAttentionAttributes,
+        out: DA, attrs: FusedAttentionAttributes, q_bias: OptDA = None,
+        k_bias: OptDA = None, v_bias: OptDA = None,
     ) -> None:  # fmt: skip
         """`hip.fused_attention`: one block per query row, an online softmax
-        over tiles of `FUSED_BLOCK` keys (`kernels/attention.h`). An input
-        overlapping `out` is copied first. Two batch dims at most."""
+        over tiles of `FUSED_BLOCK` keys (`kernels/attention.h`), q, k, v read
+        with their biases (if any) added. An input overlapping `out` is copied
+        first. Two batch dims at most."""
         suffix = self._suffix(FUSED_TYPES, q, k, v, out)
         kernel = f"xhip_flash_attention_{suffix}"
         if out.size == 0:
@@ -159,13 +170,15 @@ class GpuAttention(GpuHost):
 
         qa, ka, va = (apart(x) for x in (q, k, v))
         m = None if mask is None else apart(mask)
-        meta = fused_meta(qa, ka, va, m, out)
+        qb, kb, vb = (None if x is None else apart(x) for x in (q_bias, k_bias, v_bias))
+        meta = fused_meta(qa, ka, va, m, out, qb, kb, vb)
+        optional = (m, scale, fill, qb, kb, vb)
         if self.debug:
-            inputs = [x for x in (qa, ka, va, m, scale, fill) if x is not None]
+            inputs = [x for x in (qa, ka, va, *optional) if x is not None]
             check_call(kernel, inputs, out, inplace_ok=False)
         args: list[KernelArg] = [
             *(("ptr", self._address(x)) for x in (qa, ka, va)),
-            *(("ptr", 0 if x is None else self._address(x)) for x in (m, scale, fill)),
+            *(("ptr", 0 if x is None else self._address(x)) for x in optional),
             ("ptr", self._address(out)),
             ("ptr", self._device_meta(meta)),
             ("i32", 0 if scale is None else 2 if attrs.divide else 1),

@@ -14,7 +14,17 @@ The scores are S x T per head: at 4 x 2048 they cross memory four times,
 (the CPU) or one row at a time with an online softmax (the GPUs), and never
 store them. The scale (`mul` or `div` by one element, or the softmax's own
 scale), the mask `add` and the NaN guard torch's exports put after the
-softmax (`where(isnan(p), fill, p)`) are each optional.
+softmax (`where(isnan(p), fill, p)`) are each optional. ONNX's Attention
+function guards the softmax by the mask instead, `where(max(mask) == -inf,
+fill, p)` over the last axis: a fully masked row, the softmax's only all-NaN
+rows while the scores are finite, so it fuses as the NaN guard (a row that
+is not fully masked but has a NaN or infinite score gives fill @ v fused and
+NaN unfused).
+
+float16 fuses too: the runtimes compute the chain in float32 and round once,
+at the end, as ONNX Runtime's CPU runs an float16 attention (its
+InsertCastTransformer runs MatMul, Add and Softmax in float32 and drops the
+Casts between them), not after each op.
 
 It works on the final IR (memref mode), as `hip-fuse-elementwise` does, and
 reasons about versions the same way: each value in between (the scores, the
@@ -40,13 +50,13 @@ from xdsl.dialects import builtin, func, memref
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
-from xdsl.traits import is_side_effect_free
+from xdsl.traits import SymbolTable, is_side_effect_free
 
 from xhip.dialects import hip
 from xhip.dialects import memref as xmemref
 from xhip.dialects.constraints import AnyMemRefTypeConstr
 
-_ALIASES = (
+ALIASES = (
     memref.ExpandShapeOp,
     memref.CollapseShapeOp,
     memref.CastOp,
@@ -58,12 +68,12 @@ _ALIASES = (
 a pool is a buffer of its own (the memory plan's), as `hip-fuse-elementwise`
 takes it."""
 _FREES = (memref.DeallocOp, hip.FreeOp)
-_TYPES = frozenset({"f32", "f64"})
-"""Element types the fused kernels take."""
+_TYPES = frozenset({"f16", "f32", "f64"})
+"""Element types the fused kernels take (float16 computed in float32)."""
 
 
-def _root(value: SSAValue) -> SSAValue:
-    while isinstance(value.owner, _ALIASES):
+def alias_root(value: SSAValue) -> SSAValue:
+    while isinstance(value.owner, ALIASES):
         value = value.owner.operands[0]
     return value
 
@@ -86,7 +96,7 @@ def _accesses(block: Block) -> dict[SSAValue, list[_Access]]:
     found: dict[SSAValue, list[_Access]] = defaultdict(list)
     for position, top in enumerate(block.ops):
         for op in top.walk():
-            if isinstance(op, _ALIASES):
+            if isinstance(op, ALIASES):
                 continue
             for value in set(op.operands):
                 if not AnyMemRefTypeConstr.verifies(value.type):
@@ -95,13 +105,13 @@ def _accesses(block: Block) -> dict[SSAValue, list[_Access]]:
                     access = _Access(position, False, False, False, True)
                 elif isinstance(op, hip.HipDPSOp) and op is top:
                     out = value in op.outputs
-                    kills = out and _root(value) is value
+                    kills = out and alias_root(value) is value
                     access = _Access(position, value in op.inputs, out, kills, False)
                 else:
                     access = _Access(
                         position, True, not is_side_effect_free(op), False, False
                     )
-                found[_root(value)].append(access)
+                found[alias_root(value)].append(access)
     return found
 
 
@@ -131,7 +141,7 @@ class _Chain:
     fill: SSAValue | None = None
 
 
-class _Block:
+class BlockAccesses:
     """One block's ops, positions and buffer accesses."""
 
     def __init__(self, block: Block):
@@ -144,7 +154,7 @@ class _Block:
         its buffer before it, if that is a whole overwrite of `value`."""
         end = self.position[before]
         last = None
-        for access in self.accesses[_root(value)]:
+        for access in self.accesses[alias_root(value)]:
             if access.position >= end:
                 break
             if access.writes or access.frees:
@@ -160,7 +170,7 @@ class _Block:
         """The ops that read the version `after` writes to `value`."""
         start = self.position[after]
         found: list[Operation] = []
-        for access in self.accesses[_root(value)]:
+        for access in self.accesses[alias_root(value)]:
             if access.position <= start:
                 continue
             if access.reads:
@@ -175,7 +185,7 @@ class _Block:
         """`writer`'s version of `value` is read by `chain` alone: its buffer
         is no argument, no global, named by `value` itself, and after the
         chain it is next overwritten whole, freed or never touched."""
-        root = _root(value)
+        root = alias_root(value)
         if value is not root or isinstance(root, BlockArgument):
             return False
         if isinstance(root.owner, memref.GetGlobalOp):
@@ -201,11 +211,59 @@ class _Block:
         lo, hi = self.position[start], self.position[end]
         return not any(
             lo < a.position < hi and (a.writes or a.frees)
-            for a in self.accesses[_root(value)]
+            for a in self.accesses[alias_root(value)]
         )
 
 
-def _scores_side(blk: _Block, add: hip.AddOp) -> int | None:
+def _negative_infinity(blk: BlockAccesses, value: SSAValue, at: Operation) -> bool:
+    """`value`, read at `at`, is one element, -inf: a constant global or a
+    cast of one."""
+    if not isinstance(value.owner, memref.GetGlobalOp):
+        cast = blk.writer(value, at)
+        if not isinstance(cast, hip.CastOp):
+            return False
+        value = cast.inputs[0]
+    get = value.owner
+    if not isinstance(get, memref.GetGlobalOp) or not _is_scalar(value):
+        return False
+    found = SymbolTable.lookup_symbol(get, get.name_)
+    if not isinstance(found, memref.GlobalOp) or found.constant is None:
+        return False
+    init = found.initial_value
+    if not isinstance(init, builtin.DenseIntOrFPElementsAttr):
+        return False
+    values = init.get_values()
+    return len(values) == 1 and values[0] == float("-inf")
+
+
+def _fully_masked(
+    blk: BlockAccesses, cond: SSAValue, where: Operation, add: hip.AddOp, mask: SSAValue
+) -> bool:
+    """`cond` (read at `where`) is `max(mask, last axis, keepdims) == -inf`
+    of the mask the mask `add` reads: true on the fully masked rows."""
+    equal = blk.writer(cond, where)
+    if not isinstance(equal, hip.EqualOp):
+        return False
+    for i in (0, 1):
+        reduce = blk.writer(equal.inputs[i], equal)
+        if (
+            not isinstance(reduce, hip.ReduceMaxOp)
+            or reduce.keepdims is None
+            or reduce.inputs[0] is not mask
+            or tuple(reduce.axes.get_values()) != (len(hip.shape_of(mask)) - 1,)
+        ):
+            continue
+        first, last = sorted((reduce, add), key=lambda op: blk.position[op])
+        if (
+            all(alias_root(out) is not alias_root(mask) for out in first.outputs)
+            and blk.untouched(mask, first, last)
+            and _negative_infinity(blk, equal.inputs[1 - i], equal)
+        ):
+            return True
+    return False
+
+
+def _scores_side(blk: BlockAccesses, add: hip.AddOp) -> int | None:
     """Which operand of a mask `add` holds the scores: of the add's shape,
     written by the first matmul or the scale; the other one is the mask."""
     out = hip.shape_of(add.outputs[0])
@@ -218,7 +276,7 @@ def _scores_side(blk: _Block, add: hip.AddOp) -> int | None:
     return None
 
 
-def _chain(blk: _Block, softmax: hip.SoftmaxOp) -> _Chain | None:
+def _chain(blk: BlockAccesses, softmax: hip.SoftmaxOp) -> _Chain | None:
     """The attention around `softmax`, if it has the shape this pass fuses."""
     if softmax.is_tensor_mode:
         return None
@@ -289,6 +347,21 @@ def _chain(blk: _Block, softmax: hip.SoftmaxOp) -> _Chain | None:
         after += [isnan, guard]
         p = guard.outputs[0]
         readers = blk.readers(p, guard)
+    elif (
+        len(readers) == 1
+        and isinstance(guard := readers[0], hip.WhereOp)
+        and guard.inputs[2] is p
+        and mask is not None
+        and isinstance(add := before[0], hip.AddOp)
+        and _is_scalar(guard.inputs[1])
+        and hip.shape_of(guard.outputs[0]) == hip.shape_of(p)
+        and _fully_masked(blk, guard.inputs[0], guard, add, mask)
+    ):
+        fill = guard.inputs[1]
+        reads.append((guard, fill))
+        after.append(guard)
+        p = guard.outputs[0]
+        readers = blk.readers(p, guard)
     reader = readers[0] if len(readers) == 1 else None
     if not isinstance(reader, hip.MatmulOp) or reader.inputs[0] is not p:
         return None
@@ -306,7 +379,7 @@ def _chain(blk: _Block, softmax: hip.SoftmaxOp) -> _Chain | None:
     return _Chain(ops, reads, q, k, v, out, scale, divide, mask, fill)
 
 
-def _fusable(blk: _Block, chain: _Chain) -> bool:
+def _fusable(blk: BlockAccesses, chain: _Chain) -> bool:
     """The values in between are the chain's alone, and what it reads stays
     as it was until the fused op reads it at the last op's place."""
     ops, last = chain.ops, chain.ops[-1]
@@ -318,7 +391,7 @@ def _fusable(blk: _Block, chain: _Chain) -> bool:
 
 def fuse_block(block: Block) -> int:
     """Fuses the attentions of one block; the number of fused ops made."""
-    blk = _Block(block)
+    blk = BlockAccesses(block)
     chains: list[_Chain] = []
     used: set[Operation] = set()
     for op in blk.ops:

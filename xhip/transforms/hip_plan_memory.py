@@ -42,6 +42,8 @@ from xhip.analysis.pool_layout import PoolEvaluationError, evaluate_pool
 from xhip.analysis.size_expr import AtomTable, Poly
 from xhip.dialects import hip
 from xhip.dialects.constraints import AnyMemRefTypeConstr
+from xhip.transforms.hip_fold_attention_bias import HipFoldAttentionBiasPass
+from xhip.transforms.hip_fold_attention_layouts import HipFoldAttentionLayoutsPass
 from xhip.transforms.hip_fuse_attention import HipFuseAttentionPass
 from xhip.transforms.hip_fuse_elementwise import HipFuseElementwisePass
 from xhip.transforms.hip_fuse_scaled_softmax import HipFuseScaledSoftmaxPass
@@ -52,6 +54,19 @@ FUSIONS: tuple[tuple[ModulePass, ...], ...] = (
     (HipFuseScaledSoftmaxPass(), HipFuseElementwisePass()),
     (HipFuseAttentionPass(), HipFuseScaledSoftmaxPass()),
     (HipFuseAttentionPass(), HipFuseScaledSoftmaxPass(), HipFuseElementwisePass()),
+    (
+        HipFuseAttentionPass(),
+        HipFoldAttentionBiasPass(),
+        HipFoldAttentionLayoutsPass(),
+        HipFuseScaledSoftmaxPass(),
+    ),
+    (
+        HipFuseAttentionPass(),
+        HipFoldAttentionBiasPass(),
+        HipFoldAttentionLayoutsPass(),
+        HipFuseScaledSoftmaxPass(),
+        HipFuseElementwisePass(),
+    ),
 )
 """What the backend may run on the planned IR (`fuse_for_execution`). A fused
 op reads its group's inputs at its last op's place, which makes them live

@@ -59,7 +59,11 @@ def _tolerance(suffix: str) -> float:
 
 def _view(a: np.ndarray) -> DeviceArray:
     """`a` as a DeviceArray, strides in elements, for the stride helpers."""
-    return CpuRuntime().upload(a)
+    if a.flags.c_contiguous:
+        return CpuRuntime().upload(a)
+    # A strided view of `a`'s own memory: the meta is what the kernel reads by.
+    strides = tuple(st // a.itemsize for st in a.strides)
+    return CpuRuntime().upload(np.ascontiguousarray(a)).reinterpret(0, a.shape, strides)
 
 
 def _launches(rows: int, n: int) -> list[tuple[int, int]]:
@@ -323,7 +327,10 @@ FUSED_CASES: list[dict[str, Any]] = [
     {"q": (2, 2, 3, 8), "t": 9, "mask": (2, 1, 1, 9), "fill": True, "dead": True},
     {"q": (2, 2, 3, 8), "t": 9, "mask": (2, 1, 1, 9), "dead": True},
     {"q": (1, 2, 3, 8), "t": 130, "fill": True, "kv_broadcast": True},
-]
+    {"q": (2, 3, 5, 4), "t": 150, "scaling": 1, "bias": True, "heads_last": True},
+    {"q": (2, 2, 3, 8), "t": 9, "mask": (2, 1, 1, 9), "fill": True, "dead": True,
+     "bias": True},
+]  # fmt: skip
 
 
 def _fused_reference(
@@ -362,6 +369,15 @@ def test_fused_attention(
         rng.normal(0, 1, (*kv_batch, t, d)).astype(dtype).swapaxes(-1, -2)
     )
     v = rng.normal(0, 1, (*kv_batch, t, dv)).astype(dtype)
+    if case.get("heads_last"):  # (B, S, H, D) storage read as (B, H, S, D)
+        q = np.ascontiguousarray(q.swapaxes(1, 2)).swapaxes(1, 2)
+        k = np.ascontiguousarray(k.transpose(0, 3, 1, 2)).transpose(0, 2, 3, 1)
+        v = np.ascontiguousarray(v.swapaxes(1, 2)).swapaxes(1, 2)
+    biases: list[np.ndarray | None] = [None, None, None]
+    if case.get("bias"):  # per head and feature, as a projection's bias
+        h = batch[-1]
+        shapes = ((1, h, 1, d), (1, h, d, 1), (1, h, 1, dv))
+        biases = [rng.normal(0, 1, sh).astype(dtype) for sh in shapes]
     mask = None
     if case.get("mask") == "causal":
         mask = np.triu(np.full((s, t), -np.inf, dtype), 1)
@@ -371,7 +387,10 @@ def test_fused_attention(
             mask[0, ..., :] = -np.inf  # batch 0: every key masked
     fill = 0.25 if case.get("fill") else None
     scaling = case.get("scaling", 0)
-    want = _fused_reference(q, k, v, scaling, mask, fill)
+    q_b, k_b, v_b = (
+        x if b is None else _wide(x) + _wide(b) for x, b in zip((q, k, v), biases)
+    )
+    want = _fused_reference(q_b, k_b, v_b, scaling, mask, fill)
     out_shape = (*batch, s, dv)
     meta = fused_meta(
         _view(q),
@@ -379,6 +398,7 @@ def test_fused_attention(
         _view(v),
         None if mask is None else _view(mask),
         _view(np.zeros(out_shape, dtype)),
+        *(None if b is None else _view(b) for b in biases),
     )
     scale = np.asarray([0.7], dtype)
     filled = np.asarray([0.0 if fill is None else fill], dtype)
@@ -398,6 +418,7 @@ def test_fused_attention(
                 ("ptr", 0 if mask is None else mask.ctypes.data),
                 ("ptr", scale.ctypes.data),
                 ("ptr", 0 if fill is None else filled.ctypes.data),
+                *(("ptr", 0 if b is None else b.ctypes.data) for b in biases),
                 ("ptr", out.address),
                 ("ptr", meta.ctypes.data),
                 ("i32", scaling),

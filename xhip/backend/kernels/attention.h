@@ -293,15 +293,19 @@ extern "C" __global__ void xhip_rotary_embedding_f64(
 // dims. scaling 0 none, 1 multiply by *scale, 2 divide by it; the row whose
 // softmax is all NaN (max not finite, or a NaN score) gives NaN, or where
 // `fill` is given fill @ v, as where(isnan(p), *fill, p) makes it. mask,
-// scale and fill may be null.
+// scale and fill may be null. qb, kb, vb (null where absent) are biases added
+// to q, k, v as they are read, through the (b0, b1, row, col) strides at
+// meta[26..37] (0 on the dims they broadcast over).
 // Dynamic shared memory: 3 * blockDim.x + Dv values (float, double for
-// float64).
+// float64; float16 computes in float).
 template <class E>
 __device__ inline void xhip_flash_attention(
     const typename E::storage* q, const typename E::storage* k,
     const typename E::storage* v, const typename E::storage* mask,
     const typename E::storage* scale_at, const typename E::storage* fill_at,
-    typename E::storage* out, const xhip_index* meta, int scaling) {
+    const typename E::storage* qb, const typename E::storage* kb_,
+    const typename E::storage* vb_, typename E::storage* out, const xhip_index* meta,
+    int scaling) {
   typedef typename E::value V;
   extern __shared__ xhip_index xhip_attention_shared[];
   V* scratch = (V*)xhip_attention_shared;  // the reductions' 2 * blockDim.x
@@ -315,6 +319,9 @@ __device__ inline void xhip_flash_attention(
   const xhip_index* vs = meta + 14;
   const xhip_index* ms = meta + 18;
   const xhip_index* os = meta + 22;
+  const xhip_index* qbs = meta + 26;
+  const xhip_index* kbs = meta + 30;
+  const xhip_index* vbs = meta + 34;
   const V scale = scaling ? E::load(*scale_at) : V(1);
   const bool guarded = fill_at != 0;
   const V fill = guarded ? E::load(*fill_at) : V(0);
@@ -326,6 +333,9 @@ __device__ inline void xhip_flash_attention(
     const typename E::storage* vb = v + b0 * vs[0] + b1 * vs[1];
     const typename E::storage* mr = mask ? mask + b0 * ms[0] + b1 * ms[1] + i * ms[2] : 0;
     typename E::storage* orow = out + b0 * os[0] + b1 * os[1] + i * os[2];
+    const typename E::storage* qbr = qb ? qb + b0 * qbs[0] + b1 * qbs[1] + i * qbs[2] : 0;
+    const typename E::storage* kbb = kb_ ? kb_ + b0 * kbs[0] + b1 * kbs[1] : 0;
+    const typename E::storage* vbb = vb_ ? vb_ + b0 * vbs[0] + b1 * vbs[1] : 0;
     for (xhip_index d = threadIdx.x; d < width; d += blockDim.x) acc[d] = V(0);
     V m = -inf, l = V(0);
     for (xhip_index j0 = 0; j0 < keys; j0 += blockDim.x) {
@@ -334,7 +344,9 @@ __device__ inline void xhip_flash_attention(
       if (j < keys) {
         V dot = V(0);
         for (xhip_index d = 0; d < depth; ++d)
-          dot += E::load(qr[d * qs[3]]) * E::load(kb[d * ks[2] + j * ks[3]]);
+          dot += (E::load(qr[d * qs[3]]) + (qbr ? E::load(qbr[d * qbs[3]]) : V(0))) *
+                 (E::load(kb[d * ks[2] + j * ks[3]]) +
+                  (kbb ? E::load(kbb[d * kbs[2] + j * kbs[3]]) : V(0)));
         if (scaling == 1) dot = dot * scale;
         if (scaling == 2) dot = dot / scale;
         if (mr) dot = dot + E::load(mr[j * ms[3]]);
@@ -353,7 +365,8 @@ __device__ inline void xhip_flash_attention(
       for (xhip_index d = threadIdx.x; d < width; d += blockDim.x) {
         V sum = acc[d] * alpha;
         for (xhip_index jj = 0; jj < count; ++jj)
-          sum += tile[jj] * E::load(vb[(j0 + jj) * vs[2] + d * vs[3]]);
+          sum += tile[jj] * (E::load(vb[(j0 + jj) * vs[2] + d * vs[3]]) +
+                             (vbb ? E::load(vbb[(j0 + jj) * vbs[2] + d * vbs[3]]) : V(0)));
         acc[d] = sum;
       }
       m = next;
@@ -366,7 +379,9 @@ __device__ inline void xhip_flash_attention(
         y = m - m;  // NaN: m is NaN or infinite
         if (guarded) {
           V sum = V(0);
-          for (xhip_index j = 0; j < keys; ++j) sum += fill * E::load(vb[j * vs[2] + d * vs[3]]);
+          for (xhip_index j = 0; j < keys; ++j)
+            sum += fill * (E::load(vb[j * vs[2] + d * vs[3]]) +
+                           (vbb ? E::load(vbb[j * vbs[2] + d * vbs[3]]) : V(0)));
           y = sum;
         }
       }
@@ -376,16 +391,28 @@ __device__ inline void xhip_flash_attention(
   }
 }
 
+extern "C" __global__ void xhip_flash_attention_f16(
+    const unsigned short* q, const unsigned short* k, const unsigned short* v,
+    const unsigned short* mask, const unsigned short* scale,
+    const unsigned short* fill, const unsigned short* qb, const unsigned short* kb,
+    const unsigned short* vb, unsigned short* out, const xhip_index* meta, int scaling) {
+  // Computed in float, rounded once into out (ONNX Runtime's float16 attention).
+  xhip_flash_attention<xhip_elem_f16>(q, k, v, mask, scale, fill, qb, kb, vb, out, meta,
+      scaling);
+}
+
 extern "C" __global__ void xhip_flash_attention_f32(
     const float* q, const float* k, const float* v, const float* mask,
-    const float* scale, const float* fill, float* out, const xhip_index* meta,
-    int scaling) {
-  xhip_flash_attention<xhip_elem<float>>(q, k, v, mask, scale, fill, out, meta, scaling);
+    const float* scale, const float* fill, const float* qb, const float* kb,
+    const float* vb, float* out, const xhip_index* meta, int scaling) {
+  xhip_flash_attention<xhip_elem<float>>(q, k, v, mask, scale, fill, qb, kb, vb, out, meta,
+      scaling);
 }
 
 extern "C" __global__ void xhip_flash_attention_f64(
     const double* q, const double* k, const double* v, const double* mask,
-    const double* scale, const double* fill, double* out, const xhip_index* meta,
-    int scaling) {
-  xhip_flash_attention<xhip_elem<double>>(q, k, v, mask, scale, fill, out, meta, scaling);
+    const double* scale, const double* fill, const double* qb, const double* kb,
+    const double* vb, double* out, const xhip_index* meta, int scaling) {
+  xhip_flash_attention<xhip_elem<double>>(q, k, v, mask, scale, fill, qb, kb, vb, out, meta,
+      scaling);
 }

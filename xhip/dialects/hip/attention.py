@@ -224,10 +224,23 @@ class FusedAttentionOp(HipComputeOp):
     broadcast to (..., S, T); softmax along T; under `nan_fill`, NaNs of the
     softmax (the rows it leaves all NaN: a fully masked row) become the
     one-element `fill`, as a `where(isnan(p), fill, p)` would make them.
+    `biased` names the operands (of "qkv") read with a bias added, the
+    bias broadcast to the operand as the mask is to the scores: the Q, K, V
+    projections' bias adds that `hip-fold-attention-bias` folds in.
     Made only by `hip-fuse-attention` (docs/passes.md)."""
 
     name = "hip.fused_attention"
-    INS: ClassVar[tuple[str, ...]] = ("q", "k", "v", "scale?", "mask?", "fill?")
+    INS: ClassVar[tuple[str, ...]] = (
+        "q",
+        "k",
+        "v",
+        "scale?",
+        "mask?",
+        "fill?",
+        "q_bias?",
+        "k_bias?",
+        "v_bias?",
+    )
     RUNTIME_CALL: ClassVar[str] = "fused_attention"
     IN_PLACE: ClassVar[bool] = True
     """The memory plan may give `outs` the buffer of q, dead after the first
@@ -235,6 +248,7 @@ class FusedAttentionOp(HipComputeOp):
 
     scaling = opt_prop_def(StringAttr)
     nan_fill = opt_prop_def(UnitAttr)
+    biased = opt_prop_def(StringAttr)
 
     @classmethod
     def make(
@@ -249,14 +263,23 @@ class FusedAttentionOp(HipComputeOp):
         divide: bool = False,
         mask: Value | None = None,
         fill: Value | None = None,
+        q_bias: Value | None = None,
+        k_bias: Value | None = None,
+        v_bias: Value | None = None,
         out: Value,
     ) -> Self:
         roles = {"q": q, "k": k, "v": v, "scale": scale, "mask": mask, "fill": fill}
+        biases = {"q_bias": q_bias, "k_bias": k_bias, "v_bias": v_bias}
+        biased = "".join(r[0] for r, x in biases.items() if x is not None)
         scaling = None if scale is None else StringAttr("div" if divide else "mul")
         return cls._from_roles(
             ctx,
-            {**roles, "out": out},
-            {"scaling": scaling, "nan_fill": unit_attr(fill is not None)},
+            {**roles, **biases, "out": out},
+            {
+                "scaling": scaling,
+                "nan_fill": unit_attr(fill is not None),
+                "biased": StringAttr(biased) if biased else None,
+            },
         )
 
     def absent_roles(self) -> frozenset[str]:
@@ -264,11 +287,17 @@ class FusedAttentionOp(HipComputeOp):
         absent = {"scale"} if self.scaling is None else set[str]()
         if self.nan_fill is None:
             absent.add("fill")
+        biased = self.biased_operands()
+        absent.update(f"{x}_bias" for x in "qkv" if x not in biased)
         if len(self.inputs) == 3 + (self.scaling is not None) + (
             self.nan_fill is not None
-        ):
+        ) + len(biased):
             absent.add("mask")
         return frozenset(absent)
+
+    def biased_operands(self) -> str:
+        """Which of q, k, v are read with a bias added ("" when none)."""
+        return "" if self.biased is None else self.biased.data
 
     def runtime_attributes(self) -> FusedAttentionAttributes:
         scaling = self.scaling
@@ -294,8 +323,17 @@ class FusedAttentionOp(HipComputeOp):
     def verify_shapes(self) -> None:
         if self.scaling is not None and self.scaling.data not in ("mul", "div"):
             raise VerifyException(f'\'{self.name}\' scaling must be "mul" or "div"')
+        biased = self.biased_operands()
+        if self.biased is not None and (
+            not biased or "".join(x for x in "qkv" if x in biased) != biased
+        ):
+            raise VerifyException(
+                f"'{self.name}' biased must name some of q, k, v in order"
+            )
         extra = len(self.inputs) - 3
-        if extra < (self.scaling is not None) + (self.nan_fill is not None):
+        if extra < (self.scaling is not None) + (self.nan_fill is not None) + len(
+            biased
+        ):
             raise VerifyException(
                 f"'{self.name}' lacks the operands its properties name"
             )
@@ -315,6 +353,16 @@ class FusedAttentionOp(HipComputeOp):
             value = roles[role]
             if isinstance(value, SSAValue) and any(d != 1 for d in shape_of(value)):
                 raise VerifyException(f"'{self.name}' {role} must have one element")
+        for name, operand in (("q", q), ("k", k), ("v", v)):
+            bias = roles[f"{name}_bias"]
+            if isinstance(bias, SSAValue) and (
+                len(shape_of(bias)) > len(operand)
+                or broadcast(operand, shape_of(bias)) is None
+            ):
+                raise VerifyException(
+                    f"'{self.name}' {name} bias shape {fmt_shape(shape_of(bias))} "
+                    f"does not broadcast to {name} {fmt_shape(operand)}"
+                )
         mask = roles["mask"]
         if isinstance(mask, SSAValue):
             shape = shape_of(mask)

@@ -70,13 +70,25 @@ func.func @probabilities_returned(%ctx: !hip.context, %q: memref<4x8xf32>, %kt: 
   func.return
 }
 
-// float16 scores: the unfused ops round each step to float16; not fused.
-// CHECK-LABEL: func.func @half
+// A row guard whose comparand is 0, not -inf: rows whose mask max is 0 are
+// not the softmax's NaN rows; not fused.
+// CHECK-LABEL: func.func @guard_not_neg_inf
 // CHECK:         hip.miopen.softmax
-func.func @half(%ctx: !hip.context, %q: memref<4x8xf16>, %kt: memref<8x4xf16>, %v: memref<4x8xf16>, %o: memref<4x8xf16>) {
-  %s = memref.alloc() : memref<4x4xf16>
-  hip.hipblaslt.matmul(%ctx) ins(%q, %kt : memref<4x8xf16>, memref<8x4xf16>) outs(%s : memref<4x4xf16>)
-  hip.miopen.softmax(%ctx) ins(%s : memref<4x4xf16>) outs(%s : memref<4x4xf16>)
-  hip.hipblaslt.matmul(%ctx) ins(%s, %v : memref<4x4xf16>, memref<4x8xf16>) outs(%o : memref<4x8xf16>)
-  func.return
+module {
+  memref.global "private" constant @zero_g : memref<1xf32> = dense<0.000000e+00>
+  func.func @guard_not_neg_inf(%ctx: !hip.context, %q: memref<4x8xf32>, %kt: memref<8x4xf32>, %v: memref<4x8xf32>, %m: memref<4x4xf32>, %fill: memref<1xf32>, %o: memref<4x8xf32>) {
+    %c = memref.get_global @zero_g : memref<1xf32>
+    %s = memref.alloc() : memref<4x4xf32>
+    %a = memref.alloc() : memref<4x4xf32>
+    %r = memref.alloc() : memref<4x1xf32>
+    %e = memref.alloc() : memref<4x1xi1>
+    hip.hipblaslt.matmul(%ctx) ins(%q, %kt : memref<4x8xf32>, memref<8x4xf32>) outs(%s : memref<4x4xf32>)
+    hip.miopen.add(%ctx) ins(%s, %m : memref<4x4xf32>, memref<4x4xf32>) outs(%a : memref<4x4xf32>)
+    hip.miopen.softmax(%ctx) ins(%a : memref<4x4xf32>) outs(%s : memref<4x4xf32>)
+    hip.miopen.reduce_max(%ctx) ins(%m : memref<4x4xf32>) outs(%r : memref<4x1xf32>) {axes = array<i64: 1>, keepdims}
+    hip.miopen.equal(%ctx) ins(%r, %c : memref<4x1xf32>, memref<1xf32>) outs(%e : memref<4x1xi1>)
+    hip.miopen.where(%ctx) ins(%e, %fill, %s : memref<4x1xi1>, memref<1xf32>, memref<4x4xf32>) outs(%a : memref<4x4xf32>)
+    hip.hipblaslt.matmul(%ctx) ins(%a, %v : memref<4x4xf32>, memref<4x8xf32>) outs(%o : memref<4x8xf32>)
+    func.return
+  }
 }
