@@ -15,6 +15,12 @@ Runtime gets intra_op_num_threads = the same count, inter_op 1, sequential
 execution.
 
     .venv/bin/python benchmarks/transformer_block.py [--quick] [--d-model 512] [--heads 8]
+
+`--layers N` runs a stack of N such blocks instead (`big_model.py`'s model,
+written to a temporary folder), `--shapes 1x128,4x128` other (batch, seq):
+
+    .venv/bin/python benchmarks/transformer_block.py --d-model 256 --heads 4 \
+        --layers 12 --shapes 1x128,4x128
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import tempfile
 from typing import Any
 
 import numpy as np
@@ -101,23 +108,33 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="shorter runs")
     parser.add_argument("--d-model", type=int, default=512)
     parser.add_argument("--heads", type=int, default=8)
+    parser.add_argument("--layers", type=int, default=1, help="blocks in a stack")
+    parser.add_argument("--shapes", help="batch x seq, comma-separated: 1x128,4x128")
     args = parser.parse_args()
     budget = 1.0 if args.quick else 3.0
+    shapes = SHAPES
+    if args.shapes:
+        pairs = [part.split("x") for part in args.shapes.split(",")]
+        shapes = tuple((int(b), int(s)) for b, s in pairs)
 
     import onnxruntime as ort
 
     import xhip
 
-    model = transformer_block(args.d_model, args.heads)
+    folder = tempfile.TemporaryDirectory()
+    model: onnx.ModelProto | str = transformer_block(args.d_model, args.heads)
+    if args.layers > 1:
+        from big_model import write_big_model
+
+        model = write_big_model(folder.name, args.layers, args.d_model, args.heads)
     compiled = xhip.compile(model, device="cpu")
     threads = getattr(compiled.runtime, "threads", os.cpu_count() or 1)
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-    session = ort.InferenceSession(
-        model.SerializeToString(), options, providers=["CPUExecutionProvider"]
-    )
+    source = model if isinstance(model, str) else model.SerializeToString()
+    session = ort.InferenceSession(source, options, providers=["CPUExecutionProvider"])
     rng = np.random.default_rng(0)
 
     print(
@@ -125,9 +142,12 @@ def main() -> None:
         f"onnxruntime {ort.__version__}, numpy {np.__version__}, "
         f"load average {os.getloadavg()[0]:.1f}"
     )
-    print(f"block: d_model {args.d_model}, {args.heads} heads, MLP {4 * args.d_model}")
+    print(
+        f"{args.layers} block(s): d_model {args.d_model}, {args.heads} heads, "
+        f"MLP {4 * args.d_model}"
+    )
     print(f"{'batch x seq':>12} {'xhip ms':>9} {'ort ms':>9} {'xhip/ort':>9}")
-    for batch, seq in SHAPES:
+    for batch, seq in shapes:
         x = rng.standard_normal((batch, seq, args.d_model)).astype(np.float32)
         feeds = {"X": x}
         got = compiled(feeds)["Y"]
@@ -141,6 +161,7 @@ def main() -> None:
         )
     print(f"load average after: {os.getloadavg()[0]:.1f}")
     compiled.runtime.close()
+    folder.cleanup()
 
 
 if __name__ == "__main__":

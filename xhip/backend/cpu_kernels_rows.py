@@ -177,20 +177,20 @@ and one that underflowed weighs under 1e-8 of its row (`cpu.SUM_MIN`)."""
 
 
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
-def _exp_sum(x: Any, i: int, f: Any, shift: Any, out: Any, lanes: Any) -> Any:
-    """out[i] = exp(x[i] * f - shift), and the sum of the row."""
+def _exp_sum(x: Any, i: int, f: Any, shift: Any, out: Any, r: int, lanes: Any) -> Any:
+    """out[r] = exp(x[i] * f - shift), and the sum of the row."""
     n = x.shape[1]
     whole = n - n % LANES
     lanes[:] = _ZERO
     for j in range(0, whole, LANES):
         for k in range(LANES):
             e = exp32(x[i, j + k] * f - shift)
-            out[i, j + k] = e
+            out[r, j + k] = e
             lanes[k] += e
     total = _ZERO
     for j in range(whole, n):
         e = exp32(x[i, j] * f - shift)
-        out[i, j] = e
+        out[r, j] = e
         total += e
     for k in range(LANES):
         total += lanes[k]
@@ -201,10 +201,10 @@ def _exp_sum(x: Any, i: int, f: Any, shift: Any, out: Any, lanes: Any) -> Any:
 def _same(x: Any, out: Any) -> bool:
     """Whether the (rows, n) views `x` and `out` are one array.
 
-    The row kernels then run their loops on `out` alone: LLVM vectorizes a
-    loop only after a run-time check that its loads and stores do not
-    overlap, which a kernel in place fails, so it ran scalar (softmax 6x,
-    norms 1.5x slower); one array's same element is no overlap to it."""
+    LLVM vectorizes a loop only after a run-time check that its loads and
+    stores do not overlap; a kernel in place fails it and runs scalar
+    (softmax 6x, norms 1.5x slower), so the kernels in place run their
+    loops on `out` alone, or through a scratch row."""
     return x.ctypes.data == out.ctypes.data and x.strides == out.strides
 
 
@@ -215,21 +215,26 @@ def softmax_rows(lo: int, hi: int, x: Any, factor: Any, out: Any) -> None:
     whose sum leaves [SUM_MIN, SUM_MAX] (or is NaN) again shifted by its
     max; each entry divided by the sum (a one-entry row is exactly 1). The
     max skips NaN, which reaches every entry through the sum: a row with a
-    NaN, or of -inf, gives NaN, as the numpy form."""
+    NaN, or of -inf, gives NaN, as the numpy form. In place, the exp goes
+    to a scratch row first: the shifted pass reads the row again."""
     if _same(x, out):
-        _softmax(lo, hi, out, factor, out)
+        _softmax(lo, hi, x, factor, np.empty((1, x.shape[1]), np.float32), 0, out)
     else:
-        _softmax(lo, hi, x, factor, out)
+        _softmax(lo, hi, x, factor, out, 1, out)
 
 
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
-def _softmax(lo: int, hi: int, x: Any, factor: Any, out: Any) -> None:
+def _softmax(
+    lo: int, hi: int, x: Any, factor: Any, exps: Any, step: int, out: Any
+) -> None:
+    """`softmax_rows` with row i's exp in row `step * i` of `exps`."""
     n = x.shape[1]
     whole = n - n % LANES
     f = factor[0]
     lanes = np.empty(LANES, np.float32)
     for i in range(lo, hi):
-        total = _exp_sum(x, i, f, _ZERO, out, lanes)
+        r = step * i
+        total = _exp_sum(x, i, f, _ZERO, exps, r, lanes)
         if not (total > SUM_MIN and total < SUM_MAX):
             lanes[:] = _NEG
             for j in range(0, whole, LANES):
@@ -242,9 +247,9 @@ def _softmax(lo: int, hi: int, x: Any, factor: Any, out: Any) -> None:
             for j in range(whole, n):
                 v = x[i, j] * f
                 peak = v if v > peak else peak
-            total = _exp_sum(x, i, f, peak, out, lanes)
+            total = _exp_sum(x, i, f, peak, exps, r, lanes)
         for j in range(n):
-            out[i, j] = out[i, j] / total
+            out[i, j] = exps[r, j] / total
 
 
 @njit(cache=True, nogil=True, error_model="numpy")

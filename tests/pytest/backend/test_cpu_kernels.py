@@ -16,6 +16,7 @@ from numba import njit
 
 import xhip.backend.cpu as cpu
 import xhip.backend.cpu_fused as cpu_fused
+import xhip.backend.cpu_kernels_fused as cpu_fused_kernels
 import xhip.backend.cpu_reduce as cpu_reduce
 from xhip.backend.cpu import CpuRuntime
 from xhip.backend.cpu_kernels_rows import erf32, exp32
@@ -158,6 +159,33 @@ def test_fused_groups_the_loop_does_not_take_stay_on_numpy() -> None:
     )
 
 
+def test_fused_loop_in_place_reads_through_its_output() -> None:
+    """A group written over its own input reads that input as `out[i, j]`
+    (a loop that LLVM vectorizes; see `cpu_kernels_fused`), with the same
+    results as the group written elsewhere."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((128, 1024)).astype(np.float32)
+    row = rng.standard_normal(1024).astype(np.float32)
+    steps = hip.parse_body("add(x0, x1) : f32; erf(s0) : f32; mul(s1, x0) : f32", 2)
+    target = x.copy()
+    loops = cpu_fused_kernels.bind_kernel(steps, [target, row], target, 2)
+    assert loops is not None
+    text = cpu_fused_kernels.source(steps, ["o", "r"], "f32")
+    assert text is not None and "out[i, j]" in text and "a0[i, j]" not in text
+    for loop in loops:
+        loop()
+    apart = np.empty_like(x)
+    loops = cpu_fused_kernels.bind_kernel(steps, [x, row], apart, 2)
+    assert loops is not None
+    for loop in loops:
+        loop()
+    np.testing.assert_array_equal(target, apart)
+    h = (x + row).astype(np.float64)
+    erf = np.array(np.frompyfunc(math.erf, 1, 1)(h), np.float64)
+    bound = 2 * np.spacing(np.abs(erf * x).astype(np.float32)) + 4e-7 * np.abs(x)
+    assert np.all(np.abs(target - erf * x) <= bound)
+
+
 @pytest.mark.parametrize("in_place", [False, True])
 def test_large_lone_erf_is_the_float32_loop(in_place: bool) -> None:
     """A lone float32 Erf of 64 Ki elements and more: the numba loop, within
@@ -177,13 +205,15 @@ def test_large_lone_erf_is_the_float32_loop(in_place: bool) -> None:
     runtime.close()
 
 
-def _softmax(x: np.ndarray, factor: float | None, numba: bool) -> np.ndarray:
+def _softmax(
+    x: np.ndarray, factor: float | None, numba: bool, in_place: bool = False
+) -> np.ndarray:
     saved = cpu.NUMBA_MIN_ELEMENTS
     cpu.NUMBA_MIN_ELEMENTS = 1 << 16 if numba else 1 << 62
     try:
         runtime = CpuRuntime(threads=2)
         src = runtime.upload(x, copy=True)
-        out = runtime.empty(x.shape, F32)
+        out = src if in_place else runtime.empty(x.shape, F32)
         scale = None
         if factor is not None:
             scale = runtime.upload(np.array(factor, np.float32), copy=True)
@@ -196,11 +226,12 @@ def _softmax(x: np.ndarray, factor: float | None, numba: bool) -> np.ndarray:
         cpu.NUMBA_MIN_ELEMENTS = saved
 
 
+@pytest.mark.parametrize("in_place", [False, True])
 @pytest.mark.parametrize("width", [2048, 77])
-def test_softmax_rows_match_float64_and_numpy(width: int) -> None:
+def test_softmax_rows_match_float64_and_numpy(width: int, in_place: bool) -> None:
     """Plain rows, rows past exp's range (the shifted path), a masked row,
     an all -inf row and a row with a NaN: as float64, and NaN where the
-    numpy form gives NaN."""
+    numpy form gives NaN; written in place too (the kernel's own loop)."""
     rng = np.random.default_rng(3)
     x = rng.standard_normal((4, 256, width)).astype(np.float32) * 4
     x[0, 0] *= 200  # overflows unshifted
@@ -208,7 +239,7 @@ def test_softmax_rows_match_float64_and_numpy(width: int) -> None:
     x[0, 2, : width // 2] = -np.inf
     x[0, 3] = -np.inf
     x[0, 4, 5] = np.nan
-    got = _softmax(x, 0.125, numba=True)
+    got = _softmax(x, 0.125, numba=True, in_place=in_place)
     plain = _softmax(x, 0.125, numba=False)
     np.testing.assert_array_equal(np.isnan(got), np.isnan(plain))
     w = x.astype(np.float64) * 0.125
