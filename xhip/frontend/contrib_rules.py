@@ -27,7 +27,8 @@ Rule = Callable[
 type, None where not known yet."""
 
 STATS = ("mean", "inv_std_var")
-"""Results of the input's shape reduced from `axis` (default -1) on."""
+"""Results of the input's shape reduced from `axis` (default -1) on: float32
+for a float16 or bfloat16 input (ORT's type `U`), else the input's type."""
 
 
 def attribute(node: NodeProto, name: str, default: object = None) -> object:
@@ -54,13 +55,14 @@ def like_first(
     rank = len(first.shape)
     axis = int_attribute(node, "axis", -1)
     axis = axis + rank if axis < 0 else axis
+    stats = first.elem if first.elem == TensorProto.DOUBLE else TensorProto.FLOAT
     out: list[ValueInfo | None] = []
     for result in results:
         if result in STATS:
             keep = rank - axis
             out.append(
                 ValueInfo(
-                    first.elem,
+                    stats,
                     [*first.shape[:axis], *[1] * keep],
                     [*first.params[:axis], *[None] * keep],
                 )

@@ -25,6 +25,9 @@ in place by its own pattern (`attention.py`):
 position_ids, or a `hip.range` of S) and segment rows, added, then
 `hip.miopen.layer_norm`; `mask_index` counts each row's ones in `mask`
 (`hip.miopen.equal`, `hip.cast`, `hip.miopen.reduce_sum`), zeros without one.
+
+float16: ORT's CPU EP has no float16 kernel for these three and runs its
+float32 one between casts; so does xhip (`widen.py`).
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ from xhip.transforms.onnx_to_hip.attention import (
     Emitter,
 )
 from xhip.transforms.onnx_to_hip.support import OnnxPattern, Unsupported, ranked
+from xhip.transforms.onnx_to_hip.widen import convert_widened
 
 
 def _si64(value: int) -> IntegerAttr:
@@ -301,7 +305,9 @@ def _scale(op: onnx.OnnxOp, head: Index) -> float:
 def _check_float(value: SSAValue, name: str) -> Attribute:
     element = ranked(value, name).get_element_type()
     if element != f32:
-        raise Unsupported(f"{name} has element type {element}; float32 is supported")
+        raise Unsupported(
+            f"{name} has element type {element}; float32 or float16 is supported"
+        )
     return element
 
 
@@ -310,6 +316,8 @@ class ConvertMultiHeadAttention(OnnxPattern[onnx.MultiHeadAttentionOp]):
     (module doc)."""
 
     def convert(self, op: onnx.MultiHeadAttentionOp, rewriter: PatternRewriter) -> None:
+        if convert_widened(self, op, rewriter):
+            return
         element = _check_float(op.query, "query")
         heads = op.get_int("num_heads")
         if heads < 1:
@@ -444,6 +452,8 @@ class ConvertMsAttention(OnnxPattern[onnx.MsAttentionOp]):
     `onnx.Attention` (module doc)."""
 
     def convert(self, op: onnx.MsAttentionOp, rewriter: PatternRewriter) -> None:
+        if convert_widened(self, op, rewriter):
+            return
         element = _check_float(op.input, "input")
         heads = op.get_int("num_heads")
         if heads < 1:
@@ -553,6 +563,8 @@ class ConvertEmbedLayerNormalization(OnnxPattern[onnx.EmbedLayerNormalizationOp]
     def convert(
         self, op: onnx.EmbedLayerNormalizationOp, rewriter: PatternRewriter
     ) -> None:
+        if convert_widened(self, op, rewriter):
+            return
         element = _check_float(op.word_embedding, "word_embedding")
         for name, value in (
             ("position_embedding", op.position_embedding),

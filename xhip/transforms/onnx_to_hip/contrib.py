@@ -12,6 +12,12 @@ once and would not visit them.
 - `FastGelu`: `X (+ bias)`, then `Gelu` with `approximate = "tanh"`;
   `BiasGelu`: `A + B`, then `Gelu` (erf); `BiasAdd`: `X + bias + skip`.
 - `QuickGelu` is `hip.miopen.swish` (`x * sigmoid(alpha * x)`) itself.
+
+float16: each op in float32 between casts, rounded once (`widen.py`), as
+ORT's CPU EP computes it; QuickGelu's alpha rounded to float16 first (ORT
+inlines its function, whose constant is float16). FastGelu's function
+constants are float16 in ORT too, which xhip's Gelu kernel does not copy: a
+float16 FastGelu may differ from ORT's by 1 ulp.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 from xdsl.dialects.builtin import (
     FloatAttr,
     IntegerAttr,
@@ -38,6 +45,7 @@ from xhip.transforms.onnx_to_hip.reduce import (
     ConvertRMSNormalization,
 )
 from xhip.transforms.onnx_to_hip.support import OnnxPattern, Unsupported
+from xhip.transforms.onnx_to_hip.widen import convert_widened, widened
 
 
 class _Parts:
@@ -117,6 +125,8 @@ class ConvertSkipLayerNormalization(OnnxPattern[onnx.SkipLayerNormalizationOp]):
     def convert(
         self, op: onnx.SkipLayerNormalizationOp, rewriter: PatternRewriter
     ) -> None:
+        if convert_widened(self, op, rewriter):
+            return
         parts = _Parts(self, op, rewriter)
         total = parts.add([op.input, op.skip, *_present(op.bias)], op.input.type)
         stats = [[r.type] if r is not None else [] for r in (op.mean, op.inv_std_var)]
@@ -138,6 +148,8 @@ class ConvertSkipSimplifiedLayerNormalization(
     def convert(
         self, op: onnx.SkipSimplifiedLayerNormalizationOp, rewriter: PatternRewriter
     ) -> None:
+        if convert_widened(self, op, rewriter):
+            return
         if op.mean is not None or op.inv_std_var is not None:
             raise Unsupported("the 'mean' and 'inv_std_var' outputs are not supported")
         parts = _Parts(self, op, rewriter)
@@ -160,6 +172,8 @@ class ConvertSimplifiedLayerNormalization(
     def convert(
         self, op: onnx.SimplifiedLayerNormalizationOp, rewriter: PatternRewriter
     ) -> None:
+        if convert_widened(self, op, rewriter):
+            return
         if op.inv_std_var is not None:
             raise Unsupported("the 'inv_std_var' output is not supported")
         parts = _Parts(self, op, rewriter)
@@ -191,20 +205,33 @@ def _gelu(
 
 class ConvertFastGelu(OnnxPattern[onnx.FastGeluOp]):
     def convert(self, op: onnx.FastGeluOp, rewriter: PatternRewriter) -> None:
+        if convert_widened(self, op, rewriter):
+            return
         _gelu(self, op, rewriter, [op.X, *_present(op.bias)], "tanh")
 
 
 class ConvertBiasGelu(OnnxPattern[onnx.BiasGeluOp]):
     def convert(self, op: onnx.BiasGeluOp, rewriter: PatternRewriter) -> None:
+        if convert_widened(self, op, rewriter):
+            return
         _gelu(self, op, rewriter, [op.A, op.B], "none")
 
 
 class ConvertQuickGelu(OnnxPattern[onnx.QuickGeluOp]):
     def convert(self, op: onnx.QuickGeluOp, rewriter: PatternRewriter) -> None:
+        wide = widened(self, op, rewriter)
+        if wide is not None:
+            # ORT inlines QuickGelu's function: alpha a float16 constant.
+            alpha = float(np.float16(op.get_float("alpha")))
+            wide.properties["alpha"] = FloatAttr(alpha, f32)
+            op = wide
+            rewriter = PatternRewriter(wide)
         emit_elementwise(self, op, rewriter, hip.SwishOp, [op.X])
 
 
 class ConvertBiasAdd(OnnxPattern[onnx.BiasAddOp]):
     def convert(self, op: onnx.BiasAddOp, rewriter: PatternRewriter) -> None:
+        if convert_widened(self, op, rewriter):
+            return
         parts = _Parts(self, op, rewriter)
         parts.finish([parts.add([op.X, op.bias, op.skip], op.Y.type)])

@@ -21,6 +21,10 @@ head's sink): there the scores go to `hip.attention_softmax`'s `biased`
 stage, a column of the sink is concatenated, `hip.miopen.softmax` runs over
 both and the column is cut off again (`_sink_attention`).
 
+float16 as ORT's float16 kernel computes it: the rotary and the KV cache in
+float16, then Q and the presents (and `attention_bias`, `head_sink`) cast to
+float32, the attention in float32 and Y rounded to float16 once.
+
 `com.microsoft.RotaryEmbedding` is one `hip.rotary_embedding` at
 position_ids (B, S), or at first[0] + s for the (1,) form (a `hip.range`);
 `scale` is accepted and unused, as ORT's CPU EP does.
@@ -40,6 +44,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     Signedness,
     TensorType,
+    f16,
     f32,
     i64,
 )
@@ -203,8 +208,10 @@ class ConvertGroupQueryAttention(OnnxPattern[onnx.GroupQueryAttentionOp]):
     ) -> None:
         q_type = ranked(op.query, "query")
         element = q_type.get_element_type()
-        if element != f32:
-            raise Unsupported(f"query has element type {element}; float32 is supported")
+        if element not in (f32, f16):
+            raise Unsupported(
+                f"query has element type {element}; float32 or float16 is supported"
+            )
         if len(q_type.get_shape()) != 3:
             raise Unsupported("query must be 3-D (batch, sequence, hidden)")
         heads, kv_heads = op.get_int("num_heads"), op.get_int("kv_num_heads")
@@ -328,12 +335,21 @@ class ConvertGroupQueryAttention(OnnxPattern[onnx.GroupQueryAttentionOp]):
         q4 = e.permute(
             e.expand(q, [[0], [1], [2, 3]], [batch, seq, heads, head]), [0, 2, 1, 3]
         )
+        sink = op.head_sink
+        bias = op.attention_bias
+        if element == f16:
+            # ORT's float16 kernel: float32 from here on, rounded once.
+            q4, *kv = (self._widen(e, x) for x in (q4, *presents))
+            bias = None if bias is None else self._widen(e, bias)
+            sink = None if sink is None else self._widen(e, sink)
+        else:
+            kv = presents
         core = _Core(
             q=q4,
-            key=presents[0],
-            value=presents[1],
+            key=kv[0],
+            value=kv[1],
             lengths=lengths,
-            bias=op.attention_bias,
+            bias=bias,
             scale=FloatAttr(
                 op.get_float("scale") or 1 / math.sqrt(head), f32
             ).value.data,
@@ -341,12 +357,14 @@ class ConvertGroupQueryAttention(OnnxPattern[onnx.GroupQueryAttentionOp]):
             causal=causal,
             window=window - 1 if window > 0 else -1,
         )
-        if op.get_int("smooth_softmax") == 1 or op.head_sink is not None:
-            y4, attention = _sink_attention(e, core, op.head_sink), None
+        if op.get_int("smooth_softmax") == 1 or sink is not None:
+            y4, attention = _sink_attention(e, core, sink), None
         else:
             attention = _attention(op, core)
             rewriter.insert(attention)
             y4 = attention.results[0]
+        if element == f16:
+            y4 = self._widen(e, y4, f16)
         y = e.collapse(e.permute(y4, [0, 2, 1, 3]), [[0], [1], [2, 3]])
         results = [e.cast_to(y, op.output)]
         for result, present in zip(
@@ -357,6 +375,13 @@ class ConvertGroupQueryAttention(OnnxPattern[onnx.GroupQueryAttentionOp]):
         rewriter.replace(op, [], results)
         if attention is not None:
             ConvertAttention(self.state).convert(attention, PatternRewriter(attention))
+
+    @staticmethod
+    def _widen(e: Emitter, x: SSAValue, element: Attribute = f32) -> SSAValue:
+        """`x` cast to `element` (float32 unless given)."""
+        return e.emit(
+            element, e.sizes(x), lambda out: hip.CastOp.make(e.ctx, src=x, out=out)
+        )
 
     @staticmethod
     def _cut(
