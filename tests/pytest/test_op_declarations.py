@@ -18,7 +18,7 @@ from unittest.mock import MagicMock
 
 import numpy as np
 import pytest
-from xdsl.dialects.builtin import FloatAttr, IndexType, MemRefType, f32, f64
+from xdsl.dialects.builtin import FloatAttr, IndexType, MemRefType, StringAttr, f32, f64
 from xdsl.ir import Block
 
 import xhip
@@ -96,6 +96,9 @@ def _stand_in(cls: type[hip.HipDPSOp]) -> hip.HipDPSOp:
         ctx, args[n_index : n_index + n_in], args[n_index + n_in :], args[:n_index]
     )
     op.properties = _Mocks(op.properties)
+    if cls is hip.FusedAttentionOp:
+        # Its optional bias roles are told by a string (a mock would say none).
+        op.properties["biased"] = StringAttr("qkv")
     if issubclass(cls, hip.ElementwiseOp):
         for name in cls.FORMULA.params():
             op.properties[name] = FloatAttr(0.5, f64)
