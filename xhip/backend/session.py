@@ -47,6 +47,8 @@ from xhip.backend.shapes import DimExpr, result_dims
 from xhip.dialects.hip import ContextType
 from xhip.dialects.onnx import parse_dim_params
 from xhip.transforms.buffer_results_to_out_params import RETURNED_ATTR
+from xhip.transforms.hip_fold_attention_bias import HipFoldAttentionBiasPass
+from xhip.transforms.hip_fold_attention_layouts import HipFoldAttentionLayoutsPass
 from xhip.transforms.hip_fuse_attention import HipFuseAttentionPass
 from xhip.transforms.hip_fuse_elementwise import HipFuseElementwisePass
 from xhip.transforms.hip_fuse_scaled_softmax import HipFuseScaledSoftmaxPass
@@ -284,18 +286,26 @@ Engine = Literal["plan", "interpreter"]
 
 
 def fuse_for_execution(
-    module: ModuleOp, elementwise: bool = True, attention: bool = True
+    module: ModuleOp,
+    elementwise: bool = True,
+    attention: bool = True,
+    fold_attention: bool = True,
 ) -> ModuleOp:
     """A copy of `module` with the backend's fusions applied, as explicit ops:
-    `hip-fuse-attention` unless `attention` is false, `hip-fuse-scaled-softmax`,
-    then `hip-fuse-elementwise` unless `elementwise` is false (a runtime
-    without `fused_elementwise`).
+    `hip-fuse-attention` unless `attention` is false, then (unless
+    `fold_attention` is false) `hip-fold-attention-bias` and
+    `hip-fold-attention-layouts`, `hip-fuse-scaled-softmax`, then
+    `hip-fuse-elementwise` unless `elementwise` is false (a runtime without
+    `fused_elementwise`).
 
     The given module is left as it is: it may be the user's, or a stage.
     """
     fused = module.clone()
     if attention:
         HipFuseAttentionPass().apply(Context(), fused)
+        if fold_attention:
+            HipFoldAttentionBiasPass().apply(Context(), fused)
+            HipFoldAttentionLayoutsPass().apply(Context(), fused)
     HipFuseScaledSoftmaxPass().apply(Context(), fused)
     if elementwise:
         HipFuseElementwisePass().apply(Context(), fused)
@@ -341,16 +351,20 @@ class CompiledModel:
         fuse: bool = True,
         fuse_elementwise: bool = True,
         fuse_attention: bool = True,
+        fold_attention: bool = True,
         max_bound_plans: int = 8,
     ):
         if runtime is None:
             runtime = CpuRuntime()
         elementwise = fuse_elementwise and hasattr(runtime, "fused_elementwise")
         self.module = (
-            fuse_for_execution(module, elementwise, fuse_attention) if fuse else module
+            fuse_for_execution(module, elementwise, fuse_attention, fold_attention)
+            if fuse
+            else module
         )
         """The IR that runs: the given module after `hip-fuse-attention`
-        (unless `fuse_attention` is false), `hip-fuse-scaled-softmax`
+        (unless `fuse_attention` is false) and its folds (unless
+        `fold_attention` is false), `hip-fuse-scaled-softmax`
         and (unless `fuse_elementwise` is false, or the runtime cannot run
         it) `hip-fuse-elementwise`; as given if `fuse` is false."""
         self.signature = signature
@@ -576,7 +590,6 @@ class CompiledModel:
         runtime = self.runtime
         uploaded = [runtime.upload(a) for a in arrays]
         args, device = self._arguments(uploaded, dims, [a.shape for a in arrays])
-        host: list[np.ndarray] = []
         # NaN and Inf are data, as on a GPU: they propagate (as in ONNX
         # Runtime), with no numpy warning per op.
         with np.errstate(all="ignore"):
@@ -587,9 +600,11 @@ class CompiledModel:
                 results = self._interpreter.call_op(name, tuple(args))
         device = self._merge(device, list(results or ()))
         runtime.synchronize()
-        for value in device:
-            host.append(runtime.download(value))
-            runtime.free(value.buffer)
+        host = [runtime.download(value) for value in device]
+        # Returned outputs may share a buffer (a view of another output: an
+        # Unsqueeze of a NonZero-sized result): each buffer is freed once.
+        for buffer in {id(v.buffer): v.buffer for v in device}.values():
+            runtime.free(buffer)
         for value in uploaded:  # a GPU runtime's copies of the inputs
             if value.buffer.owned and not value.buffer.freed:
                 runtime.free(value.buffer)

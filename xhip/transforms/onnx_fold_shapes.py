@@ -526,6 +526,14 @@ def _expand(f: ShapeFolder, op: Operation, a: IndexArith) -> Shaped | None:
     if x is None or result is None or len(result) != 1:
         return None
     n = result[0]
+    if n < 0:  # a dynamic length: the shape operand's, broadcast with `x`'s
+        shape = f.get(op.operands[1])
+        if shape is None or len(shape.elements) != 1:
+            return None
+        (s,) = shape.elements
+        if not isinstance(s, int) or (s != 1 and len(x.elements) not in (1, s)):
+            return None
+        n = len(x.elements) if s == 1 else s
     if len(x.elements) == n:
         return Shaped(x.elements, False)
     if len(x.elements) == 1:

@@ -11,6 +11,8 @@ at several dynamic dims.
 - `tile_expand`: Tile of a dynamic dim; Expand both ways (a 1 in the shape
   keeps the input's dim, the input's 1 takes the shape's), to a shape from
   `Shape` (two run-time sizes: their max).
+- `expand_constant`: an int64 constant expanded to a `Shape`'s dynamic
+  length (a shape value, folded or not), and to a constant one.
 - `typed`: the same copies on int64, bool and float16.
 """
 
@@ -136,6 +138,25 @@ def tile_expand() -> onnx.ModelProto:
     return _model(nodes, inputs, ["tiled", "wide", "like_y"], initializers)
 
 
+def expand_constant() -> onnx.ModelProto:
+    """An int64 constant expanded to a dynamic length: a shape value that
+    `onnx-fold-shapes` must not fold to the result type's unknown length."""
+    nodes = [
+        helper.make_node("Shape", ["x"], ["n"], end=1),
+        helper.make_node("Expand", ["seven", "n"], ["sevens"]),
+        helper.make_node("Expand", ["pair", "one"], ["pair_again"]),
+        helper.make_node("Expand", ["half", "n"], ["halves"]),
+    ]
+    initializers = [
+        _ints("seven", 7),
+        _ints("pair", 3, 4),
+        _ints("one", 1),
+        numpy_helper.from_array(np.array([0.5], np.float32), "half"),
+    ]
+    inputs = [_input("x", ["batch", 2])]
+    return _model(nodes, inputs, ["sevens", "pair_again", "halves"], initializers)
+
+
 def typed(elem: int) -> Callable[[], onnx.ModelProto]:
     def make() -> onnx.ModelProto:
         nodes = [
@@ -170,6 +191,7 @@ MODELS: dict[str, tuple[Callable[[], onnx.ModelProto], list[Dims]]] = {
     "reversed": (reversed_slices, [{"batch": 1, "seq": 1}, {"batch": 3, "seq": 6}]),
     "split": (split, [{"batch": 1}, {"batch": 2}, {"batch": 5}]),
     "tile_expand": (tile_expand, [{"batch": 1, "seq": 1}, {"batch": 3, "seq": 4}]),
+    "expand_constant": (expand_constant, [{"batch": 1}, {"batch": 3}]),
     "int64": (typed(TensorProto.INT64), [{"batch": 1}, {"batch": 3}]),
     "bool": (typed(TensorProto.BOOL), [{"batch": 2}]),
     "float16": (typed(TensorProto.FLOAT16), [{"batch": 2}]),

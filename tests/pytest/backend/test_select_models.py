@@ -24,6 +24,7 @@ from onnx import TensorProto, helper, numpy_helper
 import xhip
 from xhip.backend.cuda import CudaRuntime
 from xhip.backend.gpu import kernel_source
+from xhip.backend.hip import HipRuntime
 from xhip.backend.session import CompiledModel
 from xhip.testing.emulator import EmulatedDevice, EmulatedKernels, EmulatorUnavailable
 
@@ -297,4 +298,60 @@ def test_compress(run: Run, axis: int | None, length: int) -> None:
     ]
     feeds[0]["c"][length - 1] = 1.0  # a true entry past the axis when 7
     feeds.append({"x": feeds[0]["x"], "c": -np.ones(length, np.float32)})  # none
+    _check(run, model, feeds)
+
+
+def _on_hip(kernels: EmulatedKernels) -> Run:
+    def run(model: onnx.ModelProto, feeds: list[Feeds]) -> list[list[np.ndarray]]:
+        ir = xhip.compile_to_ir(model)
+        device = EmulatedDevice(64, kernels=kernels, runtime="hip")
+        runtime = HipRuntime(debug=True, device=device)
+        try:
+            compiled = CompiledModel(ir.module, ir.signature, ir.constants, runtime)
+            return [list(compiled(f).values()) for f in feeds]
+        finally:
+            runtime.close()
+
+    return run
+
+
+@pytest.mark.parametrize(
+    "runtime",
+    [
+        "plan",
+        "interpreter",
+        pytest.param("cuda", marks=pytest.mark.emulator),
+        pytest.param("hip", marks=pytest.mark.emulator),
+    ],
+)
+def test_an_output_and_its_view_are_both_returned(
+    runtime: str, request: pytest.FixtureRequest
+) -> None:
+    """Compress's result and an Unsqueeze of it, both outputs: the call
+    returns both (their size is data), one a view of the other's buffer,
+    which is freed once (fuzz seed 873: a double free)."""
+    if runtime in ("cuda", "hip"):
+        kernels = request.getfixturevalue("emulated")
+        run = (_on_gpu if runtime == "cuda" else _on_hip)(kernels)
+    else:
+        run = _on_cpu(runtime)
+    model = _model(
+        [
+            helper.make_node("Compress", ["x", "cond"], ["c"], axis=-1),
+            helper.make_node("Unsqueeze", ["c", "axes"], ["u"]),
+        ],
+        [helper.make_tensor_value_info("x", F32, ["n"])],
+        [
+            helper.make_tensor_value_info("c", F32, None),
+            helper.make_tensor_value_info("u", F32, None),
+        ],
+        [
+            numpy_helper.from_array(np.array([False, True]), "cond"),
+            numpy_helper.from_array(np.array([-2], np.int64), "axes"),
+        ],
+    )
+    feeds = [
+        {"x": np.array([1.5, -2.0, 3.0], np.float32)},
+        {"x": np.ones(2, np.float32)},
+    ]
     _check(run, model, feeds)

@@ -58,16 +58,19 @@ class ConstantOfShapeOp(OnnxOp):
 
 @irdl_op_definition
 class RangeOp(OnnxOp):
-    """`start, start + delta, ...` up to `limit` (excluded); 0-D operands."""
+    """`start, start + delta, ...` up to `limit` (excluded); 0-D operands.
+    `stash_type` (opset 27) is the type a float16 Range computes in."""
 
     name = "onnx.Range"
     STRUCTURE_OPERANDS: ClassVar[tuple[str, ...]] = ("start", "limit", "delta")
     READS_BACK_INTEGERS: ClassVar[bool] = True
+    DEFAULTS: ClassVar[dict[str, object]] = {"stash_type": 1}
 
     start = operand_def(AnyTensor)
     limit = operand_def(AnyTensor)
     delta = operand_def(AnyTensor)
     output = result_def(AnyTensor)
+    stash_type = opt_prop_def(IntegerAttr)
     traits = traits_def(NoMemoryEffect())
 
 

@@ -17,6 +17,9 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     IntegerType,
     TensorType,
+    f16,
+    f32,
+    f64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
@@ -170,6 +173,7 @@ class ConvertRange(OnnxPattern[onnx.RangeOp]):
         arith_ = IndexArith(rewriter, op, self.state.folder)
         element = result_type.get_element_type()
         length: Index
+        wide: Attribute | None = None
         if isinstance(element, IntegerType):
             start, limit, delta = (
                 shape_operand(self, op, rewriter, v, f"operand '{n}'")[0]
@@ -190,9 +194,52 @@ class ConvertRange(OnnxPattern[onnx.RangeOp]):
             if delta_f == 0:
                 raise Unsupported("delta is 0")
             length = max(math.ceil((limit_f - start_f) / delta_f), 0)
+            wide = _stash_element(op, element)
+        ctx = context_of(op)
+        if wide is None:
+            init = empty(rewriter, result_type, [length], arith_)
+            rewriter.replace(
+                op, hip.RangeOp.make(ctx, start=op.start, delta=op.delta, out=init)
+            )
+            return
+        start_w, delta_w = (
+            _cast(rewriter, ctx, v, TensorType(wide, [])) for v in (op.start, op.delta)
+        )
+        init = empty(
+            rewriter, TensorType(wide, result_type.get_shape()), [length], arith_
+        )
+        steps = hip.RangeOp.make(ctx, start=start_w, delta=delta_w, out=init)
+        rewriter.insert(steps)
         init = empty(rewriter, result_type, [length], arith_)
-        new = hip.RangeOp.make(context_of(op), start=op.start, delta=op.delta, out=init)
-        rewriter.replace(op, new)
+        rewriter.replace(op, hip.CastOp.make(ctx, src=steps.results[0], out=init))
+
+
+_STASH_TYPES: dict[int, Attribute] = {1: f32, 11: f64}
+"""Range-27's `stash_type` (an ONNX type code): the precision of a float16
+Range's computation."""
+
+
+def _stash_element(op: onnx.RangeOp, element: Attribute) -> Attribute | None:
+    """The wider element type a float16 Range computes in (Range-27: float32
+    by default, as ONNX Runtime does), rounding once at the end; None for the
+    other types, which `stash_type` does not affect."""
+    if element != f16:
+        return None
+    stash = op.get_int("stash_type")
+    wide = _STASH_TYPES.get(stash)
+    if wide is None:
+        raise Unsupported(f"stash_type {stash} (float or double only)")
+    return wide
+
+
+def _cast(
+    rewriter: PatternRewriter, ctx: SSAValue, value: SSAValue, to: TensorType[Attribute]
+) -> SSAValue:
+    init = tensor.EmptyOp([], to)
+    rewriter.insert(init)
+    cast_ = hip.CastOp.make(ctx, src=value, out=init.tensor)
+    rewriter.insert(cast_)
+    return cast_.results[0]
 
 
 def materialize_shape_values(module: builtin.ModuleOp, state: ConversionState) -> None:

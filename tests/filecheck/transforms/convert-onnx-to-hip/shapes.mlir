@@ -64,3 +64,21 @@ func.func @shape_as_data(%ctx: !hip.context, %x: tensor<?x?xf32>) -> tensor<2xi6
 // CHECK:         %[[B1:.*]] = arith.addi %b, %c1 : index
 // CHECK:         %[[E:.*]] = tensor.empty() : tensor<2xi64>
 // CHECK-NEXT:    %y = hip.from_elements(%ctx, %[[B1]], %c8) ins() outs(%[[E]] : tensor<2xi64>) -> tensor<2xi64>
+
+// A float16 Range (opset 27) computes in its stash_type (11: float64) and
+// rounds once: start and delta cast up, hip.range wide, the result cast down.
+func.func @range_f16(%ctx: !hip.context) -> tensor<4xf16> {
+  %start = "onnx.Constant"() {value = dense<2.040000e+03> : tensor<f16>} : () -> tensor<f16>
+  %limit = "onnx.Constant"() {value = dense<2.044000e+03> : tensor<f16>} : () -> tensor<f16>
+  %delta = "onnx.Constant"() {value = dense<1.000000e+00> : tensor<f16>} : () -> tensor<f16>
+  %r = "onnx.Range"(%start, %limit, %delta) <{stash_type = 11 : si64}> : (tensor<f16>, tensor<f16>, tensor<f16>) -> tensor<4xf16>
+  func.return %r : tensor<4xf16>
+}
+// CHECK-LABEL: func.func @range_f16
+// CHECK:         %[[S:.*]] = hip.cast(%ctx) ins(%{{.*}} : tensor<f16>) outs(%{{.*}} : tensor<f64>) -> tensor<f64>
+// CHECK:         %[[D:.*]] = hip.cast(%ctx) ins(%{{.*}} : tensor<f16>) outs(%{{.*}} : tensor<f64>) -> tensor<f64>
+// CHECK-NEXT:    %[[W:.*]] = tensor.empty() : tensor<4xf64>
+// CHECK-NEXT:    %[[R:.*]] = hip.range(%ctx) ins(%[[S]], %[[D]] : tensor<f64>, tensor<f64>) outs(%[[W]] : tensor<4xf64>) -> tensor<4xf64>
+// CHECK-NEXT:    %[[N:.*]] = tensor.empty() : tensor<4xf16>
+// CHECK-NEXT:    %r = hip.cast(%ctx) ins(%[[R]] : tensor<4xf64>) outs(%[[N]] : tensor<4xf16>) -> tensor<4xf16>
+// CHECK-NEXT:    func.return %r

@@ -97,3 +97,20 @@ func.func @data_stays(%ids: tensor<3xi64>, %long: tensor<100xi64>) -> (tensor<3x
 // CHECK-LABEL: func.func @data_stays
 // CHECK:         %a = "onnx.Add"(%ids, %one)
 // CHECK-NEXT:    %b = "onnx.Add"(%long, %one)
+
+// Expand of a constant to a length the result type leaves dynamic: a
+// Shape's dim stays an onnx.Expand (it was folded to no elements), a
+// constant length folds to that many copies.
+func.func @expand_constant(%x: tensor<?x2xf32>) -> (tensor<?xi64>, tensor<?xi64>) {
+  %seven = "onnx.Constant"() {value = dense<7> : tensor<1xi64>} : () -> tensor<1xi64>
+  %three = "onnx.Constant"() {value = dense<3> : tensor<1xi64>} : () -> tensor<1xi64>
+  %n = "onnx.Shape"(%x) <{end = 1 : si64, start = 0 : si64}> : (tensor<?x2xf32>) -> tensor<1xi64>
+  %y = "onnx.Expand"(%seven, %n) : (tensor<1xi64>, tensor<1xi64>) -> tensor<?xi64>
+  %z = "onnx.Expand"(%seven, %three) : (tensor<1xi64>, tensor<1xi64>) -> tensor<?xi64>
+  func.return %y, %z : tensor<?xi64>, tensor<?xi64>
+}
+// CHECK-LABEL: func.func @expand_constant
+// CHECK:         %y = "onnx.Expand"(%seven, %n) : (tensor<1xi64>, tensor<1xi64>) -> tensor<?xi64>
+// CHECK-NEXT:    %z = "onnx.Constant"() {value = dense<7> : tensor<3xi64>} : () -> tensor<3xi64>
+// CHECK-NEXT:    %z_1 = tensor.cast %z : tensor<3xi64> to tensor<?xi64>
+// CHECK-NEXT:    func.return %y, %z_1
