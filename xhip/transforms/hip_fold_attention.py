@@ -26,7 +26,9 @@ its strides, so:
   the bias (`q_bias`, `k_bias`, `v_bias`, a broadcast view of it) as it
   reads. The other operand is read where it is (if nothing writes it before
   the reader) or its writer writes the add's buffer instead (if nothing else
-  touches that buffer in between). float32 and float64 only: the fused op
+  touches that buffer in between). The bias is then read at the attention:
+  nothing may write it in between (a pool view may hold the next bias).
+  float32 and float64 only: the fused op
   adds in the work type, which for float16 would skip the add's rounding.
 
 Both work on the final IR, after `hip-fuse-attention`, and reason about
@@ -409,6 +411,11 @@ def _fold_bias(blk: BlockAccesses, att: hip.FusedAttentionOp, role: str) -> Fold
         layout is None
         or blk.readers(z, add) != [found.reader]
         or not blk.internal(z, add, [found.reader])
+        # The attention reads the bias later than the add did: the version the
+        # add read must still be there (a pool view may hold the next bias).
+        or not blk.untouched(bias, add, att)
+        # Nor may the fold change it: no part of the operand's or sum's buffer.
+        or any(alias_root(bias) is b for b in (alias_root(y), z))
     ):
         return None
     if y is alias_root(y) and blk.untouched(y, add, found.reader):

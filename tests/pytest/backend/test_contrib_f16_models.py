@@ -136,13 +136,7 @@ def check_bert(name: str, compile_: Compile) -> None:
     check(compile_(model)(feeds), bert.onnxruntime_outputs(model, feeds), name)
 
 
-KNOWN_FAILURES = {
-    name: "hip-fold-attention folds the Q/K/V bias adds and head permutes "
-    "wrongly when MultiHeadAttention's inputs are computed (here the casts to "
-    "float32; float32 inputs times 1 fail the same way): "
-    "CompiledModel(fold_attention=False) matches ONNX Runtime bit for bit"
-    for name in ("mha_bias", "mha_v_hidden")
-}
+KNOWN_FAILURES: dict[str, str] = {}
 """Wrong answers of another pass, held here until it is fixed (strict)."""
 
 

@@ -14,7 +14,12 @@ import numpy as np
 import pytest
 
 import xhip
-from tests.pytest.transforms.test_hip_fold_attention import onnx_runtime, pre_ln_block
+from tests.pytest.backend import test_bert_contrib_models as bert
+from tests.pytest.transforms.test_hip_fold_attention import (
+    contrib_case,
+    onnx_runtime,
+    pre_ln_block,
+)
 from xhip.backend.gpu import KernelRuntime
 from xhip.backend.session import CompiledModel
 from xhip.testing.emulator import EmulatedDevice
@@ -45,3 +50,17 @@ def test_the_block_folded_matches_onnx_runtime(
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
         calls[fold] = _calls(gpu)
     assert calls[False] - calls[True] == 8
+
+
+@pytest.mark.parametrize("half", [False, True], ids=["f32", "f16"])
+@pytest.mark.parametrize("name", ["mha_bias", "mha_v_hidden", "attention_plain"])
+def test_contrib_attentions_with_computed_inputs_match_onnx_runtime(
+    make_gpu: Callable[..., KernelRuntime], name: str, half: bool
+) -> None:
+    """MultiHeadAttention's Q, K and V biases, sliced one after another into
+    one pool view, fold only while the view still holds the one the add
+    read (`tests/pytest/transforms/test_hip_fold_attention.py`)."""
+    model, feeds, want = contrib_case(name, computed=True, half=half)
+    ir = xhip.compile_to_ir(model)
+    compiled = CompiledModel(ir.module, ir.signature, ir.constants, make_gpu())
+    bert.check(compiled(feeds), want, name)

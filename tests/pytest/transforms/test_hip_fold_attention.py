@@ -11,9 +11,12 @@ from pathlib import Path
 import numpy as np
 import onnx
 import pytest
+from onnx import TensorProto, helper, numpy_helper
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
+from tests.pytest.backend import test_bert_contrib_models as bert
+from tests.pytest.backend.test_contrib_f16_models import f16_feeds, to_f16
 from tests.pytest.conftest import REPO
 from xhip.api import compile_to_ir
 from xhip.backend.session import CompiledModel
@@ -97,6 +100,72 @@ def test_fixtures_fold_their_output_copies_and_match_onnx_runtime(
     assert _count(plain, *kinds) - _count(folded, *kinds) == copies
     for got, want in zip(folded(inputs).values(), expected):
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+def times_one(
+    model: onnx.ModelProto, feeds: dict[str, np.ndarray]
+) -> tuple[onnx.ModelProto, dict[str, np.ndarray]]:
+    """`model` with each float input first multiplied by 1, and its feeds:
+    the contrib op's inputs become computed buffers of the memory plan, whose
+    views it reuses (MultiHeadAttention's packed bias is sliced three times
+    into one view)."""
+    graph = model.graph
+    kinds = (TensorProto.FLOAT, TensorProto.FLOAT16)
+    floats = {i.name for i in graph.input if i.type.tensor_type.elem_type in kinds}
+    (kind,) = {i.type.tensor_type.elem_type for i in graph.input if i.name in floats}
+    one = np.array(1, np.float32 if kind == TensorProto.FLOAT else np.float16)
+    muls = [helper.make_node("Mul", [f"{n}_in", "one"], [n]) for n in floats]
+    inputs: list[onnx.ValueInfoProto] = []
+    for given in graph.input:
+        renamed = onnx.ValueInfoProto()
+        renamed.CopyFrom(given)
+        if given.name in floats:
+            renamed.name = f"{given.name}_in"
+        inputs.append(renamed)
+    new = helper.make_graph(
+        [*muls, *graph.node],
+        graph.name,
+        inputs,
+        list(graph.output),
+        initializer=[numpy_helper.from_array(one, "one")],
+    )
+    renamed_feeds = {f"{k}_in" if k in floats else k: v for k, v in feeds.items()}
+    return helper.make_model(new, opset_imports=model.opset_import), renamed_feeds
+
+
+def contrib_case(
+    name: str, computed: bool, half: bool
+) -> tuple[onnx.ModelProto, dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """A contrib attention case (`test_bert_contrib_models`), its feeds and
+    ONNX Runtime's outputs; float16 and inputs computed as asked."""
+    case = bert.ALL_CASES[name]
+    model, feeds = bert.model_of(case), bert.feeds_of(case)
+    if half:
+        model, feeds = to_f16(model), f16_feeds(feeds)
+    want = bert.onnxruntime_outputs(model, feeds)
+    if computed:
+        model, feeds = times_one(model, feeds)
+    return model, feeds, want
+
+
+CONTRIB = ["mha_bias", "mha_v_hidden", "mha_bnsh_kv", "mha_separate"]
+CONTRIB += ["attention_plain", "attention_qkv_hidden_sizes"]
+
+
+@pytest.mark.parametrize("half", [False, True], ids=["f32", "f16"])
+@pytest.mark.parametrize("computed", [False, True], ids=["given", "times_one"])
+@pytest.mark.parametrize("name", CONTRIB)
+def test_contrib_attentions_folded_match_onnx_runtime(
+    name: str, computed: bool, half: bool
+) -> None:
+    """MultiHeadAttention (cross attention: 3 queries, 4 keys; K and V given
+    split into heads; V wider) and Attention (packed Q/K/V projection), inputs
+    given or computed: with its inputs times 1, MultiHeadAttention's Q bias
+    was folded from a pool view that held the V bias by the attention."""
+    model, feeds, want = contrib_case(name, computed, half)
+    ir = compile_to_ir(model)
+    got = CompiledModel(ir.module, ir.signature, ir.constants)(feeds)
+    bert.check(got, want, name)
 
 
 @pytest.mark.parametrize(
