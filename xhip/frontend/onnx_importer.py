@@ -66,6 +66,12 @@ from xdsl.irdl import OptOperandDef, OptResultDef, VarOperandDef, VarResultDef
 
 from xhip.dialects import onnx as onnx_dialect
 from xhip.frontend.contrib_rules import result_infos
+from xhip.frontend.control_flow_rules import (
+    Scope,
+    contradiction,
+    control_flow_hints,
+    inner_outputs,
+)
 from xhip.frontend.graph_check import graph_problem
 from xhip.frontend.scan8 import Scan8Error, rewrite_scan8
 from xhip.frontend.sequence_types import (
@@ -177,6 +183,9 @@ class _Importer:
         self.infos: dict[str, ValueInfo] = {}
         self.structured: dict[str, Attribute] = {}
         """Sequence- and optional-typed values' types (`sequence_types`)."""
+        self.taken: dict[str, str] = {}
+        """The branch each If imported as its ops takes (`inline`), by the
+        If's first output."""
         self.files: dict[str, MappedFile | None] = {}
         """External data files by location, mapped once (None: an empty file)."""
 
@@ -311,9 +320,12 @@ class _Importer:
             while True:
                 self.infos = infer_value_infos(model, self.loaded)
                 new = self._contrib_infos() + sequence_hints(self.graph, self.infos)
+                if not self._all_ranked():
+                    new += control_flow_hints(model, self.infos, self.loaded)
+                self.graph.value_info.extend(new)
                 if not new or self._all_ranked():
                     break
-                self.graph.value_info.extend(new)
+            self.subgraph_infos()  # told what the rounds stated
         except InferenceFailure as e:
             raise self.fail(str(e)) from None
         finally:
@@ -642,6 +654,9 @@ class _Importer:
                 f"{self.label(node)}: has {len(node.output)} outputs, xhip supports "
                 f"{len(definitions)}"
             )
+        if node.op_type == "If" and node.output[0] in self.taken:
+            self.inline(node, self.taken[node.output[0]], block)
+            return
         result_types, names = self.result_types(node, definitions)
         attributes: dict[str, Attribute] = {
             "onnx_node_name": StringAttr(
@@ -665,6 +680,35 @@ class _Importer:
         for name, result in zip(names, built.results, strict=True):
             self.values[name] = result
 
+    def inline(self, node: NodeProto, name: str, block: Block) -> None:
+        """An If whose condition is known before the run, and whose other
+        branch nothing can type (its ranks follow from data it never sees),
+        as the ops of the branch `name` it takes."""
+        branch = next(a.g for a in node.attribute if a.name == name)
+        self.graph_ops(node, name, branch, block)
+        for result, out in zip(node.output, branch.output, strict=False):
+            if result:
+                self.values[result] = self.value(node, out.name)
+
+    def graph_ops(
+        self, node: NodeProto, name: str, graph: onnx.GraphProto, block: Block
+    ) -> None:
+        """The initializers and nodes of `node`'s subgraph `name`, into `block`."""
+        for tensor in graph.initializer:
+            value = self.dense(tensor, f"initializer '{tensor.name}'")
+            const = onnx_dialect.ConstantOp.build(
+                result_types=[value.type], attributes={"value": value}
+            )
+            block.add_op(const)
+            self.values[tensor.name] = const.results[0]
+        for inner in graph.node:
+            if self.op_of(inner) is None:
+                raise self.fail(
+                    f"{self.label(inner)} in '{name}' of {self.label(node)}: "
+                    f"unsupported ONNX op at opset {self.opset}"
+                )
+            self.node(inner, block)
+
     def branches(self, node: NodeProto, op: type[onnx_dialect.OnnxOp]) -> list[Region]:
         """The op's regions (If's branches, Scan's and Loop's bodies) from the
         node's subgraphs: each a block whose arguments are the subgraph's
@@ -681,20 +725,7 @@ class _Importer:
                 arg_types=[self.value_type(i, self.label(node)) for i in inputs]
             )
             self.values.update(zip(inputs, body.args, strict=True))
-            for tensor in graph.initializer:
-                value = self.dense(tensor, f"initializer '{tensor.name}'")
-                const = onnx_dialect.ConstantOp.build(
-                    result_types=[value.type], attributes={"value": value}
-                )
-                body.add_op(const)
-                self.values[tensor.name] = const.results[0]
-            for inner in graph.node:
-                if self.op_of(inner) is None:
-                    raise self.fail(
-                        f"{self.label(inner)} in '{name}' of {self.label(node)}: "
-                        f"unsupported ONNX op at opset {self.opset}"
-                    )
-                self.node(inner, body)
+            self.graph_ops(node, name, graph, body)
             body.add_op(
                 onnx_dialect.YieldOp([self.value(node, o.name) for o in graph.output])
             )
@@ -707,6 +738,9 @@ class _Importer:
         any."""
         if not any(_subgraphs(n) for n in self.graph.node):
             return
+        problem = contradiction(self.model, self.infos, self.loaded)
+        if problem is not None:
+            raise self.fail(problem)
         try:
             inferred = onnx.shape_inference.infer_shapes(self.model)
         except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError):
@@ -720,6 +754,18 @@ class _Importer:
                     self.infos.setdefault(value.name, info)
             pending += [g for n in graph.node for g in _subgraphs(n)]
         self.carried_infos(inferred.graph)
+        if any(
+            not self._typed(o) for n in self.graph.node for o in inner_outputs(n)
+        ):  # onnx left a value inside open: our rules, per subgraph
+            scope = Scope(self.model, self.graph, self.infos, self.loaded)
+            for name, info in list(scope.walk()):
+                if not self._typed(name) and info.shape is not None:
+                    self.infos[name] = info
+            self.taken = scope.taken_branches(self._typed)
+
+    def _typed(self, name: str) -> bool:
+        info = self.infos.get(name)
+        return info is not None and info.shape is not None
 
     def carried_infos(self, graph: onnx.GraphProto) -> None:
         """A Loop's or Scan's final loop-carried values typed as their initial
@@ -783,7 +829,6 @@ class _Importer:
         self.check_signature()
         self.report("inferring shapes")
         self.infer()
-        self.subgraph_infos()
         if uses_structured(self.model):
             self.structured = structured_types(self.model, self.infos)
         g = self.graph

@@ -204,8 +204,8 @@ def _squeeze(node: NodeProto, ins: Sequence[Input], c: _Consts) -> Known | None:
     if len(ins) > 1 and ins[1] is not None:
         k = _length(ins[1])
         return None if k is None else (_elem(ins[0]), [D] * (len(d) - k))
-    if D in d:
-        return None  # which dims are 1 is known only at run time
+    # A dynamic dim is taken as not 1 (torch.compile's 0/1 specialization);
+    # the conversion guards it (`ConvertSqueeze`).
     return _elem(ins[0]), [s for s in d if s != 1]
 
 

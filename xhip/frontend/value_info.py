@@ -173,17 +173,35 @@ def infer_value_infos(
         ):
             reason = reason.replace(noise, "")
         raise InferenceFailure(f"shape inference failed: {reason}") from None
+    return _collect(inferred, model.graph, _constants(skeleton.graph))
+
+
+def lenient_infos(model: ModelProto) -> dict[str, ValueInfo]:
+    """Types of a model the checker may refuse (a subgraph taken out as a
+    model of its own, `control_flow_rules`): onnx's inference, not strict,
+    then our rules; nothing where inference fails."""
+    try:
+        inferred = onnx.shape_inference.infer_shapes(model, data_prop=True)
+    except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError):
+        return {}
+    return _collect(inferred, model.graph, _constants(model.graph))
+
+
+def _collect(
+    inferred: ModelProto, graph: onnx.GraphProto, consts: Mapping[str, np.ndarray]
+) -> dict[str, ValueInfo]:
+    """What inference gave `inferred`'s values, then our rules' results."""
     infos: dict[str, ValueInfo] = {}
     g = inferred.graph
     for value in [*g.input, *g.value_info, *g.output]:
         merged = _merge(infos.get(value.name), value_info(value.type))
         if merged is not None:
             infos[value.name] = merged
-    for tensor in model.graph.initializer:
+    for tensor in graph.initializer:
         infos[tensor.name] = ValueInfo(
             tensor.data_type, list(tensor.dims), [None] * len(tensor.dims)
         )
-    _fill(model.graph, infos, _constants(skeleton.graph))
+    _fill(graph, infos, consts)
     return infos
 
 
@@ -355,18 +373,23 @@ def _disagreement(model: ModelProto) -> str | None:
         want, got = declared.get(v.name), value_info(v.type)
         if want is None or got is None or got.shape is None:
             continue
-        assert want.shape is not None
-        differs = (
-            (want.elem and got.elem and want.elem != got.elem)
-            or len(want.shape) != len(got.shape)
-            or any(D not in (a, b) and a != b for a, b in zip(want.shape, got.shape))
-        )
-        if differs:
+        if disagree(want, got):
             return (
                 f"'{v.name}': the model declares {describe(want)} but shape "
                 f"inference gives {describe(got if got.elem else _with_elem(got, want))}"
             )
     return None
+
+
+def disagree(want: ValueInfo, got: ValueInfo) -> bool:
+    """Whether two ranked types of one value contradict each other: element
+    types, ranks, or a dim both know."""
+    assert want.shape is not None and got.shape is not None
+    return bool(
+        (want.elem and got.elem and want.elem != got.elem)
+        or len(want.shape) != len(got.shape)
+        or any(D not in (a, b) and a != b for a, b in zip(want.shape, got.shape))
+    )
 
 
 def _with_elem(info: ValueInfo, like: ValueInfo) -> ValueInfo:

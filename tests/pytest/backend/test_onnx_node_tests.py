@@ -120,10 +120,6 @@ KNOWN_FAILURES = {
         "generator; xhip converts Dropout in inference mode only (a constant "
         "false training_mode, or a constant 0 ratio)"
     ),
-    "test_reshape_allowzero_reordered": (
-        "convert-onnx-to-hip refuses empty tensors: the input is 0x3x4 (and "
-        "the 0 in the shape [3, 4, 0] under allowzero=1 is an empty dim)"
-    ),
     **{
         f"test_{op}_{source}_to_{target}": (
             "Cast from a float to int4/uint4 is refused: ONNX Runtime (opset 21; "
@@ -203,10 +199,11 @@ def _generate() -> list[TestCase]:
 
 def _modules(op_type: str) -> list[str]:
     """Where onnx may keep an op's node cases: `reducemean`, but
-    `reduce_log_sum_exp`; ops whose cases live in another op's module (the
+    `reduce_log_sum_exp`, `rangeop`; ops whose cases live in another op's module (the
     comparisons in `less.py`, say) are found there."""
     snake = re.sub(r"(?<!^)(?=[A-Z][a-z])", "_", op_type).lower()
-    return [op_type.lower(), snake, f"{op_type.lower()}_"]  # `not_`: a keyword
+    lower = op_type.lower()
+    return [lower, snake, f"{lower}_", f"{lower}op"]  # `not_`: a keyword; `rangeop`
 
 
 def _constant_operands(model: onnx.ModelProto) -> list[str]:
@@ -330,17 +327,18 @@ def test_node(case: TestCase) -> None:
 
 
 UNTYPED_EXPANSIONS = {
-    "test_affine_grid_": "the If that makes theta 3-D, whose branches differ in rank",
-    "test_linear_attention_": (
-        "the Scan's scan output (OutputAccum): onnx infers no rank for it (its "
-        "inputs' dims come from computed Reshapes) and our rules give only a "
-        "node's first result"
+    "test_affine_grid_3d_align_corners_": (
+        "the If on `D == 1` (D from the `size` input, data) gives step_d a "
+        "rank-0 value in one branch and a 1-D one in the other: its rank is "
+        "data, which no type in the IR can hold (the other three affine_grid "
+        "expansions decide their Ifs before the run: xhip/frontend/"
+        "control_flow_rules.py)"
     ),
 }
 """`_expanded` cases the importer refuses because neither onnx's shape
-inference nor our rules (`shape_rules.py`) can give a value of their function
-bodies a rank: an If whose branches differ in rank. The ops themselves run
-(their own cases pass)."""
+inference nor our rules (`shape_rules.py`, `control_flow_rules.py`) can give
+a value of their function bodies a rank: an If whose branches differ in rank
+on a condition that is data. The ops themselves run (their own cases pass)."""
 
 
 def test_left_out_cases_are_refused_for_their_types() -> None:
@@ -362,7 +360,7 @@ def test_left_out_cases_are_refused_for_their_types() -> None:
         )
         reasons = ("unsupported element type", "is not a tensor")
         if untyped:
-            reasons = ("cannot infer the shape",)
+            reasons = (*reasons, "cannot infer the shape")
         assert any(reason in str(error.value) for reason in reasons), (
             f"{case.name}: {error.value}"
         )

@@ -241,3 +241,70 @@ def test_sequence_of_unknown_length_is_refused_in_one_line() -> None:
     rep = XhipBackend.prepare(map_model())
     with pytest.raises(ValueError, match="input 'xs' is a sequence: give a list"):
         rep.run([np.ones((1, 2), np.float32)])
+
+
+def _mapped(nodes: list[onnx.NodeProto], members: list[str]) -> onnx.ModelProto:
+    """`nodes` then a SequenceMap (Tanh, its body input untyped) of the
+    SequenceConstruct of `members`, concatenated along rows."""
+    body = helper.make_graph(
+        [helper.make_node("Tanh", ["in"], ["out"])],
+        "squash",
+        [helper.make_tensor_value_info("in", FLOAT, None)],
+        [helper.make_tensor_value_info("out", FLOAT, None)],
+    )
+    graph = helper.make_graph(
+        [
+            *nodes,
+            helper.make_node("SequenceConstruct", members, ["seq"]),
+            helper.make_node("SequenceMap", ["seq"], ["mapped"], body=body),
+            helper.make_node("ConcatFromSequence", ["mapped"], ["y"], axis=0),
+        ],
+        "map_typed",
+        [helper.make_tensor_value_info("x", FLOAT, ["n", 3])],
+        [helper.make_tensor_value_info("y", FLOAT, [None, 3])],
+    )
+    return helper.make_model(
+        graph,
+        opset_imports=[
+            helper.make_opsetid("", 17),
+            helper.make_opsetid("com.microsoft", 1),
+        ],
+    )
+
+
+MAPPED = {
+    "contrib_members": _mapped(
+        [helper.make_node("QuickGelu", ["x"], ["q"], domain="com.microsoft")],
+        ["q", "q"],
+    ),
+    "inserted_member": _mapped(
+        [
+            helper.make_node(
+                "Constant",
+                [],
+                ["zero"],
+                value=helper.make_tensor("z", TensorProto.INT64, [], [0]),
+            ),
+            helper.make_node("SequenceEmpty", [], ["empty"], dtype=FLOAT),
+            helper.make_node("SequenceInsert", ["empty", "x"], ["one"]),
+            helper.make_node("SequenceAt", ["one", "zero"], ["first"]),
+        ],
+        ["first", "x"],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MAPPED))
+def test_sequence_map_body_is_typed(name: str) -> None:
+    """The body's input takes the members' type where only the importer
+    knows it (a contrib op's result; a SequenceAt of a SequenceEmpty filled
+    by SequenceInsert) and nothing declared reads the map's result (fuzz
+    seeds 215, 487, 897)."""
+    model = MAPPED[name]
+    rep = XhipBackend.prepare(model)
+    rng = np.random.default_rng(3)
+    for n in (2, 5):
+        feeds = {"x": rng.standard_normal((n, 3)).astype(np.float32)}
+        (want,), (got,) = ort_outputs(model, feeds), list(rep.run(feeds))
+        assert got.shape == want.shape == (2 * n, 3)
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)

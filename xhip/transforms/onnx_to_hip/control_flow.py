@@ -19,6 +19,7 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     IntegerAttr,
     IntegerType,
+    ModuleOp,
     Signedness,
     TensorType,
     i1,
@@ -31,6 +32,7 @@ from xdsl.utils.hints import isa
 
 from xhip.dialects import onnx
 from xhip.transforms.index_arith import index_values
+from xhip.transforms.onnx_fold_shapes import ShapeFolder
 from xhip.transforms.onnx_to_hip.sequence import resolve_sequences, uses_sequences
 from xhip.transforms.onnx_to_hip.support import OnnxPattern, Unsupported
 
@@ -335,6 +337,7 @@ def unroll_control_flow(module: Operation) -> None:
     and inlining the Ifs it decides repeat until nothing changes: a
     loop-carried sequence, or an If on `OptionalHasElement`, is known only
     step by step."""
+    _decide_ifs(module)
     _unroll_all(module)
     if not uses_sequences(module):
         return
@@ -345,6 +348,18 @@ def unroll_control_flow(module: Operation) -> None:
                 changed |= inline_constant_ifs(function)
         changed |= _unroll_all(module)
         if not changed:
+            return
+
+
+def _decide_ifs(module: Operation) -> None:
+    """Every If whose condition folding decides, inlined; again after each
+    round, which may decide an If nested in a branch on an outer If's
+    results (an expanded function's `If` on the sizes another `If` picked)."""
+    assert isinstance(module, ModuleOp)
+    while any(isinstance(op, onnx.IfOp) for op in module.walk()):
+        ShapeFolder(module).run()
+        functions = [f for f in module.walk() if isinstance(f, func.FuncOp)]
+        if not [f for f in functions if inline_constant_ifs(f)]:
             return
 
 

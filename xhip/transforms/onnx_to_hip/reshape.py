@@ -340,7 +340,12 @@ class ConvertReshape(OnnxPattern[onnx.ReshapeOp]):
     def convert(self, op: onnx.ReshapeOp, rewriter: PatternRewriter) -> None:
         data_shape = ranked(op.data, "the input").get_shape()
         if 0 in data_shape:
-            raise Unsupported(f"the input {op.data.type} is empty")
+            # No element to view: the result is an empty tensor of its type.
+            result = ranked(op.reshaped, "the result")
+            if DYNAMIC_INDEX in result.get_shape() or 0 not in result.get_shape():
+                raise Unsupported(f"the input {op.data.type} is empty")
+            rewriter.replace(op, tensor.EmptyOp([], result))
+            return
         source = input_dims(data_shape)
         elements = shape_operand(self, op, rewriter, op.shape, "the shape operand")
         allow_zero = op.get_int("allowzero")
@@ -442,6 +447,7 @@ class ConvertSqueeze(OnnxPattern[onnx.SqueezeOp]):
         shape = ranked(op.data, "the input").get_shape()
         if op.axes is None:
             axes = [i for i, s in enumerate(shape) if s == 1]
+            _guard_not_one(self, op, rewriter, shape)
         elif index_values(op.axes) is None:
             _run_time_axes_view(self, op, rewriter, op.data, op.axes, squeeze=True)
             return
@@ -453,6 +459,25 @@ class ConvertSqueeze(OnnxPattern[onnx.SqueezeOp]):
         source = [Dim(1) if i in axes else d for i, d in enumerate(input_dims(shape))]
         target = [d for i, d in enumerate(source) if i not in axes]
         _replace_with_view(self, op, rewriter, op.data, source, target)
+
+
+def _guard_not_one(
+    pattern: OnnxPattern[Any],
+    op: onnx.SqueezeOp,
+    rewriter: PatternRewriter,
+    shape: Sequence[int],
+) -> None:
+    """Without axes, a dynamic dim is kept: taken as not 1 (as the
+    importer's rules type the result), which a `hip.guard` checks each call."""
+    a = IndexArith(rewriter, op, pattern.state.folder)
+    ones = [
+        a.compare("eq", a.dim(op.data, i), 1)
+        for i, size in enumerate(shape)
+        if size == DYNAMIC_INDEX
+    ]
+    values = [v for v in ones if isinstance(v, SSAValue)]
+    if values:
+        rewriter.insert(hip.GuardOp(values, [0] * len(values)))
 
 
 class ConvertUnsqueeze(OnnxPattern[onnx.UnsqueezeOp]):

@@ -16,7 +16,34 @@ func.func @constant(%ctx: !hip.context, %x: tensor<3xf32>) -> tensor<3xf32> {
   func.return %y : tensor<3xf32>
 }
 // CHECK-LABEL: func.func @constant
-// CHECK-NEXT:    %cst = arith.constant dense<true> : tensor<i1>
+// CHECK-NEXT:    %0 = tensor.empty() : tensor<3xf32>
+// CHECK-NEXT:    %t = hip.miopen.neg(%ctx) ins(%x : tensor<3xf32>) outs(%0 : tensor<3xf32>) -> tensor<3xf32>
+// CHECK-NEXT:    func.return %t : tensor<3xf32>
+
+// An If whose condition is a shape another If picks (an expanded function's
+// `If` on the sizes an `If` chose): decided once the first is inlined and the
+// shapes folded again, before the conversion.
+func.func @nested(%ctx: !hip.context, %x: tensor<3xf32>) -> tensor<3xf32> {
+  %c = "onnx.Constant"() {value = dense<true> : tensor<i1>} : () -> tensor<i1>
+  %n = "onnx.If"(%c) ({
+    %s = "onnx.Shape"(%x) {start = 0 : si64} : (tensor<3xf32>) -> tensor<1xi64>
+    "onnx.Yield"(%s) : (tensor<1xi64>) -> ()
+  }, {
+    %k = "onnx.Constant"() {value = dense<5> : tensor<1xi64>} : () -> tensor<1xi64>
+    "onnx.Yield"(%k) : (tensor<1xi64>) -> ()
+  }) {onnx_node_name = "sizes"} : (tensor<i1>) -> tensor<1xi64>
+  %three = "onnx.Constant"() {value = dense<3> : tensor<1xi64>} : () -> tensor<1xi64>
+  %e = "onnx.Equal"(%n, %three) {onnx_node_name = "is3"} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi1>
+  %y = "onnx.If"(%e) ({
+    %t = "onnx.Neg"(%x) : (tensor<3xf32>) -> tensor<3xf32>
+    "onnx.Yield"(%t) : (tensor<3xf32>) -> ()
+  }, {
+    %a = "onnx.Abs"(%x) : (tensor<3xf32>) -> tensor<3xf32>
+    "onnx.Yield"(%a) : (tensor<3xf32>) -> ()
+  }) {onnx_node_name = "if"} : (tensor<1xi1>) -> tensor<3xf32>
+  func.return %y : tensor<3xf32>
+}
+// CHECK-LABEL: func.func @nested
 // CHECK-NEXT:    %0 = tensor.empty() : tensor<3xf32>
 // CHECK-NEXT:    %t = hip.miopen.neg(%ctx) ins(%x : tensor<3xf32>) outs(%0 : tensor<3xf32>) -> tensor<3xf32>
 // CHECK-NEXT:    func.return %t : tensor<3xf32>

@@ -85,11 +85,28 @@ func.func @squeeze(%ctx: !hip.context, %x: tensor<1x?x1x8xf32>) -> (tensor<?x8xf
   %2 = "onnx.Unsqueeze"(%x, %c) {onnx_node_name = "last"} : (tensor<1x?x1x8xf32>, tensor<1xi64>) -> tensor<1x?x1x8x1xf32>
   func.return %0, %1, %2 : tensor<?x8xf32>, tensor<?x1x8xf32>, tensor<1x?x1x8x1xf32>
 }
+// Without axes, the dynamic dim is kept: taken as not 1, which a hip.guard
+// checks each call (the importer types the result so, docs/shape-values.md).
 // CHECK-LABEL: func.func @squeeze
-// CHECK:         %0 = tensor.collapse_shape %x {{\[\[}}0 : i64, 1 : i64], [2 : i64, 3 : i64]] : tensor<1x?x1x8xf32> into tensor<?x8xf32>
-// CHECK-NEXT:    %1 = tensor.collapse_shape %x {{\[\[}}0 : i64, 1 : i64], [2 : i64], [3 : i64]] : tensor<1x?x1x8xf32> into tensor<?x1x8xf32>
-// CHECK:         %2 = tensor.expand_shape %x {{\[\[}}0 : i64], [1 : i64], [2 : i64], [3 : i64, 4 : i64]] output_shape [1, %dim, 1, 8, 1] : tensor<1x?x1x8xf32> into tensor<1x?x1x8x1xf32>
+// CHECK:         %dim = tensor.dim %x, %c1 : tensor<1x?x1x8xf32>
+// CHECK-NEXT:    %0 = arith.cmpi eq, %dim, %c1 : index
+// CHECK-NEXT:    %1 = arith.select %0, %c1, %c0 : index
+// CHECK-NEXT:    hip.guard %1 expects [0]
+// CHECK-NEXT:    %2 = tensor.collapse_shape %x {{\[\[}}0 : i64, 1 : i64], [2 : i64, 3 : i64]] : tensor<1x?x1x8xf32> into tensor<?x8xf32>
+// CHECK-NEXT:    %3 = tensor.collapse_shape %x {{\[\[}}0 : i64, 1 : i64], [2 : i64], [3 : i64]] : tensor<1x?x1x8xf32> into tensor<?x1x8xf32>
+// CHECK:         %4 = tensor.expand_shape %x {{\[\[}}0 : i64], [1 : i64], [2 : i64], [3 : i64, 4 : i64]] output_shape [1, %dim_1, 1, 8, 1] : tensor<1x?x1x8xf32> into tensor<1x?x1x8x1xf32>
 // CHECK-NOT:     onnx.Constant
+
+// An empty input has no element to view: the result is an empty tensor of
+// its type (allowzero: the 0 in the shape is an empty dim).
+func.func @empty(%ctx: !hip.context, %x: tensor<0x3x4xf32>) -> tensor<3x4x0xf32> {
+  %s = "onnx.Constant"() {value = dense<[3, 4, 0]> : tensor<3xi64>} : () -> tensor<3xi64>
+  %0 = "onnx.Reshape"(%x, %s) {onnx_node_name = "r", allowzero = 1 : si64} : (tensor<0x3x4xf32>, tensor<3xi64>) -> tensor<3x4x0xf32>
+  func.return %0 : tensor<3x4x0xf32>
+}
+// CHECK-LABEL: func.func @empty
+// CHECK-NEXT:    %0 = tensor.empty() : tensor<3x4x0xf32>
+// CHECK-NEXT:    func.return %0 : tensor<3x4x0xf32>
 
 // Reshaping to the same shape is no op.
 func.func @same(%ctx: !hip.context, %x: tensor<?x8xf32>) -> tensor<?x8xf32> {
