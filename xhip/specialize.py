@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
 
 import numpy as np
 from xdsl.dialects import func
@@ -159,6 +159,53 @@ def _attr(value: SSAValue, array: np.ndarray) -> DenseIntOrFPElementsAttr[Any]:
     return DenseIntOrFPElementsAttr.from_list(typ, data)
 
 
+K = TypeVar("K")
+
+
+def _key(arrays: list[np.ndarray]) -> Key:
+    return tuple((a.dtype.str, a.shape, a.tobytes()) for a in arrays)
+
+
+class ModelCache(Generic[K]):
+    """Compiled specializations by key, the least recently used released once
+    there are more than `limit`: the bounded cache of both specializers."""
+
+    def __init__(self, limit: int):
+        if limit < 1:
+            raise ValueError("max_specializations must be at least 1")
+        self.limit = limit
+        self._models: OrderedDict[K, Model] = OrderedDict()
+        self.builds = 0
+        """How many models `build` has made."""
+
+    def __len__(self) -> int:
+        return len(self._models)
+
+    def get(self, key: K, build: Callable[[], Model]) -> Model:
+        """The model for `key`: from the cache, or built now."""
+        model = self._models.get(key)
+        if model is not None:
+            self._models.move_to_end(key)
+            return model
+        model = build()
+        self.builds += 1
+        self._models[key] = model
+        while len(self._models) > self.limit:
+            _, dropped = self._models.popitem(last=False)
+            dropped.release()
+        return model
+
+    def drop(self, key: K) -> None:
+        model = self._models.pop(key, None)
+        if model is not None:
+            model.release()
+
+    def release(self) -> None:
+        for model in self._models.values():
+            model.release()
+        self._models.clear()
+
+
 class SpecializingModel:
     """A model compiled per value of its structure operands, behind guards:
     `model({name: array}) -> {name: array}`, as `CompiledModel`."""
@@ -171,14 +218,12 @@ class SpecializingModel:
         *,
         max_specializations: int = 8,
     ):
-        if max_specializations < 1:
-            raise ValueError("max_specializations must be at least 1")
+        self._cache = ModelCache[Key](max_specializations)
         self.module = module
         """The onnx-dialect module (shapes folded) each specialization starts from."""
         self._compile = compile_module
         self.runtime = runtime
         """The runtime every specialization (and the prefix) runs on."""
-        self.max_specializations = max_specializations
         function = main_graph(module)
         self.signature = tensor_signature(function)
         ops = list(function.walk())
@@ -207,9 +252,20 @@ class SpecializingModel:
             compile_module(_prefix(module, computed)) if computed else None
         )
         """The model of the values computed from data, if any are."""
-        self._cache: OrderedDict[Key, Model] = OrderedDict()
-        self.builds = 0
+
+    @property
+    def max_specializations(self) -> int:
+        """How many specializations the cache holds at most."""
+        return self._cache.limit
+
+    @max_specializations.setter
+    def max_specializations(self, limit: int) -> None:
+        self._cache.limit = limit
+
+    @property
+    def builds(self) -> int:
         """How many specializations have been compiled."""
+        return self._cache.builds
 
     @property
     def specializations(self) -> int:
@@ -229,11 +285,9 @@ class SpecializingModel:
 
     def specialization(self, arrays: list[np.ndarray]) -> Model:
         """The model built for these values: from the cache, or compiled."""
-        key: Key = tuple((a.dtype.str, a.shape, a.tobytes()) for a in arrays)
-        model = self._cache.get(key)
-        if model is not None:
-            self._cache.move_to_end(key)
-            return model
+        return self._cache.get(_key(arrays), lambda: self._build(arrays))
+
+    def _build(self, arrays: list[np.ndarray]) -> Model:
         module = self.module.clone()
         ops = list(main_graph(module).walk())
         assumed: dict[int, dict[str, Attribute]] = {}
@@ -242,19 +296,10 @@ class SpecializingModel:
             assumed.setdefault(position, {})[name] = _attr(value, arrays[i])
         for position, attrs in assumed.items():
             ops[position].attributes[ASSUME] = DictionaryAttr(attrs)
-        model = self._compile(module)
-        self.builds += 1
-        self._cache[key] = model
-        while len(self._cache) > self.max_specializations:
-            _, dropped = self._cache.popitem(last=False)
-            dropped.release()
-        return model
+        return self._compile(module)
 
     def drop(self, arrays: list[np.ndarray]) -> None:
-        key: Key = tuple((a.dtype.str, a.shape, a.tobytes()) for a in arrays)
-        model = self._cache.pop(key, None)
-        if model is not None:
-            model.release()
+        self._cache.drop(_key(arrays))
 
     def __call__(self, inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
         arrays = self.read(inputs)
@@ -267,9 +312,7 @@ class SpecializingModel:
             return self.specialization(self.read(inputs))(inputs)
 
     def release(self) -> None:
-        for model in self._cache.values():
-            model.release()
-        self._cache.clear()
+        self._cache.release()
         if self.prefix is not None:
             self.prefix.release()
 

@@ -11,7 +11,6 @@ the session refuses any other), keeping the last `max_specializations`.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -28,7 +27,7 @@ from xdsl.ir import Attribute
 from xhip.backend.runtime import Runtime
 from xhip.backend.session import InputError, Signature
 from xhip.dialects.onnx import DIM_PARAMS
-from xhip.specialize import Model, main_graph
+from xhip.specialize import Model, ModelCache, main_graph
 
 Shapes = tuple[tuple[int, ...], ...]
 
@@ -71,17 +70,26 @@ class ShapeSpecializingModel:
         *,
         max_specializations: int = 8,
     ):
-        if max_specializations < 1:
-            raise ValueError("max_specializations must be at least 1")
+        self._cache = ModelCache[Shapes](max_specializations)
         self.module = module
         """The onnx-dialect module each specialization starts from."""
         self._compile = compile_module
         self.runtime = runtime
-        self.max_specializations = max_specializations
         self.signature = Signature.from_function(main_graph(module))
-        self._cache: OrderedDict[Shapes, Model] = OrderedDict()
-        self.builds = 0
+
+    @property
+    def max_specializations(self) -> int:
+        """How many specializations the cache holds at most."""
+        return self._cache.limit
+
+    @max_specializations.setter
+    def max_specializations(self, limit: int) -> None:
+        self._cache.limit = limit
+
+    @property
+    def builds(self) -> int:
         """How many specializations have been compiled."""
+        return self._cache.builds
 
     @property
     def specializations(self) -> int:
@@ -90,17 +98,9 @@ class ShapeSpecializingModel:
 
     def specialization(self, shapes: Shapes) -> Model:
         """The model built for these input shapes: from the cache, or compiled."""
-        model = self._cache.get(shapes)
-        if model is not None:
-            self._cache.move_to_end(shapes)
-            return model
-        model = self._compile(with_input_shapes(self.module, shapes))
-        self.builds += 1
-        self._cache[shapes] = model
-        while len(self._cache) > self.max_specializations:
-            _, dropped = self._cache.popitem(last=False)
-            dropped.release()
-        return model
+        return self._cache.get(
+            shapes, lambda: self._compile(with_input_shapes(self.module, shapes))
+        )
 
     def __call__(self, inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
         for spec in self.signature.inputs:
@@ -114,9 +114,7 @@ class ShapeSpecializingModel:
         return self.specialization(shapes)(inputs)
 
     def release(self) -> None:
-        for model in self._cache.values():
-            model.release()
-        self._cache.clear()
+        self._cache.release()
 
     def close(self) -> None:
         self.release()
