@@ -28,10 +28,15 @@ from xhip.dialects.hip import (
 )
 
 FUSED_BLOCK_BYTES = 1 << 19
-"""Scores per block of query rows in `hip.fused_attention`: the block stays in
-L2 from its first GEMM through the softmax to its second (measured at 4 x 2048
-on one thread: 128 KiB 97 ms, 512 KiB 71 ms, 1 MiB 69 ms, the GEMMs' M too
-small below)."""
+"""Scores per block of `hip.fused_attention`: query rows times a chunk of keys
+that stays in L2 from its first GEMM through the exp to its second (measured
+at 4 x 2048 on one thread: 128 KiB 97 ms, 512 KiB 71 ms, 1 MiB 69 ms with
+whole rows, the GEMMs' M too small below)."""
+KEY_CHUNK = 512
+"""Most keys a block's scores take at once: with more, fewer rows fit in
+`FUSED_BLOCK_BYTES`, and each GEMM packs its shared operand (k, [v | 1]) for
+fewer rows (4 x 2048, one thread: whole rows, 64 at a time, 15 ms a head;
+256 rows x 512 keys, 11-12 ms)."""
 SUM_MIN, SUM_MAX = 1e-20, 1e30
 """Row sums of unshifted exp that need no max shift: no term overflowed, and
 what underflowed is below 2048 * 1.2e-38 / 1e-20 of the sum."""
@@ -110,13 +115,15 @@ class _Attend:
 
     Every operand has at least one batch dim. `v1` is v with a column of ones
     after its Dv (filled once per call), so the second GEMM gives each row's
-    sum of exp beside its outputs. Each unit's views are made here, once: a
-    call is its numpy calls alone (at 1 x 128 the views cost as much as the
-    arithmetic)."""
+    sum of exp beside its outputs. The keys go in chunks (`edges`): with the
+    exp unshifted, a chunk's exp @ [v | 1] just adds to the others'. Each
+    unit's views are made here, once: a call is its numpy calls alone (at
+    1 x 128 the views cost as much as the arithmetic)."""
 
     def __init__(
         self,
         units: list[Unit],
+        edges: list[tuple[int, int]],
         q: np.ndarray,
         k: np.ndarray,
         v1: np.ndarray,
@@ -130,42 +137,68 @@ class _Attend:
         heads, rows = shape
         dtype = out.dtype
         width = v1.shape[-1] - 1
-        scores = np.empty((heads, rows, k.shape[-1]), dtype)
+        scores = np.empty((heads, rows, max(b - a for a, b in edges)), dtype)
         queries = np.empty((heads, rows, q.shape[-1]), dtype)
-        peak = np.empty((heads, rows, 1), dtype)
+        peaks = np.empty((2, heads, rows, 1), dtype)
         acc = np.empty((heads, rows, v1.shape[-1]), dtype)
+        part = np.empty(acc.shape, dtype) if len(edges) > 1 else acc
         self.scale = None if factor is None else factor.reshape(())
         self.op = np.divide if divide else np.multiply
         self.fill = None if fill is None else fill.reshape(())
         self.blocks: list[_Block] = []
         for index, h0, h1, lo, hi in units:
             n, m = h1 - h0, hi - lo
+            ks, vs = k[index][h0:h1], v1[index][h0:h1]
+            masks = None if mask is None else mask[index][h0:h1, lo:hi]
+            chunks = tuple(
+                _Chunk(
+                    ks[..., a:b],
+                    vs[..., a:b, :],
+                    None if masks is None else masks[..., a:b],
+                    scores[:n, :m, : b - a],
+                )
+                for a, b in edges
+            )
             self.blocks.append(
                 _Block(
                     q[index][h0:h1, lo:hi],
                     None if factor is None else queries[:n, :m],
-                    k[index][h0:h1],
-                    v1[index][h0:h1],
-                    None if mask is None else mask[index][h0:h1, lo:hi],
-                    scores[:n, :m],
-                    peak[:n, :m],
+                    vs,
+                    chunks,
+                    peaks[0, :n, :m],
+                    peaks[1, :n, :m],
                     acc[:n, :m, :width],
                     acc[:n, :m, width:],
                     acc[:n, :m],
+                    part[:n, :m],
                     out[index][h0:h1, lo:hi],
                 )
             )
 
-    def _scores(self, block: _Block) -> np.ndarray:
-        """The block's scores: the queries scaled (D values a row rather
-        than T), times k (BLAS), plus the mask."""
-        queries = block.q
-        if block.scaled is not None and self.scale is not None:
-            queries = self.op(queries, self.scale, out=block.scaled)
-        np.matmul(queries, block.k, out=block.scores)
-        if block.mask is not None:
-            np.add(block.scores, block.mask, out=block.scores)
-        return block.scores
+    def _queries(self, block: _Block) -> np.ndarray:
+        """The block's queries scaled (D values a row rather than T)."""
+        if block.scaled is None or self.scale is None:
+            return block.q
+        return self.op(block.q, self.scale, out=block.scaled)
+
+    @staticmethod
+    def _scores(queries: np.ndarray, chunk: _Chunk) -> np.ndarray:
+        """A chunk's scores: the queries times its keys (BLAS), plus the mask."""
+        np.matmul(queries, chunk.k, out=chunk.scores)
+        if chunk.mask is not None:
+            np.add(chunk.scores, chunk.mask, out=chunk.scores)
+        return chunk.scores
+
+    def _exp_v(self, block: _Block, queries: np.ndarray, shift: bool) -> None:
+        """exp(scores [- peak]) @ [v | 1] into `acc`, chunk by chunk."""
+        for i, chunk in enumerate(block.chunks):
+            scores = self._scores(queries, chunk)
+            if shift:
+                np.subtract(scores, block.peak, out=scores)
+            np.exp(scores, out=scores)
+            np.matmul(scores, chunk.v1, out=block.part if i else block.acc)
+            if i:
+                np.add(block.acc, block.part, out=block.acc)
 
     def __call__(self) -> None:
         """Per block: exp of the scores in place, unshifted while the row
@@ -174,18 +207,18 @@ class _Attend:
         the scores besides the GEMMs', the normalization on Dv values a row."""
         with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
             for block in self.blocks:
-                scores = self._scores(block)
-                np.exp(scores, out=scores)
-                np.matmul(scores, block.v1, out=block.acc)
+                queries = self._queries(block)
+                self._exp_v(block, queries, False)
                 sums = block.sums
                 # False for a NaN sum too: the shifted form then decides.
                 low, high = np.minimum.reduce(sums, None), np.maximum.reduce(sums, None)
                 if not (SUM_MIN <= low and high <= SUM_MAX):
-                    scores = self._scores(block)
-                    np.max(scores, axis=-1, keepdims=True, out=block.peak)
-                    np.subtract(scores, block.peak, out=scores)
-                    np.exp(scores, out=scores)
-                    np.matmul(scores, block.v1, out=block.acc)
+                    for i, chunk in enumerate(block.chunks):
+                        top = block.top if i else block.peak
+                        np.max(self._scores(queries, chunk), -1, keepdims=True, out=top)
+                        if i:
+                            np.maximum(block.peak, top, out=block.peak)
+                    self._exp_v(block, queries, True)
                 np.divide(block.values, sums, out=block.out)
                 if self.fill is not None:
                     self._fill(block)
@@ -200,28 +233,48 @@ class _Attend:
 
 
 @dataclass(frozen=True)
-class _Block:
-    """One unit's views: its operands, its part of the thread's scratch
-    (`scaled` queries, `scores`, row `peak`, `acc` = [`values` | `sums`]) and
-    of the output."""
+class _Chunk:
+    """A block's views of one chunk of keys: k, [v | 1], the mask, and the
+    thread's scores scratch."""
 
-    q: np.ndarray
-    scaled: np.ndarray | None
     k: np.ndarray
     v1: np.ndarray
     mask: np.ndarray | None
     scores: np.ndarray
+
+
+@dataclass(frozen=True)
+class _Block:
+    """One unit's views: its operands (`v1` over all keys), its chunks of
+    keys, its part of the thread's scratch (`scaled` queries, row `peak` and
+    a chunk's `top`, `acc` = [`values` | `sums`], a chunk's `part` of it) and
+    of the output."""
+
+    q: np.ndarray
+    scaled: np.ndarray | None
+    v1: np.ndarray
+    chunks: tuple[_Chunk, ...]
     peak: np.ndarray
+    top: np.ndarray
     values: np.ndarray
     sums: np.ndarray
     acc: np.ndarray
+    part: np.ndarray
     out: np.ndarray
 
 
-def _units(batch: tuple[int, ...], s: int, row_bytes: int, threads: int) -> list[Unit]:
-    """The blocks: `FUSED_BLOCK_BYTES` of scores each, rows of one head, or
-    whole heads (as many as fit) when a head's scores are smaller; at least
-    `threads` of them when there are that many heads."""
+def _units(
+    batch: tuple[int, ...], s: int, t: int, itemsize: int, threads: int
+) -> tuple[list[Unit], list[tuple[int, int]]]:
+    """The blocks and the chunks of keys. Chunks of even size, at most
+    `KEY_CHUNK`, but one for one query row (decoding: there chunks only add
+    calls, 3-6% slower at 1 x 32 heads x 4096 keys). `FUSED_BLOCK_BYTES` of
+    scores a block: rows of one head, or whole heads (as many as fit) when a
+    head's scores are smaller; at least `threads` blocks when there are that
+    many heads."""
+    count = 1 if s == 1 else max(1, -(-t // KEY_CHUNK))
+    edges = [(t * i // count, t * (i + 1) // count) for i in range(count)]
+    row_bytes = max(1, -(-t // count)) * itemsize
     heads = batch[-1]
     rows = max(1, min(s, FUSED_BLOCK_BYTES // row_bytes))
     group = 1
@@ -229,12 +282,13 @@ def _units(batch: tuple[int, ...], s: int, row_bytes: int, threads: int) -> list
         group = max(1, min(heads, FUSED_BLOCK_BYTES // (s * row_bytes)))
         total = heads * math.prod(batch[:-1])
         group = min(group, -(-total // threads)) if total >= threads else group
-    return [
+    units: list[Unit] = [
         (index, h0, min(h0 + group, heads), lo, min(lo + rows, s))
         for index in np.ndindex(*batch[:-1])
         for h0 in range(0, heads, group)
         for lo in range(0, s, rows)
     ]
+    return units, edges
 
 
 class CpuAttention(CpuHost):
@@ -303,8 +357,8 @@ class CpuAttention(CpuHost):
         out: DA, attrs: FusedAttentionAttributes, q_bias: OptDA = None,
         k_bias: OptDA = None, v_bias: OptDA = None,
     ) -> Callable[[], object]:  # fmt: skip
-        """Blocks of query rows (`FUSED_BLOCK_BYTES` of scores each), so no
-        S x T buffer; the blocks split over the threads (each with scratch of
+        """Blocks of query rows by chunks of keys (`FUSED_BLOCK_BYTES` of
+        scores each), so no S x T buffer; the blocks split over the threads (each with scratch of
         its own) once the scores reach `PARALLEL_MIN_ELEMENTS`. An input that
         overlaps `out` is copied first, at every call; a biased one is added
         to its bias into a buffer of its own (in the work type), at every call."""
@@ -356,7 +410,7 @@ class CpuAttention(CpuHost):
         v1 = np.ones((*batch, t1, width + 1), o.dtype)
         calls.append(partial(np.copyto, v1[..., :width], va))
         mb = None if ma is None else np.broadcast_to(ma, (*batch, s, t))
-        units = _units(batch, s, t * o.itemsize, self.threads)
+        units, edges = _units(batch, s, t, o.itemsize, self.threads)
         big = len(units) > 1 and o.size // o.shape[-1] * t >= PARALLEL_MIN_ELEMENTS
         threads = min(self.threads, len(units)) if big else 1
         cuts = [len(units) * i // threads for i in range(threads + 1)]
@@ -364,7 +418,19 @@ class CpuAttention(CpuHost):
         filled = None if fill is None else widened(self.array(fill))
         shape = (max(u[2] - u[1] for u in units), max(u[4] - u[3] for u in units))
         tasks = [
-            _Attend(units[a:b], qb, kb, v1, mb, o, factor, attrs.divide, filled, shape)
+            _Attend(
+                units[a:b],
+                edges,
+                qb,
+                kb,
+                v1,
+                mb,
+                o,
+                factor,
+                attrs.divide,
+                filled,
+                shape,
+            )
             for a, b in zip(cuts, cuts[1:])
         ]
         calls.append(tasks[0] if len(tasks) == 1 else partial(self._parallel, tasks))
