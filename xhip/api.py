@@ -27,7 +27,7 @@ from xhip.backend.session import CompiledModel, Signature
 from xhip.context import make_context
 from xhip.dialects import onnx as onnx_dialect
 from xhip.dialects.hip import CONSTANTS_FILE
-from xhip.frontend.onnx_importer import import_model
+from xhip.frontend.onnx_importer import OnnxImportError, import_model
 from xhip.mapped import map_file
 from xhip.pipeline import build_pipeline, onnx_to_hip_passes, run_passes
 from xhip.progress import ProgressCallback
@@ -39,6 +39,12 @@ from xhip.specialize import (
     tensor_signature,
 )
 from xhip.specialize_shapes import ShapeSpecializingModel
+from xhip.specialize_values import (
+    ValueSpecializingModel,
+    load_proto,
+    untyped,
+    value_inputs,
+)
 from xhip.transforms.composite import expand_composite_passes
 from xhip.transforms.convert_onnx_to_hip import NeedsStaticShapes
 from xhip.transforms.hip_guard_assumptions import HipGuardAssumptionsPass
@@ -218,7 +224,10 @@ def compile(
     `SpecializingModel`: compiled per value, behind guards
     (docs/shape-values.md, "Guards"); one whose ops need a dim of a dynamic
     input static (an LSTM's length) is a `ShapeSpecializingModel`, compiled
-    per input shape. `runtime`, if given, is used instead of
+    per input shape; one the importer cannot type because a value's type
+    depends on small integer inputs (a rank decided by a `size` input) is a
+    `ValueSpecializingModel`, compiled per value of those inputs (an import
+    that fails even so fails at the first call). `runtime`, if given, is used instead of
     one made for `device` (the emulated GPUs' tests).
     """
     if memory_plan not in ("seed", "tight"):
@@ -237,7 +246,32 @@ def compile(
             f"onnx-to-hip{{externalize-min-num-elements={externalize_min_num_elements}}},"
             f"hip-plan-memory{{hint={plan_hint}}}"
         )
-    imported = _import(model, progress)
+    try:
+        imported = _import(model, progress)
+    except OnnxImportError as error:
+        if isinstance(model, ModuleOp) or not untyped(error):
+            raise
+        proto = load_proto(model)
+        names = value_inputs(proto)
+        if not names:
+            raise
+
+        def compile_values(specialized: ModuleOp) -> Model:
+            compiled = compile(
+                specialized,
+                device,
+                externalize_min_num_elements=externalize_min_num_elements,
+                debug=debug,
+                max_memory=max_memory,
+                fuse=fuse,
+                memory_plan=memory_plan,
+                plan_hint=plan_hint,
+                runtime=runtime,
+            )
+            assert not isinstance(compiled, ValueSpecializingModel)
+            return compiled
+
+        return ValueSpecializingModel(proto, names, compile_values, runtime)
 
     def compile_module(module: ModuleOp) -> Model:
         if specializes(module):

@@ -37,6 +37,7 @@ from xhip.frontend.sequence_types import (
     with_tensor_inputs,
 )
 from xhip.specialize import Model
+from xhip.specialize_values import untyped, value_inputs
 
 _RUNTIMES = {DeviceType.CPU: "cpu", DeviceType.CUDA: "cuda"}
 
@@ -167,14 +168,16 @@ class XhipBackend(Backend):
         The importer's check is the one `prepare` runs, so the two cannot
         disagree; its `OnnxImportError` says what is missing. True does not
         promise a compile: the pipeline converts fewer ops than the importer
-        reads, and `convert-onnx-to-hip` lists those it cannot.
+        reads, and `convert-onnx-to-hip` lists those it cannot. A model
+        whose types only its small integer inputs decide is compiled per
+        their values (`xhip.specialize_values`), so it counts.
         """
         if not cls.supports_device(device):
             return False
         try:
             import_model(model)
-        except OnnxImportError:
-            return False
+        except OnnxImportError as error:
+            return untyped(error) and bool(value_inputs(model))
         return True
 
     @classmethod

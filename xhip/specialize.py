@@ -41,8 +41,9 @@ from xhip.transforms.onnx_fold_shapes import OnnxFoldShapesPass
 
 if TYPE_CHECKING:
     from xhip.specialize_shapes import ShapeSpecializingModel
+    from xhip.specialize_values import ValueSpecializingModel
 
-Model: TypeAlias = "CompiledModel | SpecializingModel | ShapeSpecializingModel"
+Model: TypeAlias = "CompiledModel | SpecializingModel | ShapeSpecializingModel | ValueSpecializingModel"
 Key = tuple[tuple[str, tuple[int, ...], bytes], ...]
 
 

@@ -38,7 +38,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from xhip.frontend import OnnxImportError, import_model
 from xhip.frontend.onnx_importer import supported_ops
-from xhip.onnx_backend import XhipBackend
+from xhip.onnx_backend import XhipBackend, XhipBackendRep
 
 NOT_CONVERTED: set[str] = set()
 """Ops the importer reads but `convert-onnx-to-hip` has no pattern for."""
@@ -326,15 +326,7 @@ def test_node(case: TestCase) -> None:
         )
 
 
-UNTYPED_EXPANSIONS = {
-    "test_affine_grid_3d_align_corners_": (
-        "the If on `D == 1` (D from the `size` input, data) gives step_d a "
-        "rank-0 value in one branch and a 1-D one in the other: its rank is "
-        "data, which no type in the IR can hold (the other three affine_grid "
-        "expansions decide their Ifs before the run: xhip/frontend/"
-        "control_flow_rules.py)"
-    ),
-}
+UNTYPED_EXPANSIONS: dict[str, str] = {}
 """`_expanded` cases the importer refuses because neither onnx's shape
 inference nor our rules (`shape_rules.py`, `control_flow_rules.py`) can give
 a value of their function bodies a rank: an If whose branches differ in rank
@@ -437,6 +429,7 @@ def test_run_node() -> None:
 
 def test_a_dropped_rep_closes_its_runtime(monkeypatch: pytest.MonkeyPatch) -> None:
     rep = XhipBackend.prepare(_two_output_model())
+    assert isinstance(rep, XhipBackendRep)  # tensors only: one compiled model
     closed: list[bool] = []
     monkeypatch.setattr(rep.model.runtime, "close", lambda: closed.append(True))
     del rep
