@@ -207,7 +207,43 @@ class ModelCache(Generic[K]):
         self._models.clear()
 
 
-class SpecializingModel:
+class Specializer(Generic[K]):
+    """What the specializers share: compiled models in a bounded cache, all on
+    one runtime, closed with it."""
+
+    def __init__(self, runtime: Runtime, max_specializations: int):
+        self._cache = ModelCache[K](max_specializations)
+        self.runtime = runtime
+        """The runtime every specialization runs on."""
+
+    @property
+    def max_specializations(self) -> int:
+        """How many specializations the cache holds at most."""
+        return self._cache.limit
+
+    @max_specializations.setter
+    def max_specializations(self, limit: int) -> None:
+        self._cache.limit = limit
+
+    @property
+    def builds(self) -> int:
+        """How many specializations have been compiled."""
+        return self._cache.builds
+
+    @property
+    def specializations(self) -> int:
+        """How many specializations are held now (at most `max_specializations`)."""
+        return len(self._cache)
+
+    def release(self) -> None:
+        self._cache.release()
+
+    def close(self) -> None:
+        self.release()
+        self.runtime.close()
+
+
+class SpecializingModel(Specializer[Key]):
     """A model compiled per value of its structure operands, behind guards:
     `model({name: array}) -> {name: array}`, as `CompiledModel`."""
 
@@ -219,12 +255,10 @@ class SpecializingModel:
         *,
         max_specializations: int = 8,
     ):
-        self._cache = ModelCache[Key](max_specializations)
+        super().__init__(runtime, max_specializations)
         self.module = module
         """The onnx-dialect module (shapes folded) each specialization starts from."""
         self._compile = compile_module
-        self.runtime = runtime
-        """The runtime every specialization (and the prefix) runs on."""
         function = main_graph(module)
         self.signature = tensor_signature(function)
         ops = list(function.walk())
@@ -253,25 +287,6 @@ class SpecializingModel:
             compile_module(_prefix(module, computed)) if computed else None
         )
         """The model of the values computed from data, if any are."""
-
-    @property
-    def max_specializations(self) -> int:
-        """How many specializations the cache holds at most."""
-        return self._cache.limit
-
-    @max_specializations.setter
-    def max_specializations(self, limit: int) -> None:
-        self._cache.limit = limit
-
-    @property
-    def builds(self) -> int:
-        """How many specializations have been compiled."""
-        return self._cache.builds
-
-    @property
-    def specializations(self) -> int:
-        """How many specializations are held now (at most `max_specializations`)."""
-        return len(self._cache)
 
     def read(self, inputs: Mapping[str, Any]) -> list[np.ndarray]:
         """The values this call's specialization is for."""
@@ -313,10 +328,6 @@ class SpecializingModel:
             return self.specialization(self.read(inputs))(inputs)
 
     def release(self) -> None:
-        self._cache.release()
+        super().release()
         if self.prefix is not None:
             self.prefix.release()
-
-    def close(self) -> None:
-        self.release()
-        self.runtime.close()

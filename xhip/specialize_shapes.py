@@ -27,7 +27,7 @@ from xdsl.ir import Attribute
 from xhip.backend.runtime import Runtime
 from xhip.backend.session import InputError, Signature
 from xhip.dialects.onnx import DIM_PARAMS
-from xhip.specialize import Model, ModelCache, main_graph
+from xhip.specialize import Model, Specializer, main_graph
 
 Shapes = tuple[tuple[int, ...], ...]
 
@@ -58,7 +58,7 @@ def with_input_shapes(module: ModuleOp, shapes: Shapes) -> ModuleOp:
     return result
 
 
-class ShapeSpecializingModel:
+class ShapeSpecializingModel(Specializer[Shapes]):
     """A model compiled per input shape: `model({name: array}) -> {name: array}`,
     as `CompiledModel`."""
 
@@ -70,31 +70,11 @@ class ShapeSpecializingModel:
         *,
         max_specializations: int = 8,
     ):
-        self._cache = ModelCache[Shapes](max_specializations)
+        super().__init__(runtime, max_specializations)
         self.module = module
         """The onnx-dialect module each specialization starts from."""
         self._compile = compile_module
-        self.runtime = runtime
         self.signature = Signature.from_function(main_graph(module))
-
-    @property
-    def max_specializations(self) -> int:
-        """How many specializations the cache holds at most."""
-        return self._cache.limit
-
-    @max_specializations.setter
-    def max_specializations(self, limit: int) -> None:
-        self._cache.limit = limit
-
-    @property
-    def builds(self) -> int:
-        """How many specializations have been compiled."""
-        return self._cache.builds
-
-    @property
-    def specializations(self) -> int:
-        """How many specializations are held now (at most `max_specializations`)."""
-        return len(self._cache)
 
     def specialization(self, shapes: Shapes) -> Model:
         """The model built for these input shapes: from the cache, or compiled."""
@@ -112,10 +92,3 @@ class ShapeSpecializingModel:
                 )
         shapes = tuple(np.shape(inputs[s.name]) for s in self.signature.inputs)
         return self.specialization(shapes)(inputs)
-
-    def release(self) -> None:
-        self._cache.release()
-
-    def close(self) -> None:
-        self.release()
-        self.runtime.close()

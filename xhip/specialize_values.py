@@ -27,7 +27,7 @@ from xhip.backend.runtime import Runtime
 from xhip.backend.session import Dim, InputError, Signature, TensorSpec
 from xhip.context import make_context
 from xhip.frontend import OnnxImportError, import_model
-from xhip.specialize import Model, ModelCache, folded, main_graph
+from xhip.specialize import Model, Specializer, folded, main_graph
 from xhip.transforms.onnx_fold_shapes import OnnxFoldShapesPass
 from xhip.transforms.onnx_to_hip.control_flow import inline_constant_ifs
 
@@ -112,7 +112,7 @@ def decided(module: ModuleOp) -> ModuleOp:
     return result
 
 
-class ValueSpecializingModel:
+class ValueSpecializingModel(Specializer[Values]):
     """A model compiled per value of its small integer inputs:
     `model({name: array}) -> {name: array}`, as `CompiledModel`."""
 
@@ -125,34 +125,14 @@ class ValueSpecializingModel:
         *,
         max_specializations: int = 8,
     ):
-        self._cache = ModelCache[Values](max_specializations)
+        super().__init__(runtime, max_specializations)
         self.model = model
         """The `ModelProto` each specialization starts from."""
         self.names = names
         """The inputs read at each call."""
         self._compile = compile_model
-        self.runtime = runtime
         self.signature = proto_signature(model)
         self._specs = {s.name: s for s in self.signature.inputs}
-
-    @property
-    def max_specializations(self) -> int:
-        """How many specializations the cache holds at most."""
-        return self._cache.limit
-
-    @max_specializations.setter
-    def max_specializations(self, limit: int) -> None:
-        self._cache.limit = limit
-
-    @property
-    def builds(self) -> int:
-        """How many specializations have been compiled."""
-        return self._cache.builds
-
-    @property
-    def specializations(self) -> int:
-        """How many specializations are held now (at most `max_specializations`)."""
-        return len(self._cache)
 
     def specialization(self, values: Mapping[str, np.ndarray]) -> Model:
         """The model built for these input values: from the cache, or compiled."""
@@ -181,13 +161,6 @@ class ValueSpecializingModel:
         values = {name: self._read(name, inputs[name]) for name in self.names}
         rest = {k: v for k, v in inputs.items() if k not in values}
         return self.specialization(values)(rest)
-
-    def release(self) -> None:
-        self._cache.release()
-
-    def close(self) -> None:
-        self.release()
-        self.runtime.close()
 
 
 def load_proto(model: str | os.PathLike[str] | onnx.ModelProto) -> onnx.ModelProto:
