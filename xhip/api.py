@@ -203,6 +203,7 @@ def compile(
     memory_plan: Literal["seed", "tight"] = "seed",
     plan_hint: int = 128,
     runtime: Runtime | None = None,
+    graphs: bool = True,
 ) -> Model:
     """Compile `model` for `device`: a callable `{name: array} -> {name: array}`.
 
@@ -227,8 +228,10 @@ def compile(
     per input shape; one the importer cannot type because a value's type
     depends on small integer inputs (a rank decided by a `size` input) is a
     `ValueSpecializingModel`, compiled per value of those inputs (an import
-    that fails even so fails at the first call). `runtime`, if given, is used instead of
-    one made for `device` (the emulated GPUs' tests).
+    that fails even so fails at the first call). `graphs=False` makes a GPU
+    replay its bound plans call by call instead of as CUDA graphs or hipGraphs.
+    `runtime`, if given, is used instead of one made for `device` (the
+    emulated GPUs' tests).
     """
     if memory_plan not in ("seed", "tight"):
         raise ValueError(f"memory_plan must be 'seed' or 'tight', got {memory_plan!r}")
@@ -238,7 +241,7 @@ def compile(
     if limit is not None and limit <= 0:
         raise ValueError(f"max_memory must be positive, got {max_memory!r}")
     if runtime is None:  # at call time: swappable
-        runtime = backend.runtime_for(device, debug=debug)
+        runtime = backend.runtime_for(device, debug=debug, graphs=graphs)
     runtime.max_memory = physical_memory() if limit is None else limit
     pipeline = None
     if memory_plan == "tight":

@@ -441,6 +441,9 @@ def test_run_with_the_tight_memory_plan(capsys):
     import xhip
 
     model = xhip.compile(ATTENTION_ONNX, memory_plan="tight", plan_hint=16)
+    from xhip.backend.session import CompiledModel  # lazy: test only
+
+    assert isinstance(model, CompiledModel)
     assert any(op.name == "arith.maxui" for op in model.module.walk())
     args = ["run", str(ATTENTION_ONNX), "--memory-plan", "tight", "--plan-hint", "16"]
     code, out, err = run(
@@ -448,3 +451,26 @@ def test_run_with_the_tight_memory_plan(capsys):
     )
     assert code == 0, err
     assert "ok" in out
+
+
+def test_no_graphs_reaches_the_gpu_runtime(capsys, monkeypatch: pytest.MonkeyPatch):
+    """`xhip run --no-graphs` turns graph replay off on the runtime it makes
+    (`xhip.compile(graphs=False)` -> `runtime_for(..., graphs=False)`); the
+    GPU runtime is a stand-in that records it (no GPU here)."""
+    import xhip.backend.cuda as cuda
+    from xhip.backend.runtime import DeviceUnavailable
+
+    made: list[bool] = []
+
+    class Recording:
+        def __init__(self, debug: bool = False, graphs: bool = True):
+            made.append(graphs)
+            raise DeviceUnavailable("--device cuda: stand-in")
+
+    monkeypatch.setattr(cuda, "CudaRuntime", Recording)
+    for extra in ([], ["--no-graphs"]):
+        code, _out, err = run(
+            capsys, "run", str(ATTENTION_ONNX), "--device", "cuda", *extra
+        )
+        assert code != 0 and "stand-in" in err
+    assert made == [True, False]

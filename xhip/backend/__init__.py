@@ -30,11 +30,17 @@ def __getattr__(name: str) -> Any:
 
 
 def runtime_for(
-    device: str = "cpu", debug: bool = False, notes: TextIO | None = None
+    device: str = "cpu",
+    debug: bool = False,
+    notes: TextIO | None = None,
+    graphs: bool = True,
 ) -> Runtime:
-    """The runtime for `device`; GPU libraries are imported only here, lazily."""
+    """The runtime for `device`; GPU libraries are imported only here, lazily.
+    `graphs=False`: a GPU replays bound plans call by call, never as a device
+    graph (docs/runtime.md)."""
     # lazy: the runtime module brings the hip dialect (see `__getattr__`)
     from xhip.backend.runtime import DeviceUnavailable
+
     if device == "cpu":
         # lazy: `xhip --help` imports this package; a runtime loads when chosen
         from xhip.backend.cpu import CpuRuntime
@@ -43,16 +49,16 @@ def runtime_for(
     if device == "hip":
         from xhip.backend.hip import HipRuntime  # lazy: loads when chosen
 
-        return HipRuntime(debug=debug)
+        return HipRuntime(debug=debug, graphs=graphs)
     if device == "cuda":
         from xhip.backend.cuda import CudaRuntime  # lazy: loads when chosen
 
-        return CudaRuntime(debug=debug)
+        return CudaRuntime(debug=debug, graphs=graphs)
     if device == "auto":
         reasons: list[str] = []
         for gpu in ("hip", "cuda"):
             try:
-                return runtime_for(gpu, debug)
+                return runtime_for(gpu, debug, graphs=graphs)
             except DeviceUnavailable as e:
                 reasons.append(str(e))
         print(

@@ -83,6 +83,14 @@ def add_run_parser(subparsers: Any) -> None:
         ),
     )
     p.add_argument(
+        "--no-graphs",
+        action="store_true",
+        help=(
+            "on a GPU, replay each call's prepared launches one by one instead "
+            "of as a CUDA graph or hipGraph"
+        ),
+    )
+    p.add_argument(
         "--memory-plan",
         choices=("seed", "tight"),
         default="seed",
@@ -223,6 +231,7 @@ def _compile(args: argparse.Namespace, max_memory: int | None) -> Any:
             fuse=not args.no_fuse,
             memory_plan=args.memory_plan,
             plan_hint=args.plan_hint,
+            graphs=not args.no_graphs,
         )
 
 
