@@ -1018,11 +1018,13 @@ def sub_emulated_cli(argv: Sequence[str]) -> int:
     real = backend.runtime_for
     kernels = _emulated_kernels()
 
-    def runtime_for(device: str = "cpu", debug: bool = False, notes: Any = None) -> Any:
+    def runtime_for(
+        device: str = "cpu", debug: bool = False, notes: Any = None, graphs: bool = True
+    ) -> Any:
         if device != "cuda":
-            return real(device, debug, notes)
+            return real(device, debug, notes, graphs)
         emulated = EmulatedDevice(32, kernels=kernels, runtime="cuda")
-        return CudaRuntime(debug=debug, device=emulated)
+        return CudaRuntime(debug=debug, device=emulated, graphs=graphs)
 
     backend.runtime_for = runtime_for
     return cli_main(list(argv))
