@@ -19,38 +19,31 @@ file later copies in the kernel; a model's weights never pass through Python.
 
 Everything a model's author can get wrong raises `OnnxImportError`, whose
 message is one line naming the file and, where there is one, the node.
+
+Reading the file and upgrading old opsets live in `model_file`, tensors and
+external data in `tensor_data`; their public names are re-exported here.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import cast
 
-import numpy as np
 import onnx
-from google.protobuf.message import DecodeError
 from onnx import (
     AttributeProto,
     ModelProto,
     NodeProto,
-    TensorProto,
     ValueInfoProto,
     helper,
-    numpy_helper,
-    version_converter,
 )
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
-    BytesAttr,
-    DenseIntOrFPElementsAttr,
     DictionaryAttr,
-    Float32Type,
     FloatAttr,
     IntegerAttr,
     IntegerType,
@@ -73,7 +66,15 @@ from xhip.frontend.control_flow_rules import (
     inner_outputs,
 )
 from xhip.frontend.graph_check import graph_problem
-from xhip.frontend.scan8 import Scan8Error, rewrite_scan8
+from xhip.frontend.model_file import (
+    MIN_OPSET,
+    ONNX_DOMAINS,
+    OnnxImportError,
+    OpsetConversionWarning,
+    default_opset,
+    load_model,
+    upgrade_opset,
+)
 from xhip.frontend.sequence_types import (
     UnsupportedType,
     sequence_hints,
@@ -81,32 +82,30 @@ from xhip.frontend.sequence_types import (
     uses_structured,
     xdsl_type,
 )
+from xhip.frontend.tensor_data import MAP_MIN_BYTES, TensorReader
 from xhip.frontend.value_info import (
     ELEMENT_TYPES,
-    PACKED_TYPES,
     InferenceFailure,
     ValueInfo,
-    dtype_name,
-    first_line,
     infer_value_infos,
     is_named,
-    proto_bytes,
-    unpack_nibbles,
     value_info,
 )
-from xhip.mapped import MappedFile, map_file
 from xhip.progress import ProgressCallback, ProgressEvent
 
-MIN_OPSET = 13
-"""The default-domain opset the dialect's ops follow: older models are first
-converted to it by onnx's version converter (`upgrade_opset`)."""
-
-
-class OpsetConversionWarning(UserWarning):
-    """A model was converted from an older opset at import: said in one line."""
-
-
-ONNX_DOMAINS = ("", "ai.onnx")
+__all__ = [
+    "MAP_MIN_BYTES",
+    "MIN_OPSET",
+    "OnnxImportError",
+    "OpsetConversionWarning",
+    "contrib_ops",
+    "default_opset",
+    "import_model",
+    "load_model",
+    "supported_ops",
+    "symbol_postfix",
+    "upgrade_opset",
+]
 
 CONTRIB_VERSION = 1
 """The `com.microsoft` opset the contrib ops follow (ORT's only one)."""
@@ -115,14 +114,6 @@ DATA_LAYOUT = (
     "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 )
 TARGET_TRIPLE = "x86_64-unknown-linux-gnu"
-
-MAP_MIN_BYTES = 1 << 16
-"""External tensors of at least this many bytes stay in their mapped file (a
-`memoryview` as the dense attribute's bytes); smaller ones are read into bytes."""
-
-
-class OnnxImportError(Exception):
-    """A model we cannot import, for a reason its author can fix: one line."""
 
 
 def supported_ops() -> dict[str, type[onnx_dialect.OnnxOp]]:
@@ -160,7 +151,7 @@ def contrib_ops() -> dict[tuple[str, str], type[onnx_dialect.OnnxOp]]:
     return ops
 
 
-class _Importer:
+class _Importer(TensorReader):
     """One import: the model, where it came from, and the values built so far."""
 
     def __init__(
@@ -170,11 +161,10 @@ class _Importer:
         base_dir: str,
         progress: ProgressCallback | None = None,
     ):
+        super().__init__(source, base_dir)
         self.progress = progress
         self.model = model
         self.graph = model.graph
-        self.source = source
-        self.base_dir = base_dir
         self.ops = supported_ops()
         self.contrib = contrib_ops()
         self.opset = self._opset()
@@ -186,20 +176,10 @@ class _Importer:
         self.taken: dict[str, str] = {}
         """The branch each If imported as its ops takes (`inline`), by the
         If's first output."""
-        self.files: dict[str, MappedFile | None] = {}
-        """External data files by location, mapped once (None: an empty file)."""
 
     def report(self, step: str, done: int = 0, total: int = 1) -> None:
         if self.progress is not None:
             self.progress(ProgressEvent("import", step, done, total))
-
-    def fail(self, message: str) -> OnnxImportError:
-        return OnnxImportError(f"{self.source}: {message}")
-
-    @staticmethod
-    def label(node: NodeProto) -> str:
-        name = node.name or (node.output[0] if node.output else "")
-        return f"node '{name}' ({node.op_type})"
 
     # Checks, in the order a user wants to hear about them.
 
@@ -292,10 +272,6 @@ class _Importer:
         except UnsupportedType as e:
             raise self.fail(f"{what} '{value.name}' {e}") from None
         return True
-
-    def _check_elem(self, elem: int, what: str) -> None:
-        if elem not in ELEMENT_TYPES:
-            raise self.fail(f"{what} has unsupported element type {dtype_name(elem)}")
 
     # Types.
 
@@ -398,145 +374,6 @@ class _Importer:
             )
         attrs["onnx.name"] = StringAttr(name)
         return DictionaryAttr(attrs)
-
-    # Constants.
-
-    def dense(self, tensor: TensorProto, what: str) -> DenseIntOrFPElementsAttr:
-        """The tensor's bytes as they are: `raw_data` is little-endian, like ours."""
-        self._check_elem(tensor.data_type, what)
-        elem = ELEMENT_TYPES[tensor.data_type]
-        shape = list(tensor.dims)
-        numel = int(np.prod(shape, dtype=np.int64))
-        size = cast(Float32Type, elem).compile_time_size
-        raw: bytes | memoryview
-        stored = proto_bytes(tensor.data_type, numel, size)
-        if tensor.data_location == TensorProto.EXTERNAL:
-            raw = self.external(tensor, what, stored)
-        elif tensor.HasField("raw_data"):
-            raw = tensor.raw_data
-        else:
-            try:
-                array = numpy_helper.to_array(tensor)
-            except (ValueError, TypeError) as e:
-                raise self.fail(f"{what}: cannot read its data: {e}") from None
-            if tensor.data_type in PACKED_TYPES:  # ml_dtypes' int4, one a byte
-                signed = tensor.data_type == TensorProto.INT4
-                array = array.astype(np.int8 if signed else np.uint8)
-            raw = np.ascontiguousarray(
-                array, dtype=array.dtype.newbyteorder("<")
-            ).tobytes()
-            stored = len(raw) if tensor.data_type in PACKED_TYPES else stored
-        packed = tensor.data_type in PACKED_TYPES and (
-            tensor.data_location == TensorProto.EXTERNAL or tensor.HasField("raw_data")
-        )
-        if len(raw) != stored:
-            raise self.fail(
-                f"{what}: has {len(raw)} bytes of data, its type "
-                f"{dtype_name(tensor.data_type)}{shape} needs {stored}"
-            )
-        if packed:
-            raw = unpack_nibbles(raw, tensor.data_type, numel)
-        # BytesAttr declares `bytes`; a read-only memoryview serves every use
-        # (len, slices, hex, struct, numpy, ==, hash) without a copy.
-        return DenseIntOrFPElementsAttr(
-            TensorType(cast(Float32Type, elem), shape), BytesAttr(cast(bytes, raw))
-        )
-
-    def external(
-        self, tensor: TensorProto, what: str, nbytes: int
-    ) -> bytes | memoryview:
-        """An external tensor's bytes: a view of its mapped file, read into
-        bytes only when small. `nbytes` is what its type needs."""
-        info = {entry.key: entry.value for entry in tensor.external_data}
-        location = info.get("location", "")
-        try:
-            offset = int(info.get("offset", 0))
-            length = int(info.get("length", nbytes))
-        except ValueError:
-            raise self.fail(
-                f"{what}: external data offset or length is not a number"
-            ) from None
-        path = os.path.join(self.base_dir, location)
-        mapped = self._mapped(location, path, what)
-        available = len(mapped) if mapped is not None else 0
-        if offset < 0 or length < 0 or offset + length > available:
-            raise self.fail(
-                f"cannot read: External data length ({length}) exceeds available "
-                f"data ({max(available - offset, 0)} bytes from offset {offset}) "
-                f"in {path}, for {what}"
-            )
-        if mapped is None or not length:
-            return b""
-        view = memoryview(mapped)[offset : offset + length]
-        return view if length >= MAP_MIN_BYTES else view.tobytes()
-
-    def _mapped(self, location: str, path: str, what: str) -> MappedFile | None:
-        """The file at `location`, mapped once; it must lie in the model's folder."""
-        if location in self.files:
-            return self.files[location]
-        base = os.path.realpath(self.base_dir or os.curdir)
-        if (
-            not location
-            or os.path.isabs(location)
-            or os.path.commonpath([base, os.path.realpath(path)]) != base
-        ):
-            raise self.fail(
-                f"cannot read: {what}: external data location '{location}' is not "
-                f"a file inside the model's directory {base}"
-            )
-        try:
-            mapped = map_file(path) if os.path.getsize(path) else None
-        except FileNotFoundError:
-            raise self.fail(
-                f"cannot read: {what}: external data file {path} does not exist"
-            ) from None
-        except OSError as e:
-            raise self.fail(
-                f"cannot read: {what}: external data file {path}: {e.strerror}"
-            ) from None
-        self.files[location] = mapped
-        return mapped
-
-    def loaded(self, tensor: TensorProto) -> TensorProto:
-        """`tensor` with its data in the proto, for shape inference (small ones)."""
-        if tensor.data_location != TensorProto.EXTERNAL:
-            return tensor
-        what = f"initializer '{tensor.name}'"
-        self._check_elem(tensor.data_type, what)
-        size = cast(Float32Type, ELEMENT_TYPES[tensor.data_type]).compile_time_size
-        numel = int(np.prod(tensor.dims, dtype=np.int64))
-        inline = TensorProto(
-            name=tensor.name, data_type=tensor.data_type, dims=tensor.dims
-        )
-        stored = proto_bytes(tensor.data_type, numel, size)
-        inline.raw_data = bytes(self.external(tensor, what, stored))
-        return inline
-
-    def constant_node_value(self, node: NodeProto) -> DenseIntOrFPElementsAttr:
-        """A Constant node's value, whichever of its attributes carries it."""
-        what = self.label(node)
-        if len(node.attribute) != 1:
-            raise self.fail(f"{what}: needs exactly one value attribute")
-        attr = node.attribute[0]
-        if attr.name == "value":
-            return self.dense(attr.t, what)
-        values: dict[str, Callable[[], TensorProto]] = {
-            "value_float": lambda: numpy_helper.from_array(
-                np.array(attr.f, np.float32)
-            ),
-            "value_floats": lambda: numpy_helper.from_array(
-                np.array(attr.floats, np.float32)
-            ),
-            "value_int": lambda: numpy_helper.from_array(np.array(attr.i, np.int64)),
-            "value_ints": lambda: numpy_helper.from_array(
-                np.array(attr.ints, np.int64)
-            ),
-        }
-        if attr.name not in values:
-            raise self.fail(
-                f"{what}: constants of kind '{attr.name}' are not supported"
-            )
-        return self.dense(values[attr.name](), what)
 
     # Ops.
 
@@ -901,34 +738,6 @@ def symbol_postfix(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_]", "_", name) or "model"
 
 
-def load_model(path: str | os.PathLike[str]) -> ModelProto:
-    """Read an `.onnx` file, not its external data (the importer maps that);
-    bad files are one line."""
-    source = os.fspath(path)
-    if not os.path.exists(source):
-        raise OnnxImportError(f"{source}: no such file")
-    if os.path.isdir(source):
-        raise OnnxImportError(f"{source}: is a directory, not an ONNX model")
-    try:
-        # onnx annotates `f` with a bare `os.PathLike`: strict reads it as
-        # partially unknown.
-        model = cast(Callable[..., ModelProto], onnx.load)(
-            source, load_external_data=False
-        )
-    except DecodeError as e:
-        raise OnnxImportError(
-            f"{source}: not an ONNX model (protobuf parse failed: {first_line(str(e))}; "
-            f"is the file truncated or corrupt?)"
-        ) from None
-    except (OSError, onnx.checker.ValidationError, ValueError) as e:
-        raise OnnxImportError(f"{source}: cannot read: {first_line(str(e))}") from None
-    if not model.HasField("graph") or not model.ir_version:
-        raise OnnxImportError(
-            f"{source}: not an ONNX model (no graph or IR version in the file)"
-        )
-    return model
-
-
 def import_model(
     model: str | os.PathLike[str] | ModelProto,
     *,
@@ -955,39 +764,3 @@ def import_model(
             progress(ProgressEvent("import", f"reading {source}", 0, 1))
         model = load_model(model)
     return _Importer(upgrade_opset(model, source), source, base_dir, progress).build()
-
-
-def default_opset(model: ModelProto) -> int | None:
-    versions = [o.version for o in model.opset_import if o.domain in ONNX_DOMAINS]
-    return versions[0] if versions else None
-
-
-def upgrade_opset(model: ModelProto, source: str) -> ModelProto:
-    """`model` at `MIN_OPSET` or newer: an older one goes through
-    `onnx.version_converter`, said in one warning; a failure is one line."""
-    opset = default_opset(model)
-    if opset is None or opset >= MIN_OPSET:
-        return model
-    if opset < 9:
-        try:
-            model = rewrite_scan8(model)
-        except Scan8Error as e:
-            raise OnnxImportError(f"{source}: {e}") from None
-    try:
-        converted = version_converter.convert_version(model, MIN_OPSET)
-    except Exception as e:  # the converter raises RuntimeError, ValueError, ...
-        raise OnnxImportError(
-            f"{source}: cannot convert opset {opset} to {MIN_OPSET} with "
-            f"onnx.version_converter: {first_line(str(e))}"
-        ) from None
-    if converted.ir_version < 4:
-        # The converter turns attributes into initializers (Pad's pads), which
-        # IR 3 wants listed as graph inputs; IR 4 (opset 9's) does not.
-        converted.ir_version = 4
-    warnings.warn(
-        f"{source}: converted from opset {opset} to {MIN_OPSET} "
-        "(onnx.version_converter)",
-        OpsetConversionWarning,
-        stacklevel=2,
-    )
-    return converted
