@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from xdsl.context import Context
 
 from xhip.context import make_context
+
+if TYPE_CHECKING:
+    from xhip.backend.cuda import CudaRuntime
 
 REPO = Path(__file__).resolve().parents[2]
 SEED = Path(os.environ.get("XHIP_SEED", REPO.parent / "shared" / "seed"))
@@ -30,3 +35,25 @@ def scratch_cwd(
     cwd = tmp_path_factory.mktemp("cwd")
     monkeypatch.chdir(cwd)
     return cwd
+
+
+@pytest.fixture(scope="module")
+def emulated_cuda() -> Iterator[CudaRuntime]:
+    """The CUDA runtime on the strict emulated device (warp 32), one a test
+    module; skips, with the reason, where the emulator cannot build."""
+    from xhip.backend.cuda import CudaRuntime  # lazy: only emulator tests need it
+    from xhip.backend.gpu import kernel_source  # lazy: as above
+    from xhip.testing.emulator import (  # lazy: as above
+        EmulatedDevice,
+        EmulatedKernels,
+        EmulatorUnavailable,
+    )
+
+    try:
+        kernels = EmulatedKernels(kernel_source(), "xhip_kernels.h")
+    except EmulatorUnavailable as e:
+        pytest.skip(str(e))
+    device = EmulatedDevice(32, kernels=kernels, runtime="cuda")
+    runtime = CudaRuntime(debug=True, device=device)
+    yield runtime
+    runtime.close()

@@ -16,7 +16,7 @@ several batch sizes (1 included):
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -27,9 +27,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 import xhip
 from xhip.backend.cuda import CudaRuntime
-from xhip.backend.gpu import kernel_source
 from xhip.backend.session import CompiledModel
-from xhip.testing.emulator import EmulatedDevice, EmulatedKernels, EmulatorUnavailable
 
 F = TensorProto.FLOAT
 BATCHES = (1, 3)
@@ -154,25 +152,15 @@ def test_model_on_cpu_matches_onnxruntime(name: str) -> None:
         _check(compiled(x), session.run(None, x), f"batch {batch}")
 
 
-@pytest.fixture(scope="module")
-def gpu() -> Iterator[CudaRuntime]:
-    try:
-        kernels = EmulatedKernels(kernel_source(), "xhip_kernels.h")
-    except EmulatorUnavailable as e:
-        pytest.skip(str(e))
-    device = EmulatedDevice(32, kernels=kernels, runtime="cuda")
-    runtime = CudaRuntime(debug=True, device=device)
-    yield runtime
-    runtime.close()
-
-
 @pytest.mark.emulator
 @pytest.mark.parametrize("name", sorted(MODELS))
-def test_model_on_emulated_gpu_matches_onnxruntime(name: str, gpu: CudaRuntime) -> None:
+def test_model_on_emulated_gpu_matches_onnxruntime(
+    name: str, emulated_cuda: CudaRuntime
+) -> None:
     model = MODELS[name]()
     session = _ort(model)
     ir = xhip.compile_to_ir(model)
-    compiled = CompiledModel(ir.module, ir.signature, ir.constants, gpu)
+    compiled = CompiledModel(ir.module, ir.signature, ir.constants, emulated_cuda)
     for batch in BATCHES:
         x = feeds(name, batch)
         _check(compiled(x), session.run(None, x), f"batch {batch}")

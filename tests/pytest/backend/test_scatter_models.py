@@ -11,7 +11,7 @@ with a float depth. Integers and floats: the CumSum also runs on int32.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -22,9 +22,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 import xhip
 from xhip.backend.cuda import CudaRuntime
-from xhip.backend.gpu import kernel_source
 from xhip.backend.session import CompiledModel
-from xhip.testing.emulator import EmulatedDevice, EmulatedKernels, EmulatorUnavailable
 
 DEPTH = 5
 
@@ -123,24 +121,12 @@ def test_scatter_block_on_cpu_matches_onnxruntime(
         _check(compiled(x), session.run(None, x), str(dims))
 
 
-@pytest.fixture(scope="module")
-def gpu() -> Iterator[CudaRuntime]:
-    try:
-        kernels = EmulatedKernels(kernel_source(), "xhip_kernels.h")
-    except EmulatorUnavailable as e:
-        pytest.skip(str(e))
-    device = EmulatedDevice(32, kernels=kernels, runtime="cuda")
-    runtime = CudaRuntime(debug=True, device=device)
-    yield runtime
-    runtime.close()
-
-
 @pytest.mark.emulator
 def test_scatter_block_on_emulated_gpu_matches_onnxruntime(
-    model: onnx.ModelProto, session: ort.InferenceSession, gpu: CudaRuntime
+    model: onnx.ModelProto, session: ort.InferenceSession, emulated_cuda: CudaRuntime
 ) -> None:
     ir = xhip.compile_to_ir(model)
-    compiled = CompiledModel(ir.module, ir.signature, ir.constants, gpu)
+    compiled = CompiledModel(ir.module, ir.signature, ir.constants, emulated_cuda)
     for dims in DIMS:
         x = feeds(*dims)
         _check(compiled(x), session.run(None, x), str(dims))

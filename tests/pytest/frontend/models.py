@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import ModuleType
 
 import numpy as np
@@ -72,3 +72,44 @@ def unsupported_model() -> onnx.ModelProto:
         [tensor("y", TensorProto.FLOAT, [2, 3])],
         [numpy_helper.from_array(np.ones(3, np.float32), "s")],
     )
+
+
+def ints(name: str, values: list[int] | int) -> onnx.TensorProto:
+    """An int64 initializer."""
+    return numpy_helper.from_array(np.array(values, np.int64), name)
+
+
+def untyped_values(model: onnx.ModelProto) -> set[str]:
+    """The values onnx's inference (strict mode off) gives no shape: what a
+    test of our own typing first checks onnx really leaves open."""
+    inferred = onnx.shape_inference.infer_shapes(
+        model, strict_mode=False, data_prop=True
+    )
+    typed = {
+        v.name
+        for v in [*inferred.graph.value_info, *inferred.graph.output]
+        if v.type.tensor_type.HasField("shape")
+    }
+    return {o for n in model.graph.node for o in n.output} - typed
+
+
+def check_like_onnxruntime(
+    run: Callable[[dict[str, np.ndarray]], Mapping[str, np.ndarray]],
+    model: onnx.ModelProto,
+    cases: Iterable[tuple[str, dict[str, np.ndarray]]],
+) -> None:
+    """`run` (a compiled model) gives ONNX Runtime's outputs, shapes and
+    values, on each labelled set of feeds."""
+    import onnxruntime as ort  # lazy: only the tests that compare load it
+
+    session = ort.InferenceSession(
+        model.SerializeToString(), providers=["CPUExecutionProvider"]
+    )
+    for label, feeds in cases:
+        want = [np.asarray(w) for w in session.run(None, feeds)]
+        got = run(feeds)
+        for (key, value), expected in zip(got.items(), want, strict=True):
+            assert value.shape == expected.shape, (key, label)
+            np.testing.assert_allclose(
+                value, expected, rtol=1e-5, atol=1e-6, err_msg=f"{key} {label}"
+            )

@@ -12,29 +12,28 @@ emulated GPU.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import onnx
-import onnxruntime as ort
 import pytest
-from onnx import TensorProto, helper, numpy_helper
+from onnx import TensorProto, helper
 
 import xhip
-from tests.pytest.frontend.models import make_model, tensor
+from tests.pytest.frontend.models import (
+    check_like_onnxruntime,
+    ints,
+    make_model,
+    tensor,
+    untyped_values,
+)
 from xhip.backend.cuda import CudaRuntime
-from xhip.backend.gpu import kernel_source
 from xhip.backend.session import CompiledModel
 from xhip.cli import main
 from xhip.frontend import import_model
-from xhip.testing.emulator import EmulatedDevice, EmulatedKernels, EmulatorUnavailable
 
 F, I64 = TensorProto.FLOAT, TensorProto.INT64
-
-
-def _ints(name: str, values: list[int] | int) -> onnx.TensorProto:
-    return numpy_helper.from_array(np.array(values, np.int64), name)
 
 
 def if_rank_model() -> onnx.ModelProto:
@@ -67,10 +66,10 @@ def if_rank_model() -> onnx.ModelProto:
         [tensor("x", F, ["n", 4])],
         [tensor("y", F, [None, 2])],
         [
-            _ints("zero", [0]),
-            _ints("one", 1),
-            _ints("four", 4),
-            _ints("pairs", [-1, 2]),
+            ints("zero", [0]),
+            ints("one", 1),
+            ints("four", 4),
+            ints("pairs", [-1, 2]),
         ],
     )
 
@@ -111,7 +110,7 @@ def scan_model(declared: list[int] | None = None) -> onnx.ModelProto:
         nodes,
         [tensor("s0", F, [2, 4]), tensor("x", F, [3, 2, 4])],
         [tensor("s", F, [2, 4]), tensor("y", F, [2, 3, 4])],
-        [_ints("last", [-1]), _ints("middle", [-2])],
+        [ints("last", [-1]), ints("middle", [-2])],
     )
     if declared is not None:
         model.graph.value_info.append(tensor("outs", F, declared))
@@ -136,38 +135,15 @@ def _feeds(name: str, n: int) -> dict[str, np.ndarray]:
     }
 
 
-def _untyped(model: onnx.ModelProto) -> set[str]:
-    """The values onnx's inference (strict mode off) gives no shape."""
-    inferred = onnx.shape_inference.infer_shapes(
-        model, strict_mode=False, data_prop=True
-    )
-    typed = {
-        v.name
-        for v in [*inferred.graph.value_info, *inferred.graph.output]
-        if v.type.tensor_type.HasField("shape")
-    }
-    return {o for n in model.graph.node for o in n.output} - typed
-
-
 @pytest.mark.parametrize("name", sorted(MODELS))
 def test_onnx_leaves_the_values_untyped(name: str) -> None:
     build, untyped = MODELS[name]
-    assert untyped <= _untyped(build())
+    assert untyped <= untyped_values(build())
 
 
 def _check(compiled: xhip.Model, name: str, model: onnx.ModelProto) -> None:
-    session = ort.InferenceSession(
-        model.SerializeToString(), providers=["CPUExecutionProvider"]
-    )
-    for n in (1, 3, 5):
-        feeds = _feeds(name, n)
-        want = [np.asarray(w) for w in session.run(None, feeds)]
-        got = compiled(feeds)
-        for (key, value), expected in zip(got.items(), want, strict=True):
-            assert value.shape == expected.shape, (key, n)
-            np.testing.assert_allclose(
-                value, expected, rtol=1e-5, atol=1e-6, err_msg=f"{key} {n}"
-            )
+    cases = ((str(n), _feeds(name, n)) for n in (1, 3, 5))
+    check_like_onnxruntime(compiled, model, cases)
 
 
 @pytest.mark.parametrize("name", sorted(MODELS))
@@ -176,26 +152,16 @@ def test_untyped_results_run_on_cpu_like_onnxruntime(name: str) -> None:
     _check(xhip.compile(model, device="cpu"), name, model)
 
 
-@pytest.fixture(scope="module")
-def gpu() -> Iterator[CudaRuntime]:
-    try:
-        kernels = EmulatedKernels(kernel_source(), "xhip_kernels.h")
-    except EmulatorUnavailable as e:
-        pytest.skip(str(e))
-    device = EmulatedDevice(32, kernels=kernels, runtime="cuda")
-    runtime = CudaRuntime(debug=True, device=device)
-    yield runtime
-    runtime.close()
-
-
 @pytest.mark.emulator
 @pytest.mark.parametrize("name", sorted(MODELS))
 def test_untyped_results_run_on_emulated_gpu_like_onnxruntime(
-    name: str, gpu: CudaRuntime
+    name: str, emulated_cuda: CudaRuntime
 ) -> None:
     model = MODELS[name][0]()
     ir = xhip.compile_to_ir(model)
-    _check(CompiledModel(ir.module, ir.signature, ir.constants, gpu), name, model)
+    _check(
+        CompiledModel(ir.module, ir.signature, ir.constants, emulated_cuda), name, model
+    )
 
 
 def test_the_if_takes_the_type_of_the_branch_its_shape_picks() -> None:

@@ -12,29 +12,28 @@ Runtime on the CPU and on the emulated GPU, at several sizes.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import onnx
-import onnxruntime as ort
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 import xhip
-from tests.pytest.frontend.models import make_model, tensor
+from tests.pytest.frontend.models import (
+    check_like_onnxruntime,
+    ints,
+    make_model,
+    tensor,
+    untyped_values,
+)
 from xhip.backend.cuda import CudaRuntime
-from xhip.backend.gpu import kernel_source
 from xhip.backend.session import CompiledModel
 from xhip.cli import main
 from xhip.frontend import OnnxImportError, import_model
-from xhip.testing.emulator import EmulatedDevice, EmulatedKernels, EmulatorUnavailable
 
 F, I64 = TensorProto.FLOAT, TensorProto.INT64
-
-
-def _ints(name: str, values: list[int] | int) -> onnx.TensorProto:
-    return numpy_helper.from_array(np.array(values, np.int64), name)
 
 
 def _lost_rank(x: str, out: str) -> list[onnx.NodeProto]:
@@ -64,9 +63,9 @@ def paddle_flatten_model() -> onnx.ModelProto:
         [tensor("x", F, ["n", 3, 4])],
         [tensor("y", F, ["n", 5])],
         [
-            _ints("one", [1]),
-            _ints("zero", [0]),
-            _ints("minus_one", [-1]),
+            ints("one", [1]),
+            ints("zero", [0]),
+            ints("minus_one", [-1]),
             numpy_helper.from_array(w, "w"),
         ],
     )
@@ -99,11 +98,11 @@ def gather_chain_model() -> onnx.ModelProto:
         [tensor("x", F, ["b", "s", 8])],
         [tensor("y", F, ["b", "s", 8])],
         [
-            _ints("one", [1]),
-            _ints("zero", [0]),
-            _ints("i0", 0),
-            _ints("i1", 1),
-            _ints("heads", [2, 4]),
+            ints("one", [1]),
+            ints("zero", [0]),
+            ints("i0", 0),
+            ints("i1", 1),
+            ints("heads", [2, 4]),
         ],
     )
 
@@ -122,19 +121,6 @@ def graph_input_shape_model() -> onnx.ModelProto:
         [tensor("x", F, ["n", 12]), tensor("s", I64, [3])],
         [tensor("y", F, ["n", 12])],
     )
-
-
-def _untyped(model: onnx.ModelProto) -> set[str]:
-    """The values onnx's inference (strict mode off) gives no shape."""
-    inferred = onnx.shape_inference.infer_shapes(
-        model, strict_mode=False, data_prop=True
-    )
-    typed = {
-        v.name
-        for v in [*inferred.graph.value_info, *inferred.graph.output]
-        if v.type.tensor_type.HasField("shape")
-    }
-    return {o for n in model.graph.node for o in n.output} - typed
 
 
 MODELS: dict[str, tuple[Callable[[], onnx.ModelProto], set[str]]] = {
@@ -166,22 +152,12 @@ def test_onnx_leaves_the_values_untyped(name: str) -> None:
     build, untyped = MODELS[name]
     model = build()
     assert not model.graph.value_info
-    assert untyped <= _untyped(model)
+    assert untyped <= untyped_values(model)
 
 
-def _check(compiled: CompiledModel, name: str, model: onnx.ModelProto) -> None:
-    session = ort.InferenceSession(
-        model.SerializeToString(), providers=["CPUExecutionProvider"]
-    )
-    for n, m in SIZES:
-        feeds = _feeds(name, n, m)
-        want = [np.asarray(w) for w in session.run(None, feeds)]
-        got = compiled(feeds)
-        for (key, value), expected in zip(got.items(), want, strict=True):
-            assert value.shape == expected.shape, (key, n, m)
-            np.testing.assert_allclose(
-                value, expected, rtol=1e-5, atol=1e-6, err_msg=f"{key} {n}x{m}"
-            )
+def _check(compiled: xhip.Model, name: str, model: onnx.ModelProto) -> None:
+    cases = ((f"{n}x{m}", _feeds(name, n, m)) for n, m in SIZES)
+    check_like_onnxruntime(compiled, model, cases)
 
 
 @pytest.mark.parametrize("name", sorted(MODELS))
@@ -190,26 +166,16 @@ def test_untyped_values_run_on_cpu_like_onnxruntime(name: str) -> None:
     _check(xhip.compile(model, device="cpu"), name, model)
 
 
-@pytest.fixture(scope="module")
-def gpu() -> Iterator[CudaRuntime]:
-    try:
-        kernels = EmulatedKernels(kernel_source(), "xhip_kernels.h")
-    except EmulatorUnavailable as e:
-        pytest.skip(str(e))
-    device = EmulatedDevice(32, kernels=kernels, runtime="cuda")
-    runtime = CudaRuntime(debug=True, device=device)
-    yield runtime
-    runtime.close()
-
-
 @pytest.mark.emulator
 @pytest.mark.parametrize("name", sorted(MODELS))
 def test_untyped_values_run_on_emulated_gpu_like_onnxruntime(
-    name: str, gpu: CudaRuntime
+    name: str, emulated_cuda: CudaRuntime
 ) -> None:
     model = MODELS[name][0]()
     ir = xhip.compile_to_ir(model)
-    _check(CompiledModel(ir.module, ir.signature, ir.constants, gpu), name, model)
+    _check(
+        CompiledModel(ir.module, ir.signature, ir.constants, emulated_cuda), name, model
+    )
 
 
 def test_the_untyped_reshape_gets_its_rank_and_dynamic_dims() -> None:
