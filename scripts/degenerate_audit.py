@@ -39,7 +39,7 @@ from xdsl.utils.exceptions import PassFailedException
 import xhip
 from xhip.frontend import OnnxImportError
 from xhip.frontend.onnx_importer import supported_ops
-from xhip.testing.fuzz.driver import GENERATORS
+from xhip.testing.fuzz.driver import GENERATORS, OPSETS
 from xhip.testing.fuzz.graph import OPSET, Graph, Shape, Value
 
 SHAPES: tuple[tuple[int, ...], ...] = (
@@ -95,8 +95,17 @@ def _model(
         ],
         initializers,
     )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
-    model.ir_version = 9
+    contrib = sorted({n.domain for n in nodes} - {""})  # com.microsoft: version 1
+    model = helper.make_model(
+        graph,
+        opset_imports=[
+            helper.make_opsetid("", opset),
+            *(helper.make_opsetid(d, 1) for d in contrib),
+        ],
+    )
+    model.ir_version = helper.find_min_ir_version_for(
+        list(model.opset_import), ignore_unknown=True
+    )
     return model
 
 
@@ -121,7 +130,8 @@ def generator_cases(op: str, seeds: int) -> Iterator[Case]:
                     break
             if out is None:
                 continue
-            model = _model(g.nodes, shape, [out], g.initializers)
+            opset = OPSETS.get(op, OPSET)  # the generator's op may be newer
+            model = _model(g.nodes, shape, [out], g.initializers, opset)
             yield Case(f"{op} x{list(shape)} seed {seed}", model, _feed(rng, shape))
 
 

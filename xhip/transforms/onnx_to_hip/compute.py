@@ -33,6 +33,7 @@ from xhip.transforms.onnx_to_hip.support import (
     build_init,
     context_of,
     ranked,
+    recast,
 )
 
 
@@ -503,20 +504,8 @@ class ConvertIdentity(OnnxPattern[onnx.IdentityOp]):
     """`onnx.Identity` is its input."""
 
     def convert(self, op: onnx.IdentityOp, rewriter: PatternRewriter) -> None:
-        if op.input.type == op.output.type:
+        cast = recast(op.input, op.output, "the input")
+        if cast is None:
             rewriter.replace(op, [], [op.input])
-            return
-        source, result = ranked(op.input, "the input"), ranked(op.output, "the result")
-        if (
-            source.get_element_type() != result.get_element_type()
-            or len(source.get_shape()) != len(result.get_shape())
-            or any(
-                a != b and DYNAMIC_INDEX not in (a, b)
-                for a, b in zip(source.get_shape(), result.get_shape())
-            )
-        ):
-            raise Unsupported(
-                f"input type {op.input.type} differs from result type {op.output.type}"
-            )
-        # Shape inference knew a dim on one side only: the same tensor, recast.
-        rewriter.replace(op, tensor.CastOp(op.input, result))
+        else:
+            rewriter.replace(op, cast)

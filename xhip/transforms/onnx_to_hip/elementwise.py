@@ -54,6 +54,7 @@ from xhip.transforms.onnx_to_hip.support import (
     build_init,
     context_of,
     ranked,
+    recast,
 )
 
 GELU: dict[str, type[hip.ElementwiseOp]] = {
@@ -173,12 +174,12 @@ def _chain(
 def _replace(
     op: onnx.OnnxOp, rewriter: PatternRewriter, value: SSAValue, what: str
 ) -> None:
-    """`op`'s result is `value` (of the very same type)."""
-    if value.type != op.results[0].type:
-        raise Unsupported(
-            f"{what} has type {value.type} but the result has {op.results[0].type}"
-        )
-    rewriter.replace(op, [], [value])
+    """`op`'s result is `value` (recast where inference refined a dim)."""
+    cast = recast(value, op.results[0], what)
+    if cast is None:
+        rewriter.replace(op, [], [value])
+    else:
+        rewriter.replace(op, cast)
 
 
 class _ConvertVariadic(OnnxPattern[Any]):

@@ -45,6 +45,7 @@ from xhip.transforms.onnx_to_hip.support import (
     constant_ints,
     context_of,
     ranked,
+    recast,
 )
 
 
@@ -395,12 +396,10 @@ class ConvertDropout(OnnxPattern[onnx.DropoutOp]):
                     "training_mode is true and ratio is not a constant 0: random "
                     "dropout is not supported (inference only)"
                 )
-        if op.data.type != op.output.type:
-            raise Unsupported(
-                f"the output type {op.output.type} differs from the input's "
-                f"{op.data.type}"
-            )
-        values = [op.data]
+        cast = recast(op.data, op.output, "the input")
+        if cast is not None:
+            rewriter.insert(cast)
+        values: list[SSAValue] = [op.data if cast is None else cast.dest]
         if op.mask is not None:
             mask = ranked(op.mask, "the mask")
             shape = ranked(op.data, "the input").get_shape()

@@ -294,6 +294,27 @@ def ranked(value: SSAValue, what: str) -> TensorType[Attribute]:
     return value.type
 
 
+def recast(value: SSAValue, result: SSAValue, what: str) -> tensor.CastOp | None:
+    """`value` as `result`'s type where the two differ only in dims that one
+    side leaves dynamic (shape inference knew a dim on one side only: the same
+    tensor, recast); None where the types are equal. `what` names `value`."""
+    if value.type == result.type:
+        return None
+    source, target = ranked(value, what), ranked(result, "the result")
+    if (
+        source.get_element_type() != target.get_element_type()
+        or len(source.get_shape()) != len(target.get_shape())
+        or any(
+            a != b and DYNAMIC_INDEX not in (a, b)
+            for a, b in zip(source.get_shape(), target.get_shape(), strict=True)
+        )
+    ):
+        raise Unsupported(
+            f"{what} has type {value.type} but the result has {result.type}"
+        )
+    return tensor.CastOp(value, target)
+
+
 def context_of(op: Operation) -> SSAValue:
     """The `!hip.context` argument of the function holding `op`."""
     function = enclosing_function(op)
