@@ -300,11 +300,13 @@ CASES["max_unpool_2d_overlapping_padded_dynamic_batch"] = _unpool(
 CASES["max_unpool_1d"] = _unpool([3], [3], [0, 0], [1, 4, 9])
 
 
-def _kv_cache(mode: str, axis: int, indices: bool) -> Case:
+def _kv_cache(mode: str, axis: int, indices: bool, dynamic: bool = False) -> Case:
     """A KV cache (B, H, L, D) written at each batch's position with the new
-    steps a MatMul projects, as a decoder does."""
+    steps a MatMul projects, as a decoder does; `dynamic`: the number of steps
+    (and the cache's length) is a dim of the graph, run at two sizes."""
     rng = np.random.default_rng(6)
     steps = 3
+    sizes = [(3, 7), (1, 5)] if dynamic else [(steps, 7)]
     names = ["cache", "update", *(["positions"] if indices else [])]
     nodes = [
         helper.make_node("MatMul", ["x", "w"], ["projected"]),
@@ -313,12 +315,15 @@ def _kv_cache(mode: str, axis: int, indices: bool) -> Case:
         helper.make_node("TensorScatter", names, ["y"], mode=mode, axis=axis),
     ]
     inputs: dict[str, tuple[int, list[int | str]]] = {
-        "cache": (FLOAT, [2, 2, 7, 4]),
-        "x": (FLOAT, [2, steps, 5]),
+        "cache": (FLOAT, [2, 2, "L" if dynamic else 7, 4]),
+        "x": (FLOAT, [2, "S" if dynamic else steps, 5]),
     }
     if indices:
         inputs["positions"] = (INT64, [2])
-    top = 7 if mode == "circular" else 7 - steps + 1
+
+    def top(s: int, length: int) -> int:
+        return length if mode == "circular" else length - s + 1
+
     return Case(
         nodes,
         inputs,
@@ -326,14 +331,15 @@ def _kv_cache(mode: str, axis: int, indices: bool) -> Case:
         ["y"],
         lambda r: [
             {
-                "cache": r.normal(size=(2, 2, 7, 4)).astype(np.float32),
-                "x": r.normal(size=(2, steps, 5)).astype(np.float32),
+                "cache": r.normal(size=(2, 2, length, 4)).astype(np.float32),
+                "x": r.normal(size=(2, s, 5)).astype(np.float32),
                 **(
-                    {"positions": r.integers(0, top, 2).astype(np.int64)}
+                    {"positions": r.integers(0, top(s, length), 2).astype(np.int64)}
                     if indices
                     else {}
                 ),
             }
+            for s, length in sizes
         ],
     )
 
@@ -341,6 +347,11 @@ def _kv_cache(mode: str, axis: int, indices: bool) -> Case:
 CASES["kv_cache_linear"] = _kv_cache("linear", -2, True)
 CASES["kv_cache_circular"] = _kv_cache("circular", 2, True)
 CASES["kv_cache_no_positions"] = _kv_cache("linear", -2, False)
+CASES["kv_cache_linear_dynamic_steps"] = _kv_cache("linear", -2, True, dynamic=True)
+CASES["kv_cache_circular_dynamic_steps"] = _kv_cache("circular", 2, True, dynamic=True)
+CASES["kv_cache_no_positions_dynamic_steps"] = _kv_cache(
+    "linear", -2, False, dynamic=True
+)
 
 
 def _deformable(

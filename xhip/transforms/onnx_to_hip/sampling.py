@@ -33,6 +33,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
     ArrayAttr,
+    DenseIntOrFPElementsAttr,
     IntegerType,
     Signedness,
     StringAttr,
@@ -462,8 +463,9 @@ class ConvertTensorScatter(OnnxPattern[onnx.TensorScatterOp]):
     """`update` (B, ..., S, ...) written into `past_cache` (B, ..., L, ...)
     along `axis` at `write_indices[b] + s` (0 + s without them), modulo L
     under `circular`: a ScatterElements whose indices are those positions
-    (an Add of the indices reshaped (B, 1...) and a constant 0..S-1 along
-    the axis, a Mod) expanded to the update's shape."""
+    (an Add of the indices reshaped (B, 1...) and 0..S-1 along the axis, a
+    constant or, for a dynamic S, a `hip.range`; a Mod by L) expanded to the
+    update's shape."""
 
     def convert(self, op: onnx.TensorScatterOp, rewriter: PatternRewriter) -> None:
         past = ranked(op.past_cache, "past_cache")
@@ -477,18 +479,21 @@ class ConvertTensorScatter(OnnxPattern[onnx.TensorScatterOp]):
         if mode not in ("linear", "circular"):
             raise Unsupported(f"mode {mode!r} is not one of ['linear', 'circular']")
         steps, length = update.get_shape()[axis], past.get_shape()[axis]
-        if steps == DYNAMIC_INDEX or (mode == "circular" and length == DYNAMIC_INDEX):
-            raise Unsupported(
-                f"update {op.update.type}, past_cache {op.past_cache.type}: the "
-                "update's length along the axis (and under circular the cache's) "
-                "must be static"
-            )
         batch = update.get_shape()[0]
         parts = Parts(self, op, rewriter, PATTERNS)
         along = [1] * rank
         along[axis] = steps
-        positions = parts.constant(np.arange(steps, dtype=np.int64).reshape(along), i64)
-        where = positions
+        if steps == DYNAMIC_INDEX:  # 0..S-1 as a hip.range of the update's dim
+            where = parts.insert(
+                onnx.ReshapeOp,
+                [
+                    self._steps(op, rewriter, axis),
+                    parts.ints([-1 if d == axis else 1 for d in range(rank)]),
+                ],
+                TensorType(i64, along),
+            )
+        else:
+            where = parts.constant(np.arange(steps, dtype=np.int64).reshape(along), i64)
         if op.write_indices is not None:
             column = [1] * rank
             column[0] = -1
@@ -498,11 +503,17 @@ class ConvertTensorScatter(OnnxPattern[onnx.TensorScatterOp]):
                 TensorType(i64, (batch, *[1] * (rank - 1))),
             )
             along[0] = batch
-            where = parts.insert(
-                onnx.AddOp, [starts, positions], TensorType(i64, along)
-            )
+            where = parts.insert(onnx.AddOp, [starts, where], TensorType(i64, along))
         if mode == "circular":
-            modulus = parts.constant(np.asarray(length, np.int64), i64)
+            if length == DYNAMIC_INDEX:  # the cache's length, as a [1] tensor
+                modulus = parts.insert(
+                    onnx.ShapeOp,
+                    [op.past_cache],
+                    TensorType(i64, (1,)),
+                    {"start": si64(axis), "end": si64(axis + 1)},
+                )
+            else:
+                modulus = parts.constant(np.asarray(length, np.int64), i64)
             where = parts.insert(onnx.ModOp, [where, modulus], where.type)
         sizes = update.get_shape()
         if DYNAMIC_INDEX in sizes:
@@ -519,3 +530,27 @@ class ConvertTensorScatter(OnnxPattern[onnx.TensorScatterOp]):
             {"axis": si64(axis)},
         )
         parts.finish([result])
+
+    def _steps(
+        self, op: onnx.TensorScatterOp, rewriter: PatternRewriter, axis: int
+    ) -> SSAValue:
+        """0, 1, ..., S-1 for the update's dynamic length S along `axis`."""
+        arith_ = IndexArith(rewriter, op, self.state.folder)
+        folder = self.state.folder
+        start, delta = (
+            folder.get(
+                rewriter,
+                op,
+                DenseIntOrFPElementsAttr.from_list(TensorType(i64, []), [v]),
+            )
+            for v in (0, 1)
+        )
+        init = empty(
+            rewriter,
+            TensorType(i64, [DYNAMIC_INDEX]),
+            [arith_.dim(op.update, axis)],
+            arith_,
+        )
+        steps = hip.RangeOp.make(context_of(op), start=start, delta=delta, out=init)
+        rewriter.insert(steps)
+        return steps.results[0]

@@ -136,3 +136,48 @@ func.func @tensor_scatter(%ctx: !hip.context, %past: tensor<2x3x6x4xf32>, %u: te
 // CHECK-NEXT:    %7 = tensor.empty() : tensor<2x3x6x4xf32>
 // CHECK-NEXT:    %8 = hip.scatter_elements(%ctx) ins(%past, %6, %u : tensor<2x3x6x4xf32>, tensor<2x3x2x4xi64>, tensor<2x3x2x4xf32>) outs(%7 : tensor<2x3x6x4xf32>) {axis = 2 : i64, reduction = "none"} -> tensor<2x3x6x4xf32>
 // CHECK-NEXT:    func.return %8 : tensor<2x3x6x4xf32>
+
+// Dynamic steps and cache length: 0..S-1 is a hip.range of the update's dim,
+// the modulus the cache's dim.
+func.func @tensor_scatter_dynamic(%ctx: !hip.context, %past: tensor<2x3x?x4xf32>, %u: tensor<2x3x?x4xf32>, %w: tensor<2xi64>) -> tensor<2x3x?x4xf32> {
+  %0 = "onnx.TensorScatter"(%past, %u, %w) {mode = "circular", onnx_node_name = "ts"} : (tensor<2x3x?x4xf32>, tensor<2x3x?x4xf32>, tensor<2xi64>) -> tensor<2x3x?x4xf32>
+  func.return %0 : tensor<2x3x?x4xf32>
+}
+// CHECK-LABEL: func.func @tensor_scatter_dynamic
+// CHECK-NEXT:    %c1 = arith.constant 1 : index
+// CHECK-NEXT:    %c4 = arith.constant 4 : index
+// CHECK-NEXT:    %c3 = arith.constant 3 : index
+// CHECK-NEXT:    %c0 = arith.constant 0 : index
+// CHECK-NEXT:    %cst = arith.constant dense<[-1, 1, 1, 1]> : tensor<4xi64>
+// CHECK-NEXT:    %cst_1 = arith.constant dense<[1, 1, -1, 1]> : tensor<4xi64>
+// CHECK-NEXT:    %c2 = arith.constant 2 : index
+// CHECK-NEXT:    %cst_2 = arith.constant dense<1> : tensor<i64>
+// CHECK-NEXT:    %cst_3 = arith.constant dense<0> : tensor<i64>
+// CHECK-NEXT:    %dim = tensor.dim %u, %c2 : tensor<2x3x?x4xf32>
+// CHECK-NEXT:    %0 = tensor.empty(%dim) : tensor<?xi64>
+// CHECK-NEXT:    %1 = hip.range(%ctx) ins(%cst_3, %cst_2 : tensor<i64>, tensor<i64>) outs(%0 : tensor<?xi64>) -> tensor<?xi64>
+// CHECK-NEXT:    %dim_1 = tensor.dim %1, %c0 : tensor<?xi64>
+// CHECK-NEXT:    %2 = tensor.expand_shape %1 [[0 : i64, 1 : i64, 2 : i64, 3 : i64]] output_shape [1, 1, %dim_1, 1] : tensor<?xi64> into tensor<1x1x?x1xi64>
+// CHECK-NEXT:    %3 = tensor.expand_shape %w [[0 : i64, 1 : i64, 2 : i64, 3 : i64]] output_shape [2, 1, 1, 1] : tensor<2xi64> into tensor<2x1x1x1xi64>
+// CHECK-NEXT:    %dim_2 = tensor.dim %2, %c2 : tensor<1x1x?x1xi64>
+// CHECK-NEXT:    %4 = tensor.empty(%dim_2) : tensor<2x1x?x1xi64>
+// CHECK-NEXT:    %5 = hip.miopen.add(%ctx) ins(%3, %2 : tensor<2x1x1x1xi64>, tensor<1x1x?x1xi64>) outs(%4 : tensor<2x1x?x1xi64>) -> tensor<2x1x?x1xi64>
+// CHECK-NEXT:    %dim_3 = tensor.dim %past, %c2 : tensor<2x3x?x4xf32>
+// CHECK-NEXT:    %6 = tensor.empty() : tensor<1xi64>
+// CHECK-NEXT:    %7 = hip.from_elements(%ctx, %dim_3) ins() outs(%6 : tensor<1xi64>) -> tensor<1xi64>
+// CHECK-NEXT:    %dim_4 = tensor.dim %5, %c2 : tensor<2x1x?x1xi64>
+// CHECK-NEXT:    %8 = tensor.empty(%dim_4) : tensor<2x1x?x1xi64>
+// CHECK-NEXT:    %9 = hip.miopen.mod(%ctx) ins(%5, %7 : tensor<2x1x?x1xi64>, tensor<1xi64>) outs(%8 : tensor<2x1x?x1xi64>) -> tensor<2x1x?x1xi64>
+// CHECK-NEXT:    %dim_5 = tensor.dim %u, %c2 : tensor<2x3x?x4xf32>
+// CHECK-NEXT:    %10 = tensor.empty() : tensor<4xi64>
+// CHECK-NEXT:    %11 = hip.from_elements(%ctx, %c2, %c3, %dim_5, %c4) ins() outs(%10 : tensor<4xi64>) -> tensor<4xi64>
+// CHECK-NEXT:    %12, %13, %14, %15 = hip.readback(%ctx) %11 : tensor<4xi64> -> index, index, index, index
+// CHECK-NEXT:    %dim_6 = tensor.dim %9, %c2 : tensor<2x1x?x1xi64>
+// CHECK-NEXT:    %16 = arith.cmpi eq, %dim_6, %c1 : index
+// CHECK-NEXT:    %17 = arith.select %16, %14, %dim_6 : index
+// CHECK-NEXT:    %18 = tensor.empty(%17) : tensor<2x3x?x4xi64>
+// CHECK-NEXT:    %19 = hip.expand(%ctx) ins(%9 : tensor<2x1x?x1xi64>) outs(%18 : tensor<2x3x?x4xi64>) -> tensor<2x3x?x4xi64>
+// CHECK-NEXT:    %dim_7 = tensor.dim %past, %c2 : tensor<2x3x?x4xf32>
+// CHECK-NEXT:    %20 = tensor.empty(%dim_7) : tensor<2x3x?x4xf32>
+// CHECK-NEXT:    %21 = hip.scatter_elements(%ctx) ins(%past, %19, %u : tensor<2x3x?x4xf32>, tensor<2x3x?x4xi64>, tensor<2x3x?x4xf32>) outs(%20 : tensor<2x3x?x4xf32>) {axis = 2 : i64, reduction = "none"} -> tensor<2x3x?x4xf32>
+// CHECK-NEXT:    func.return %21 : tensor<2x3x?x4xf32>
