@@ -15,7 +15,7 @@ import numpy as np
 import onnx
 import onnxruntime as ort
 import pytest
-from onnx import TensorProto, helper
+from onnx import TensorProto, helper, numpy_helper
 from onnx.backend.test.case import node as node_cases
 from onnx.reference import ReferenceEvaluator
 
@@ -308,3 +308,33 @@ def test_sequence_map_body_is_typed(name: str) -> None:
         (want,), (got,) = ort_outputs(model, feeds), list(rep.run(feeds))
         assert got.shape == want.shape == (2 * n, 3)
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def _inserted(position: int) -> onnx.ModelProto:
+    """[-x, x, -x] with 2x inserted at `position` (a constant), concatenated
+    on a new axis: which slot it lands in shows in the values."""
+    nodes = [
+        helper.make_node("Neg", ["x"], ["n"]),
+        helper.make_node("Add", ["x", "x"], ["d"]),
+        helper.make_node("SequenceConstruct", ["n", "x", "n"], ["s"]),
+        helper.make_node("SequenceInsert", ["s", "d", "at"], ["t"]),
+        helper.make_node("ConcatFromSequence", ["t"], ["y"], axis=0, new_axis=1),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "inserted",
+        [helper.make_tensor_value_info("x", FLOAT, ["n", 3])],
+        [helper.make_tensor_value_info("y", FLOAT, [4, "n", 3])],
+        [numpy_helper.from_array(np.array(position, np.int64), "at")],
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+@pytest.mark.parametrize("position", [-3, -2, -1, 0, 1, 2, 3])
+def test_sequence_insert_position_matches_onnxruntime(position: int) -> None:
+    """A negative position counts from the back as in ORT (and `list.insert`):
+    -1 goes before the last element (found by the fuzzer, seed 40061)."""
+    model = _inserted(position)
+    x = np.random.default_rng(position + 3).standard_normal((2, 3))
+    feeds = {"x": x.astype(np.float32)}
+    check(ort_outputs(model, feeds), list(XhipBackend.prepare(model).run(feeds)))

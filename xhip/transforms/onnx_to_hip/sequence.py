@@ -201,7 +201,8 @@ class _Resolver:
             raise Unsupported(
                 f"position {at} is out of range for a sequence of {len(seq)}"
             )
-        at %= len(seq) + 1
+        if at < 0:  # counted from the back as ORT and list.insert do: -1 is
+            at += len(seq)  # before the last element, not after it
         self.construct(op, [[*seq[:at], op.tensor, *seq[at:]]])
 
     def _erase(self, op: onnx.SequenceEraseOp) -> None:
