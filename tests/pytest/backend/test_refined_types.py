@@ -7,6 +7,8 @@ emulated GPU."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import onnx
 import onnxruntime as ort
@@ -61,3 +63,47 @@ def test_a_refined_result_runs_on_emulated_gpu_like_onnxruntime(
     model = refined_model(op, ["a", 8])
     ir = xhip.compile_to_ir(model)
     _check(CompiledModel(ir.module, ir.signature, ir.constants, emulated_cuda), model)
+
+
+def composed_model(op: str) -> onnx.ModelProto:
+    """`op` on x float32[a, 3, 4] with its result declared [2, 3, 4]."""
+    inputs = ["x"]
+    initializers: list[onnx.TensorProto] = []
+    attrs: dict[str, Any] = {}
+    if op == "ReverseSequence":
+        inputs.append("lens")
+        initializers.append(
+            onnx.numpy_helper.from_array(np.array([1, 2, 3], np.int64), "lens")
+        )
+        attrs = {"batch_axis": 1, "time_axis": 0}
+    elif op == "MeanVarianceNormalization":
+        attrs = {"axes": [0, 2]}  # the default [0, 2, 3] needs rank 4
+    nodes = [
+        helper.make_node(op, inputs, ["y"], name="refined", **attrs),
+        helper.make_node("Relu", ["y"], ["z"], name="relu"),
+    ]
+    shape: list[int | str] = [4, "a", 3] if op == "ReverseSequence" else ["a", 3, 4]
+    refined = [4, 3, 3] if op == "ReverseSequence" else [2, 3, 4]
+    graph = helper.make_graph(
+        nodes,
+        "composed",
+        [helper.make_tensor_value_info("x", F, shape)],
+        [helper.make_tensor_value_info("z", F, refined)],
+        initializers,
+        value_info=[helper.make_tensor_value_info("y", F, refined)],
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+@pytest.mark.parametrize(
+    "op", ["MeanVarianceNormalization", "LpNormalization", "ReverseSequence"]
+)
+def test_a_refined_composed_result_runs_like_onnxruntime(op: str) -> None:
+    model = composed_model(op)
+    shape = (4, 3, 3) if op == "ReverseSequence" else (2, 3, 4)
+    x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+    (want,) = ort.InferenceSession(
+        model.SerializeToString(), providers=["CPUExecutionProvider"]
+    ).run(None, {"x": x})
+    got = xhip.compile(model, device="cpu")({"x": x})["z"]
+    np.testing.assert_allclose(got, np.asarray(want), rtol=1e-5, atol=1e-6)

@@ -26,7 +26,7 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from xhip.dialects import onnx
-from xhip.transforms.onnx_to_hip.support import OnnxPattern
+from xhip.transforms.onnx_to_hip.support import OnnxPattern, recast
 
 PatternFactory = Callable[[Any], OnnxPattern[Any]]
 """A pattern made from the conversion state."""
@@ -91,12 +91,17 @@ class Parts:
         return self.constant(np.asarray(values, np.int64), i64)
 
     def finish(self, values: Sequence[SSAValue]) -> None:
-        """The op's results are `values`; each part is converted (its uses,
+        """The op's results are `values` (recast where the op's result knows
+        a dim the parts leave dynamic); each part is converted (its uses,
         these included, move to its hip ops), then the op goes."""
         block = self.op.parent_block()
         assert block is not None  # a pattern's op is in a function
         block.insert_ops_before(self.ops, self.op)
         for result, value in zip(self.op.results, values, strict=True):
+            cast_ = recast(value, result, "the composed value")
+            if cast_ is not None:
+                block.insert_op_before(cast_, self.op)
+                value = cast_.dest
             self.rewriter.replace_all_uses_with(result, value)
         for part in self.ops:
             here = PatternRewriter(part)  # what it inserts goes before it

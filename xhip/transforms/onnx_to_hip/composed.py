@@ -65,6 +65,7 @@ from xhip.transforms.onnx_to_hip.support import (
     OnnxPattern,
     Unsupported,
     build_init,
+    check_refines,
     context_of,
     ranked,
 )
@@ -114,11 +115,11 @@ def _float_type(value: SSAValue, what: str) -> TensorType[Attribute]:
 
 
 def _same_type(op: onnx.OnnxOp) -> TensorType[Attribute]:
-    """The input's type, which the result must have too."""
+    """The input's type, which the result has too (or a refinement of it,
+    which `Parts.finish` recasts to)."""
     x, y = op.operands[0], op.results[0]
     tensor_type = _float_type(x, "the input")
-    if y.type != x.type:
-        raise Unsupported(f"the result type {y.type} differs from the input's {x.type}")
+    check_refines(x, y, "the input")
     return tensor_type
 
 
@@ -287,10 +288,7 @@ class ConvertReverseSequence(OnnxPattern[onnx.ReverseSequenceOp]):
     def convert(self, op: onnx.ReverseSequenceOp, rewriter: PatternRewriter) -> None:
         x = ranked(op.input, "the input")
         shape = x.get_shape()
-        if op.Y.type != op.input.type:
-            raise Unsupported(
-                f"the result type {op.Y.type} differs from the input's {x}"
-            )
+        check_refines(op.input, op.Y, "the input")  # finish recasts
         lens = ranked(op.sequence_lens, "sequence_lens")
         if lens.get_element_type() != i64 or len(lens.get_shape()) != 1:
             raise Unsupported(f"sequence_lens must be 1-D int64, got {lens}")

@@ -294,12 +294,12 @@ def ranked(value: SSAValue, what: str) -> TensorType[Attribute]:
     return value.type
 
 
-def recast(value: SSAValue, result: SSAValue, what: str) -> tensor.CastOp | None:
-    """`value` as `result`'s type where the two differ only in dims that one
-    side leaves dynamic (shape inference knew a dim on one side only: the same
-    tensor, recast); None where the types are equal. `what` names `value`."""
+def check_refines(value: SSAValue, result: SSAValue, what: str) -> bool:
+    """Whether `result`'s type differs from `value`'s, and then only in dims
+    that one side leaves dynamic (shape inference knew a dim on one side
+    only); raises where they differ in more. `what` names `value`."""
     if value.type == result.type:
-        return None
+        return False
     source, target = ranked(value, what), ranked(result, "the result")
     if (
         source.get_element_type() != target.get_element_type()
@@ -312,7 +312,15 @@ def recast(value: SSAValue, result: SSAValue, what: str) -> tensor.CastOp | None
         raise Unsupported(
             f"{what} has type {value.type} but the result has {result.type}"
         )
-    return tensor.CastOp(value, target)
+    return True
+
+
+def recast(value: SSAValue, result: SSAValue, what: str) -> tensor.CastOp | None:
+    """`value` as `result`'s type (the same tensor, recast) where
+    `check_refines` allows it; None where the types are equal."""
+    if not check_refines(value, result, what):
+        return None
+    return tensor.CastOp(value, ranked(result, "the result"))
 
 
 def context_of(op: Operation) -> SSAValue:
