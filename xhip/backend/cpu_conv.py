@@ -8,14 +8,21 @@ per pixel:
   elements), one strided copy per kernel tap, then one batched GEMM over the
   groups (`np.matmul` with `out=`, BLAS per group) per image. A 1x1 kernel with
   unit strides and no pads (an empty workspace) is one `matmul` of the
-  weights with the whole batch.
+  weights with the whole batch. 2-D float32 ops of `KERNEL_MIN_ELEMENTS` or
+  more take the numba kernels of `cpu_kernels_conv` (loaded then): im2col in
+  one pass; a depthwise convolution directly (no column matrix); a 3x3
+  unit-stride one as Winograd F(2x2, 3x3) in the same workspace
+  (`_bind_winograd`); a column matrix of several L2-sized blocks per thread
+  by blocks of output rows (`_bind_blocked`). A GEMM of many more positions
+  than output channels is cut over the threads by positions (`_bind_gemm`).
 - `pool`: one `maximum`/`add` per kernel tap over the output positions whose
   input lies inside the image (whole strided planes); the average's divisor
-  is a separable product of per-dim counts. With MaxPool's `Indices`, the
-  input is copied once into a padded array (-inf outside), viewed as windows
-  (`sliding_window_view`, the strides and dilations as steps), and the
-  indices are an `argmax` over the flattened window, turned back into input
-  coordinates.
+  is a separable product of per-dim counts; a large 2-D float32 max pool by
+  the numba kernel, the planes cut over the threads. With MaxPool's
+  `Indices`, the input is copied once into a padded array (-inf outside),
+  viewed as windows (`sliding_window_view`, the strides and dilations as
+  steps), and the indices are an `argmax` over the flattened window, turned
+  back into input coordinates.
 """
 
 from __future__ import annotations
@@ -28,12 +35,77 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from xhip.backend.cpu_host import CpuHost, contiguous, nothing, run_all
+from xhip.backend.cpu_host import (
+    _ONE_BLAS_THREAD,  # pyright: ignore[reportPrivateUsage]
+    CpuHost,
+    contiguous,
+    nothing,
+    run_all,
+)
 from xhip.backend.runtime import DA, OptDA
 from xhip.dialects.hip import ConvAttributes, PoolAttributes, WindowAttributes
 
 PARALLEL_MIN_ELEMENTS = 1 << 16
 """A workspace smaller than this is filled on one thread (as `cpu.py`'s)."""
+
+KERNEL_MIN_ELEMENTS = 1 << 14
+"""The numba kernels (`cpu_kernels_conv`) run where an op writes at least
+this many elements (its column matrix, or for a depthwise convolution and a
+pool, its output times the kernel's taps): below it the numpy forms cost
+little, and a small model never loads numba."""
+
+BLOCK_BYTES = 1 << 20
+"""The column matrix's block per thread where a convolution runs by blocks
+(`_bind_blocked`): about a core's L2."""
+
+WINOGRAD_MIN_TILES = 32
+"""A 3x3 convolution with fewer 2x2 output tiles per image (7x7 outputs: 16)
+keeps im2col: its 16 GEMMs would be too thin, and the kernels' transform,
+made each call, would cost about what the GEMMs save."""
+
+COLUMN_SPLIT_RATIO = 4
+"""A GEMM with at least this many times more positions than output rows is
+cut over the threads by positions (`_bind_gemm`)."""
+
+
+def _uses_kernels(x: np.ndarray, kernel: Sequence[int], elements: int) -> bool:
+    """Whether a 2-D float32 window op of this size runs the numba kernels."""
+    return (
+        x.dtype == np.float32 and len(kernel) == 2 and elements >= KERNEL_MIN_ELEMENTS
+    )
+
+
+def _winograd_fits(
+    xs: np.ndarray,
+    ws: np.ndarray,
+    o: np.ndarray,
+    work: np.ndarray,
+    attrs: ConvAttributes,
+) -> bool:
+    """Whether a convolution runs as Winograd F(2x2, 3x3) (`_bind_winograd`):
+    3x3, unit strides and dilations, one group, float32, at least
+    `WINOGRAD_MIN_TILES` tiles, and its tiles and products fit in the
+    workspace (16 * tiles * (C + M) elements of the im2col's C * 9 * Ho * Wo)."""
+    if ws.shape[2:] != (3, 3) or attrs.group != 1 or xs.dtype != np.float32:
+        return False
+    if attrs.strides != (1, 1) or attrs.dilations != (1, 1):
+        return False
+    tiles = ((o.shape[2] + 1) // 2) * ((o.shape[3] + 1) // 2)
+    need = 16 * tiles * (xs.shape[1] + ws.shape[0])
+    return (
+        tiles >= WINOGRAD_MIN_TILES
+        and need <= work.size
+        and _uses_kernels(xs, (3, 3), work.size)
+    )
+
+
+def _window_2d(
+    attrs: WindowAttributes,
+) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]:
+    """Strides, dilations and begin pads of a 2-D window, as the numba
+    kernels take them (the end pads follow from the output's shape)."""
+    s, d, p = attrs.strides, attrs.dilations, attrs.pads
+    return (s[0], s[1]), (d[0], d[1]), (p[0], p[1])
 
 
 def _tap_slices(
@@ -217,8 +289,11 @@ class CpuConvolutions(CpuHost):
         """ONNX Conv of x (N, C, s...) by w (M, C/group, k...), plus `bias` (M)
         if given, into out (N, M, o...). `pads` are the begins then the ends.
         `workspace` (1-D, from the memory plan) holds the im2col matrix of one
-        image, `C * prod(k) * prod(o)` elements, or is empty where that matrix
-        is the image itself; the runtime allocates nothing else for it."""
+        image, `C * prod(k) * prod(o)` elements (or Winograd's tiles and
+        products, or a block per thread), or is empty where that matrix is the
+        image itself; besides it, only Winograd keeps buffers of its own (the
+        transformed kernels, `16 * M * C` elements, and a padded plane per
+        thread)."""
         self.bind_conv(x, w, bias, out, workspace, attrs)()
 
     def bind_conv(
@@ -231,35 +306,300 @@ class CpuConvolutions(CpuHost):
         if n == 0 or o.size == 0:
             return nothing
         calls: list[Callable[[], object]] = []
-        weights = contiguous(ws, calls).reshape(group, m // group, -1)
         target = o if o.flags.c_contiguous else np.empty_like(o)
-        if work.size == 0:  # the im2col matrix is the image itself
+        shift = None if bias is None else self.array(bias)
+        if group == c > 1 and _uses_kernels(xs, kernel, o.size * math.prod(kernel)):
+            calls.append(self._bind_depthwise(xs, ws, shift, target, attrs, calls))
+            shift = None
+        elif work.size == 0:  # the im2col matrix is the image itself
+            weights = contiguous(ws, calls).reshape(group, m // group, -1)
             images = contiguous(xs, calls).reshape(n, group, c // group, positions)
             out_rows = target.reshape(n, group, m // group, positions)
-            calls.append(self._bind_matmul(weights, images, out_rows))
+            calls.append(self._bind_gemm(weights, images, out_rows))
+        elif _winograd_fits(xs, ws, o, work, attrs):
+            calls.append(self._bind_winograd(xs, ws, shift, target, work, attrs, calls))
+            shift = None
+        elif (rows := self._block_rows(xs, ws, o, work, group)) is not None:
+            weights = contiguous(ws, calls).reshape(m, -1)
+            calls += self._bind_blocked(
+                xs, weights, shift, target, work, rows, kernel, attrs
+            )
+            shift = None
         else:
-            col = work.reshape(c, math.prod(kernel), *out_spatial)
+            weights = contiguous(ws, calls).reshape(group, m // group, -1)
             cols = work.reshape(group, -1, positions)
-            # im2col is memory-bound copying: the channels cut over the threads.
-            pieces = self.threads if work.size >= PARALLEL_MIN_ELEMENTS else 1
-            cuts = [c * t // pieces for t in range(pieces + 1)]
+            col = work.reshape(c, math.prod(kernel), *out_spatial)
+            fill = self._bind_im2col(xs, col, kernel, attrs, calls)
             for i in range(n):
-                tasks = [
-                    partial(
-                        run_all, bind_im2col(xs[i, lo:hi], col[lo:hi], kernel, attrs)
-                    )
-                    for lo, hi in zip(cuts, cuts[1:])
-                    if hi > lo
-                ]
-                calls.append(partial(self._parallel, tasks))
+                calls.append(fill(i))
                 out_rows = target[i].reshape(group, m // group, positions)
-                calls.append(self._bind_matmul(weights, cols, out_rows))
-        if bias is not None:
-            shift = self.array(bias).reshape(m, *(1 for _ in out_spatial))
-            calls.append(partial(np.add, target, shift, out=target))
+                calls.append(self._bind_gemm(weights, cols, out_rows))
+        if shift is not None:
+            shape = (m, *(1 for _ in out_spatial))
+            add = self._bind_elementwise(np.add, target, target, shift.reshape(shape))
+            calls.append(add)
         if target is not o:
             calls.append(partial(np.copyto, o, target))
         return partial(run_all, calls)
+
+    def _bind_im2col(
+        self,
+        xs: np.ndarray,
+        col: np.ndarray,
+        kernel: Sequence[int],
+        attrs: ConvAttributes,
+        calls: list[Callable[[], object]],
+    ) -> Callable[[int], Callable[[], object]]:
+        """For each image i, the call filling `col` (C, prod(kernel), o...)
+        with its column matrix: the channels cut over the threads (it is
+        memory-bound copying), by the numba kernel where it applies."""
+        c = xs.shape[1]
+        pieces = self.threads if col.size >= PARALLEL_MIN_ELEMENTS else 1
+        cuts = [c * t // pieces for t in range(pieces + 1)]
+        spans = [(lo, hi) for lo, hi in zip(cuts, cuts[1:]) if hi > lo]
+        if _uses_kernels(xs, kernel, col.size):
+            from xhip.backend import cpu_kernels_conv as k  # lazy: numba, large only
+
+            images = contiguous(xs, calls)
+            rows = col.reshape(-1, *col.shape[2:])
+            window = _window_2d(attrs)
+
+            def fill_by_kernel(i: int) -> Callable[[], object]:
+                return partial(
+                    self._parallel,
+                    [
+                        partial(
+                            k.im2col, images[i], rows, tuple(kernel), *window, 0, lo, hi
+                        )
+                        for lo, hi in spans
+                    ],
+                )
+
+            return fill_by_kernel
+
+        def fill(i: int) -> Callable[[], object]:
+            return partial(
+                self._parallel,
+                [
+                    partial(
+                        run_all, bind_im2col(xs[i, lo:hi], col[lo:hi], kernel, attrs)
+                    )
+                    for lo, hi in spans
+                ],
+            )
+
+        return fill
+
+    def _block_rows(
+        self,
+        xs: np.ndarray,
+        ws: np.ndarray,
+        o: np.ndarray,
+        work: np.ndarray,
+        group: int,
+    ) -> int | None:
+        """Output rows per block where a 2-D convolution runs by blocks
+        (`_bind_blocked`): one group, the numba im2col, and at least two
+        blocks of `BLOCK_BYTES` of the column matrix per thread; else None."""
+        kernel = ws.shape[2:]
+        if group != 1 or not _uses_kernels(xs, kernel, work.size):
+            return None
+        ho = o.shape[2]
+        rows = max(1, BLOCK_BYTES // (work.size // ho * xs.itemsize))
+        return rows if ho >= 2 * self.threads * rows else None
+
+    def _bind_blocked(
+        self,
+        xs: np.ndarray,
+        weights: np.ndarray,
+        shift: np.ndarray | None,
+        target: np.ndarray,
+        work: np.ndarray,
+        rows: int,
+        kernel: Sequence[int],
+        attrs: ConvAttributes,
+    ) -> list[Callable[[], object]]:
+        """A convolution with a large column matrix by blocks of output rows,
+        each block's columns (`rows` output rows) written by the numba im2col
+        into its thread's part of the workspace, then its GEMM and its bias
+        while they are in L2: the matrix never goes out to memory, and BLAS
+        packs it from cache. Each thread takes a run of rows (a cut of the
+        positions) for each image; the workspace holds one block per thread."""
+        from xhip.backend import cpu_kernels_conv as k  # lazy: numba, large only
+
+        self._hold_one_blas_thread()
+        calls: list[Callable[[], object]] = []
+        images = contiguous(xs, calls)
+        m, taps = weights.shape[0], weights.shape[1]
+        ho, wo = target.shape[2:]
+        window, c = _window_2d(attrs), xs.shape[1]
+        ksize = (kernel[0], kernel[1])
+        block = taps * rows * wo
+        cuts = [ho * t // self.threads for t in range(self.threads + 1)]
+        for i in range(images.shape[0]):
+            out = target[i].reshape(m, ho * wo)
+            tasks: list[Callable[[], object]] = []
+            for t, (lo, hi) in enumerate(zip(cuts, cuts[1:])):
+                own = work[t * block : (t + 1) * block]
+                steps: list[Callable[[], object]] = []
+                for y in range(lo, hi, rows):
+                    r = min(rows, hi - y)
+                    col = own[: taps * r * wo].reshape(taps, r, wo)
+                    part = out[:, y * wo : (y + r) * wo]
+                    steps.append(
+                        partial(k.im2col, images[i], col, ksize, *window, y, 0, c)
+                    )
+                    steps.append(
+                        partial(np.matmul, weights, col.reshape(taps, -1), out=part)
+                    )
+                    if shift is not None:
+                        steps.append(
+                            partial(np.add, part, shift.reshape(m, 1), out=part)
+                        )
+                tasks.append(partial(run_all, steps))
+            calls.append(partial(self._parallel, tasks))
+        return calls
+
+    def _bind_winograd(
+        self,
+        xs: np.ndarray,
+        ws: np.ndarray,
+        shift: np.ndarray | None,
+        target: np.ndarray,
+        work: np.ndarray,
+        attrs: ConvAttributes,
+        calls: list[Callable[[], object]],
+    ) -> Callable[[], object]:
+        """A 3x3 convolution of unit strides as Winograd F(2x2, 3x3)
+        (`cpu_kernels_conv`): the kernels, each image's 4x4 tiles (2 apart)
+        and the products transformed, and 16 GEMMs over the channels between,
+        4 multiply-adds per output where im2col's GEMM does 9. The tiles and
+        the products live in the workspace (channel-major, so that the 16
+        elements of a tile are 16 nearby streams, not 16 a cache-aliasing
+        stride apart); the transformed kernels (M * C * 16) in a buffer of
+        the op's own, made once where the weights are read-only memory (the
+        model's constants, used in place), else again each call (computed
+        weights)."""
+        from xhip.backend import cpu_kernels_conv as k  # lazy: numba, large only
+
+        n, c = xs.shape[:2]
+        m, (ho, wo) = ws.shape[0], target.shape[2:]
+        tiles = ((ho + 1) // 2) * ((wo + 1) // 2)
+        images, weights = contiguous(xs, calls), contiguous(ws, calls)
+        kernels = np.empty((m, 16, c), np.float32)
+        tiled = work[: c * 16 * tiles].reshape(c, 16, tiles)
+        products = work[c * 16 * tiles : (c + m) * 16 * tiles].reshape(m, 16, tiles)
+        bias = np.zeros(m, np.float32) if shift is None else contiguous(shift, calls)
+        pads = (attrs.pads[0], attrs.pads[1])
+        by_m, by_c = self._spans(m), self._spans(c)
+        transform = partial(
+            self._parallel,
+            [partial(k.winograd_weights, weights, kernels, lo, hi) for lo, hi in by_m],
+        )
+        steps: list[Callable[[], object]] = []
+        if ws.flags.writeable:
+            steps.append(transform)
+        else:  # read-only memory (the constants): the same bytes every call
+            transform()
+        planes = [
+            np.empty((2 * ((ho + 1) // 2) + 2, 2 * ((wo + 1) // 2) + 2), np.float32)
+            for _ in by_c
+        ]
+        gemm = self._bind_matmul(
+            kernels.transpose(1, 0, 2),
+            tiled.transpose(1, 0, 2),
+            products.transpose(1, 0, 2),
+        )
+        for i in range(n):
+            steps.append(
+                partial(
+                    self._parallel,
+                    [
+                        partial(k.winograd_input, images[i], tiled, pads, plane, lo, hi)
+                        for plane, (lo, hi) in zip(planes, by_c)
+                    ],
+                )
+            )
+            steps.append(gemm)
+            steps.append(
+                partial(
+                    self._parallel,
+                    [
+                        partial(k.winograd_output, products, bias, target[i], lo, hi)
+                        for lo, hi in by_m
+                    ],
+                )
+            )
+        return partial(run_all, steps)
+
+    def _spans(self, count: int) -> list[tuple[int, int]]:
+        """[lo, hi) of `count` items cut over the threads, none empty."""
+        cuts = [count * t // self.threads for t in range(self.threads + 1)]
+        return [(lo, hi) for lo, hi in zip(cuts, cuts[1:]) if hi > lo]
+
+    def _hold_one_blas_thread(self) -> None:
+        """BLAS at one thread while this runtime is open, as `_bind_matmul`
+        does: GEMMs called directly run on our threads."""
+        if not self._holds_blas:
+            _ONE_BLAS_THREAD.acquire()
+            self._holds_blas = True
+
+    def _bind_gemm(
+        self, weights: np.ndarray, cols: np.ndarray, out: np.ndarray
+    ) -> Callable[[], object]:
+        """weights (g, m, K) @ cols (..., g, K, P) into out (..., g, m, P).
+
+        `_bind_matmul` cuts the output's rows (m) over the threads; with one
+        group and many more positions than rows (an early layer: 64 channels
+        by 3136 positions), the positions are cut instead, each thread's share
+        a batch of the product: thin row blocks make BLAS reread all of
+        `cols` per thread."""
+        g, rows, k = weights.shape
+        p = cols.shape[-1]
+        t = self.threads
+        lead = out.shape[:-3]
+        if (
+            g != 1
+            or t == 1
+            or p < COLUMN_SPLIT_RATIO * rows
+            or p % t
+            or math.prod(lead) != 1
+        ):
+            return self._bind_matmul(weights, cols, out)
+        b = cols.reshape(k, t, p // t).transpose(1, 0, 2)
+        o = out.reshape(rows, t, p // t).transpose(1, 0, 2)
+        return self._bind_matmul(weights.reshape(rows, k), b, o)
+
+    def _bind_depthwise(
+        self,
+        xs: np.ndarray,
+        ws: np.ndarray,
+        shift: np.ndarray | None,
+        target: np.ndarray,
+        attrs: ConvAttributes,
+        calls: list[Callable[[], object]],
+    ) -> Callable[[], object]:
+        """A depthwise convolution (one input channel per group) directly, by
+        the numba kernel: no column matrix, the output channels cut over the
+        threads; adds the bias too."""
+        from xhip.backend import cpu_kernels_conv as k  # lazy: numba, large only
+
+        n, m = target.shape[:2]
+        images = contiguous(xs, calls)
+        weights = contiguous(ws, calls).reshape(m, *ws.shape[2:])
+        bias = np.zeros(m, np.float32) if shift is None else contiguous(shift, calls)
+        window = _window_2d(attrs)
+        pieces = (
+            self.threads if target[0].size * ws[0].size >= PARALLEL_MIN_ELEMENTS else 1
+        )
+        cuts = [m * t // pieces for t in range(pieces + 1)]
+        tasks = [
+            partial(k.depthwise, images[i], weights, bias, target[i], *window, lo, hi)
+            for i in range(n)
+            for lo, hi in zip(cuts, cuts[1:])
+            if hi > lo
+        ]
+        return partial(self._parallel, tasks)
 
     def pool(self, x: DA, out: DA, indices: OptDA, attrs: PoolAttributes) -> None:
         """Max (`kind` "max") or average pooling of x (N, C, s...) into out (N,
@@ -274,5 +614,33 @@ class CpuConvolutions(CpuHost):
     def bind_pool(
         self, x: DA, out: DA, indices: OptDA, attrs: PoolAttributes
     ) -> Callable[[], object]:
-        target = None if indices is None else self.array(indices)
-        return partial(pool, self.array(x), self.array(out), target, attrs)
+        xs, o = self.array(x), self.array(out)
+        kernel = attrs.kernel
+        if (
+            indices is not None
+            or attrs.kind != "max"
+            or kernel is None
+            or not _uses_kernels(xs, kernel, o.size * math.prod(kernel))
+        ):
+            target = None if indices is None else self.array(indices)
+            return partial(pool, xs, o, target, attrs)
+        from xhip.backend import cpu_kernels_conv as k  # lazy: numba, large only
+
+        calls: list[Callable[[], object]] = []
+        planes = contiguous(xs, calls).reshape(-1, *xs.shape[2:])
+        target = o if o.flags.c_contiguous else np.empty_like(o)
+        pooled = target.reshape(-1, *o.shape[2:])
+        count, window = planes.shape[0], _window_2d(attrs)
+        pieces = (
+            self.threads if o.size * math.prod(kernel) >= PARALLEL_MIN_ELEMENTS else 1
+        )
+        cuts = [count * t // pieces for t in range(pieces + 1)]
+        tasks = [
+            partial(k.max_pool, planes, pooled, (kernel[0], kernel[1]), *window, lo, hi)
+            for lo, hi in zip(cuts, cuts[1:])
+            if hi > lo
+        ]
+        calls.append(partial(self._parallel, tasks))
+        if target is not o:
+            calls.append(partial(np.copyto, o, target))
+        return partial(run_all, calls)

@@ -1,7 +1,9 @@
 """Convolutional models through every pass on the CPU runtime, against ONNX
 Runtime (and MobileNetV2's fixtures against PyTorch's own outputs): dynamic
 H and W, groups and depthwise, 1x1 kernels (no im2col), strides, dilations,
-auto_pad, pooling with ceil_mode and Indices, batch norm in both modes.
+auto_pad, pooling with ceil_mode and Indices, batch norm in both modes; each
+at sizes below and above the numba kernels' threshold (`cpu_conv.py`: im2col,
+depthwise, max pool, Winograd, blocks).
 `tests/pytest/emulator/test_conv_models.py` runs the same models on the GPU
 runtimes."""
 
@@ -83,6 +85,31 @@ def grouped_1x1() -> onnx.ModelProto:
     return _model(nodes, ["N", 4, "H", "W"], inits)
 
 
+def basic_block() -> onnx.ModelProto:
+    """ResNet's stem pool and basic block on (1, 16, H, W): MaxPool 3x3/2,
+    Conv 3x3 (Winograd at large sizes) -> Relu -> Conv 3x3 -> Add -> Relu,
+    then a strided Conv 3x3 (im2col)."""
+    nodes = [
+        helper.make_node(
+            "MaxPool", ["x"], ["p"], kernel_shape=[3, 3], strides=[2, 2], pads=[1] * 4
+        ),
+        helper.make_node("Conv", ["p", "w1", "b1"], ["c1"], pads=[1] * 4),
+        helper.make_node("Relu", ["c1"], ["r1"]),
+        helper.make_node("Conv", ["r1", "w2", "b2"], ["c2"], pads=[1] * 4),
+        helper.make_node("Add", ["c2", "p"], ["s"]),
+        helper.make_node("Relu", ["s"], ["r2"]),
+        helper.make_node("Conv", ["r2", "w3"], ["y"], pads=[1] * 4, strides=[2, 2]),
+    ]
+    inits = {
+        "w1": _weights(11, 16, 16, 3, 3) / 4,
+        "b1": _weights(12, 16),
+        "w2": _weights(13, 16, 16, 3, 3) / 4,
+        "b2": _weights(14, 16),
+        "w3": _weights(15, 12, 16, 3, 3) / 4,
+    }
+    return _model(nodes, [1, 16, "H", "W"], inits)
+
+
 def conv_1d() -> onnx.ModelProto:
     """A 1-D convolution with a dilation and a stride, AveragePool in ceil mode."""
     nodes = [
@@ -154,16 +181,20 @@ def batch_norm(training: bool) -> onnx.ModelProto:
 
 
 MODELS = {
-    "conv_block_pads": (conv_block(pads=[1, 0, 1, 2]), [(1, 9, 11), (2, 6, 5)]),
+    "conv_block_pads": (
+        conv_block(pads=[1, 0, 1, 2]),
+        [(1, 9, 11), (2, 6, 5), (2, 47, 53)],
+    ),
     "conv_block_same_upper": (
         conv_block(auto_pad="SAME_UPPER"),
-        [(1, 7, 8), (3, 5, 5)],
+        [(1, 7, 8), (3, 5, 5), (1, 50, 45)],
     ),
     "conv_block_valid_dilated_groups": (
         conv_block(auto_pad="VALID", dilations=[2, 1], group=2, strides=[1, 2]),
-        [(2, 9, 7)],
+        [(2, 9, 7), (1, 51, 60)],
     ),
-    "grouped_1x1_depthwise": (grouped_1x1(), [(2, 5, 7), (1, 1, 2)]),
+    "grouped_1x1_depthwise": (grouped_1x1(), [(2, 5, 7), (1, 1, 2), (2, 31, 29)]),
+    "basic_block": (basic_block(), [(9, 12), (83, 77)]),
     "conv_1d": (conv_1d(), [(2, 17), (1, 6)]),
     "conv_3d": (conv_3d(), [()]),
     "max_pool_indices": (pool_indices(), [()]),

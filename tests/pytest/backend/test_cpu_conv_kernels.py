@@ -1,0 +1,253 @@
+"""The CPU runtime's 2-D convolution and max pooling at sizes that take the
+numba kernels (`cpu_kernels_conv`: im2col, depthwise, max pool) and the
+positions-cut GEMM, against numpy float64 references: odd sizes, strides 2
+and 3, dilations, asymmetric pads, windows past the end (ceil mode), batch
+> 1, groups, one thread and two. The numpy forms below the size threshold
+are covered by the node suite and `test_conv_models.py`."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+from numpy.lib.stride_tricks import sliding_window_view
+
+from xhip.backend import cpu_conv
+from xhip.backend.cpu import CpuRuntime
+from xhip.dialects import hip
+
+
+@dataclass(frozen=True)
+class Case:
+    x: tuple[int, int, int, int]
+    kernel: tuple[int, int]
+    strides: tuple[int, int] = (1, 1)
+    dilations: tuple[int, int] = (1, 1)
+    pads: tuple[int, int, int, int] = (0, 0, 0, 0)
+    """Begins, then ends."""
+    extra: tuple[int, int] = (0, 0)
+    """Output positions past the last full window (pooling's ceil mode)."""
+
+    def out_shape(self) -> tuple[int, int]:
+        return tuple(  # pyright: ignore[reportReturnType]
+            (self.x[2 + d] + self.pads[d] + self.pads[2 + d] - self.span(d))
+            // self.strides[d]
+            + 1
+            + self.extra[d]
+            for d in range(2)
+        )
+
+    def span(self, d: int) -> int:
+        return (self.kernel[d] - 1) * self.dilations[d] + 1
+
+
+def _windows(x: np.ndarray, case: Case, fill: float) -> np.ndarray:
+    """x (N, C, H, W) as float64 windows (N, C, Ho, Wo, kh, kw), `fill` in
+    the padding."""
+    ho, wo = case.out_shape()
+    lengths = [
+        (o - 1) * s + case.span(d)
+        for d, (o, s) in enumerate(zip((ho, wo), case.strides))
+    ]
+    padded = np.full((*x.shape[:2], *lengths), fill)
+    top, left = case.pads[:2]
+    h, w = (min(x.shape[2 + d], lengths[d] - case.pads[d]) for d in range(2))
+    padded[:, :, top : top + h, left : left + w] = x[:, :, :h, :w]
+    view = sliding_window_view(padded, (case.span(0), case.span(1)), axis=(2, 3))
+    sh, sw = case.strides
+    dh, dw = case.dilations
+    return view[:, :, ::sh, ::sw, ::dh, ::dw]
+
+
+def conv_reference(
+    x: np.ndarray, w: np.ndarray, bias: np.ndarray | None, case: Case, group: int
+) -> np.ndarray:
+    windows = _windows(x.astype(np.float64), case, 0.0)
+    n, c = x.shape[:2]
+    m = w.shape[0]
+    per = windows.reshape(n, group, c // group, *windows.shape[2:])
+    kernels = w.astype(np.float64).reshape(group, m // group, c // group, *case.kernel)
+    out = np.einsum("ngchwij,gmcij->ngmhw", per, kernels)
+    out = out.reshape(n, m, *out.shape[3:])
+    return out if bias is None else out + bias.reshape(m, 1, 1)
+
+
+CONVS = [
+    (Case((1, 16, 56, 60), (3, 3), pads=(1, 1, 1, 1)), 1),
+    (Case((2, 5, 41, 37), (3, 3), (2, 2), pads=(1, 0, 2, 1)), 1),
+    (Case((1, 3, 67, 71), (7, 7), (2, 2), pads=(3, 3, 3, 3)), 1),
+    (Case((1, 6, 45, 38), (3, 2), (3, 1), (2, 3), (2, 1, 0, 3)), 2),
+    (Case((1, 12, 39, 44), (3, 3), pads=(1, 1, 1, 1)), 12),
+    (Case((2, 8, 33, 47), (3, 3), (2, 2), pads=(0, 1, 1, 0)), 8),
+    (Case((1, 4, 50, 29), (5, 3), (1, 3), (2, 1), (3, 0, 1, 2)), 4),
+    (Case((1, 40, 44, 44), (1, 1), (2, 2)), 1),
+]
+"""(case, group): groups of one channel are depthwise (the numba kernel),
+the last a depthwise with two output channels per input."""
+
+
+def _run_conv(
+    case: Case,
+    group: int,
+    multiplier: int,
+    threads: int,
+    bias: bool,
+    outputs: int | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(math.prod(case.x) + group)
+    x = rng.standard_normal(case.x).astype(np.float32)
+    c = case.x[1]
+    m = outputs or (c * multiplier if group > 1 else 2 * c + 3)
+    w = rng.standard_normal((m, c // group, *case.kernel)).astype(np.float32)
+    b = rng.standard_normal(m).astype(np.float32) if bias else None
+    out_spatial = case.out_shape()
+    runtime = CpuRuntime(threads=threads)
+    try:
+        size = c * math.prod(case.kernel) * math.prod(out_spatial)
+        out = runtime.empty((case.x[0], m, *out_spatial), np.dtype(np.float32))
+        attrs = hip.ConvAttributes(case.strides, case.dilations, case.pads, group)
+        runtime.conv(
+            runtime.upload(x),
+            runtime.upload(w),
+            None if b is None else runtime.upload(b),
+            out,
+            runtime.empty((size,), np.dtype(np.float32)),
+            attrs,
+        )
+        got = runtime.download(out)
+    finally:
+        runtime.close()
+    return got, conv_reference(x, w, b, case, group)
+
+
+@pytest.mark.parametrize("block_bytes", [cpu_conv.BLOCK_BYTES, 1 << 14])
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize(("case", "group"), CONVS)
+def test_conv_matches_float64(
+    case: Case,
+    group: int,
+    threads: int,
+    block_bytes: int,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With small blocks, every case of one group runs by blocks of a few
+    output rows (`_bind_blocked`), a thread's run of rows split unevenly."""
+    monkeypatch.setattr(cpu_conv, "BLOCK_BYTES", block_bytes)
+    multiplier = 2 if group == 4 else 1
+    got, want = _run_conv(case, group, multiplier, threads, bias=group != 2)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+def test_sizes_take_the_kernels() -> None:
+    """Every case above is large enough for the numba path (or it would
+    test the numpy one twice)."""
+    for case, _ in CONVS:
+        elements = case.x[1] * math.prod(case.kernel) * math.prod(case.out_shape())
+        assert elements >= cpu_conv.KERNEL_MIN_ELEMENTS, case
+
+
+POOLS = [
+    Case((1, 16, 112, 112), (3, 3), (2, 2), pads=(1, 1, 1, 1)),
+    Case((2, 7, 45, 38), (2, 2), (2, 2), extra=(1, 1)),
+    Case((1, 5, 50, 61), (3, 2), (3, 1), (2, 3), (2, 1, 0, 1), extra=(1, 0)),
+    Case((3, 4, 40, 40), (5, 5), (1, 1), pads=(2, 2, 2, 2)),
+]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("case", POOLS)
+def test_max_pool_matches_float64(case: Case, threads: int) -> None:
+    rng = np.random.default_rng(sum(case.x))
+    x = rng.standard_normal(case.x).astype(np.float32)
+    x[0, 0, 3, 4] = np.nan  # NaN wins its windows, as np.maximum
+    want = _windows(x, case, -np.inf).max(axis=(-2, -1))
+    runtime = CpuRuntime(threads=threads)
+    try:
+        out = runtime.empty((*case.x[:2], *case.out_shape()), np.dtype(np.float32))
+        attrs = hip.PoolAttributes(
+            case.strides, case.dilations, case.pads, "max", case.kernel, False, False
+        )
+        assert out.size * math.prod(case.kernel) >= cpu_conv.KERNEL_MIN_ELEMENTS
+        runtime.pool(runtime.upload(x), out, None, attrs)
+        got = runtime.download(out)
+    finally:
+        runtime.close()
+    np.testing.assert_array_equal(got, want.astype(np.float32))
+
+
+def test_gemm_cut_by_positions_matches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 1x1 conv with few channels and many positions takes the positions
+    cut (`_bind_gemm`); it matches the rows cut."""
+    case = Case((1, 24, 64, 64), (1, 1))
+    monkeypatch.setattr(cpu_conv, "COLUMN_SPLIT_RATIO", 1)
+    cut, want = _run_conv(case, 1, 1, 2, bias=True)
+    np.testing.assert_allclose(cut, want, rtol=1e-4, atol=1e-4)
+
+
+WINOGRAD = [
+    (Case((1, 16, 56, 56), (3, 3), pads=(1, 1, 1, 1)), 16),
+    (Case((2, 9, 23, 30), (3, 3), pads=(2, 0, 1, 1)), 8),
+    (Case((1, 12, 17, 19), (3, 3)), 11),
+    (Case((1, 7, 40, 11), (3, 3), pads=(0, 1, 2, 2)), 5),
+]
+"""(case, output channels): odd output heights and widths (the last tiles
+cut), asymmetric pads, no pads, batch 2; all 3x3 of unit strides with their
+tiles and products fitting in the workspace."""
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize(("case", "outputs"), WINOGRAD)
+def test_winograd_matches_float64(case: Case, outputs: int, threads: int) -> None:
+    """The 3x3 unit-stride convolutions that run as Winograd F(2x2, 3x3):
+    float32 transforms, so a looser bound than im2col's (the tolerance is
+    well above the error measured, 1e-6 relative, and far below a wrong
+    tile's)."""
+    c = case.x[1]
+    ho, wo = case.out_shape()
+    tiles = ((ho + 1) // 2) * ((wo + 1) // 2)
+    assert tiles >= cpu_conv.WINOGRAD_MIN_TILES
+    assert 16 * tiles * (c + outputs) <= c * 9 * ho * wo
+    got, want = _run_conv(case, 1, 1, threads, bias=c != 12, outputs=outputs)
+    scale = float(np.abs(want).max())
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=2e-5 * scale)
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+def test_winograd_kernels_follow_the_weights(read_only: bool) -> None:
+    """A bound Winograd convolution transforms writable weights again on
+    every call (they may be computed: here changed in place between calls),
+    and read-only ones (the constants, used in place) once, at binding."""
+    case = Case((1, 8, 30, 30), (3, 3), pads=(1, 1, 1, 1))
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal(case.x).astype(np.float32)
+    w = rng.standard_normal((8, 8, 3, 3)).astype(np.float32)
+    original = w.copy()
+    w.setflags(write=not read_only)
+    runtime = CpuRuntime(threads=2)
+    try:
+        out = runtime.empty((1, 8, 30, 30), np.dtype(np.float32))
+        size = 8 * 9 * 30 * 30
+        attrs = hip.ConvAttributes((1, 1), (1, 1), case.pads, 1)
+        weights = runtime.upload(w)
+        bound = runtime.bind_conv(
+            runtime.upload(x),
+            weights,
+            None,
+            out,
+            runtime.empty((size,), np.dtype(np.float32)),
+            attrs,
+        )
+        calls = []
+        for scale in (1.0, -2.0):
+            if not read_only:
+                np.copyto(runtime.array(weights), original * np.float32(scale))
+            bound()
+            calls.append((runtime.download(out), scale))
+    finally:
+        runtime.close()
+    for got, scale in calls:
+        factor = 1.0 if read_only else scale
+        want = conv_reference(x, original * factor, None, case, 1)
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
