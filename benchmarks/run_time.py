@@ -1,9 +1,11 @@
 """Run time of the seed's attention model: xhip CPU runtime vs ONNX Runtime CPU.
 
 Runs the seed's final IR (stage 21) with random weights, and the equivalent
-ONNX model in ONNX Runtime, in the same process and on the same inputs.
-Prints the median time per call and the ratio, then the per-call overhead of
-the xhip engines at (batch, seq) = (1, 1).
+ONNX model in ONNX Runtime (intra-op threads = xhip's workers), in the same
+process and on the same inputs, one call of each in turn (`paired.py`).
+Prints the median time per call and the ratio (and the best-of ratio), the
+load average, then the per-call overhead of the xhip engines at
+(batch, seq) = (1, 1).
 
     .venv/bin/python benchmarks/run_time.py [--quick]
 """
@@ -15,6 +17,7 @@ import os
 from pathlib import Path
 
 import numpy as np
+from paired import paired_seconds
 from timing import median_seconds
 
 SEED = Path(
@@ -26,7 +29,7 @@ SHAPES = ((1, 128), (8, 128), (8, 512), (4, 2048))
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="shorter runs")
     args = parser.parse_args()
     budget = 0.5 if args.quick else 1.5
@@ -49,21 +52,33 @@ def main() -> None:
     weights = AttentionWeights.random(0)
     runtime = CpuRuntime()
     model = CompiledModel(module, signature, weights.constants_blob(), runtime)
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = runtime.threads
     session = ort.InferenceSession(
-        weights.onnx_model(), providers=["CPUExecutionProvider"]
+        weights.onnx_model(), options, providers=["CPUExecutionProvider"]
     )
     rng = np.random.default_rng(0)
 
-    print(f"cpus: {os.cpu_count()}, onnxruntime {ort.__version__}")
-    print(f"{'batch x seq':>12} {'xhip ms':>9} {'ort ms':>9} {'xhip/ort':>9}")
+    print(
+        f"cpus: {os.cpu_count()}, threads: {runtime.threads}, onnxruntime "
+        f"{ort.__version__}, load average {os.getloadavg()[0]:.2f}"
+    )
+    print(
+        f"{'batch x seq':>12} {'xhip ms':>9} {'ort ms':>9} {'xhip/ort':>9} "
+        f"{'best of':>8}"
+    )
     for batch, seq in SHAPES:
         x = rng.standard_normal((batch, seq, 64)).astype(np.float32)
-        ours = median_seconds(lambda x=x: model({"X": x}), budget)
-        theirs = median_seconds(lambda x=x: session.run(None, {"X": x}), budget)
+        (ours, ours_best), (theirs, theirs_best) = paired_seconds(
+            lambda x=x: model({"X": x}),
+            lambda x=x: session.run(None, {"X": x}),
+            2 * budget,
+        )
         print(
             f"{batch:>5} x {seq:<5} {ours * 1e3:9.3f} {theirs * 1e3:9.3f} "
-            f"{ours / theirs:9.2f}"
+            f"{ours / theirs:9.2f} {ours_best / theirs_best:8.2f}"
         )
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
 
     x = rng.standard_normal((1, 1, 64)).astype(np.float32)
     print("per-call time at (1, 1):")

@@ -36,7 +36,6 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from xhip.backend.cpu_host import (
-    _ONE_BLAS_THREAD,  # pyright: ignore[reportPrivateUsage]
     CpuHost,
     contiguous,
     nothing,
@@ -536,13 +535,6 @@ class CpuConvolutions(CpuHost):
         """[lo, hi) of `count` items cut over the threads, none empty."""
         cuts = [count * t // self.threads for t in range(self.threads + 1)]
         return [(lo, hi) for lo, hi in zip(cuts, cuts[1:]) if hi > lo]
-
-    def _hold_one_blas_thread(self) -> None:
-        """BLAS at one thread while this runtime is open, as `_bind_matmul`
-        does: GEMMs called directly run on our threads."""
-        if not self._holds_blas:
-            _ONE_BLAS_THREAD.acquire()
-            self._holds_blas = True
 
     def _bind_gemm(
         self, weights: np.ndarray, cols: np.ndarray, out: np.ndarray
