@@ -152,6 +152,7 @@ def infer_value_infos(
     reads external data); inference needs the values of shapes and axes.
     """
     skeleton = _skeleton(model, load)
+    _shape_open_outputs(skeleton)
     try:
         # onnx annotates `model` with a bare `os.PathLike`: strict reads it as
         # partially unknown.
@@ -174,6 +175,33 @@ def infer_value_infos(
             reason = reason.replace(noise, "")
         raise InferenceFailure(f"shape inference failed: {reason}") from None
     return _collect(inferred, model.graph, _constants(skeleton.graph))
+
+
+def _shape_open_outputs(skeleton: ModelProto) -> None:
+    """Graph outputs declared as tensors without a shape (`make_tensor_value_info(
+    name, type, None)`: ONNX Runtime runs such models, onnx's checker wants the
+    field) get the shape a lenient inference gives them, if it gives one."""
+    outputs = skeleton.graph.output
+    open_ = [
+        o
+        for o in outputs
+        if o.type.WhichOneof("value") == "tensor_type"
+        and not o.type.tensor_type.HasField("shape")
+    ]
+    if not open_:
+        return
+    try:
+        inferred = onnx.shape_inference.infer_shapes(skeleton, data_prop=True)
+    except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError):
+        return
+    types = {
+        v.name: v.type
+        for v in [*inferred.graph.value_info, *inferred.graph.output]
+        if v.type.tensor_type.HasField("shape")
+    }
+    for output in open_:
+        if output.name in types:
+            output.type.tensor_type.shape.CopyFrom(types[output.name].tensor_type.shape)
 
 
 def lenient_infos(model: ModelProto) -> dict[str, ValueInfo]:

@@ -266,3 +266,20 @@ def test_one_line_from_the_cli(
     assert not (tmp_path / "o.mlir").exists()
     with pytest.raises(OnnxImportError, match=message):
         import_model(build())
+
+
+def test_outputs_declared_without_a_shape_take_the_inferred_one() -> None:
+    """`make_tensor_value_info(name, type, None)` outputs: ONNX Runtime runs
+    them, onnx's checker wants a shape; the importer states the inferred one."""
+    nodes = [
+        helper.make_node("Relu", ["x"], ["r"], name="relu"),
+        helper.make_node("ReduceSum", ["r"], ["s"], name="sum", keepdims=0),
+    ]
+    outputs = [helper.make_tensor_value_info(n, F, None) for n in ("r", "s")]
+    model = make_model(nodes, [tensor("x", F, ["n", 3])], outputs)
+    compiled = xhip.compile(model, device="cpu")
+    cases = (
+        (str(n), {"x": np.random.default_rng(n).normal(size=(n, 3)).astype(np.float32)})
+        for n in (1, 4)
+    )
+    check_like_onnxruntime(compiled, model, cases)
