@@ -42,6 +42,7 @@ from xhip.transforms.onnx_to_hip.support import (
     OnnxPattern,
     Unsupported,
     build_init,
+    check_refines,
     constant_ints,
     context_of,
     ranked,
@@ -148,11 +149,8 @@ def _convert_reduce(
     shape = ranked(data, "the input").get_shape()
     axes = _reduce_axes(op, data, axes_input)
     noop = axes is None and bool(op.get_int("noop_with_empty_axes"))
-    if noop and data.type != result.type:
-        raise Unsupported(
-            f"a no-op reduction's result type {result.type} differs from "
-            f"its input's {data.type}"
-        )
+    if noop:  # the result is the input, maybe with dims inference knew
+        check_refines(data, result, "a no-op reduction's input")
     if axes is None:
         axes = [] if noop else list(range(len(shape)))
     keepdims = bool(op.get_int("keepdims"))
@@ -177,7 +175,11 @@ def _convert_reduce(
         init = _init(pattern, op, rewriter, exact, sources)
         last = then.make(context_of(op), value, out=init)
     if last is None:
-        rewriter.replace(op, [], [data])
+        cast = recast(data, result, "a no-op reduction's input")
+        if cast is None:
+            rewriter.replace(op, [], [data])
+        else:
+            rewriter.replace(op, cast)
     elif exact != declared:
         rewriter.insert(last)
         rewriter.replace(op, tensor.CastOp(last.res[0], declared))
