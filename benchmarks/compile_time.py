@@ -463,9 +463,12 @@ def xhip_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "xhip.cli"]
 
 
-def wall_seconds(command: Sequence[str]) -> float:
+def wall_seconds(command: Sequence[str], pythonpath: str | None = None) -> float:
+    env = None if pythonpath is None else {**os.environ, "PYTHONPATH": pythonpath}
     start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, timeout=3600)
+    done = subprocess.run(
+        command, capture_output=True, text=True, timeout=3600, env=env
+    )
     seconds = time.perf_counter() - start
     if done.returncode:
         lines = (done.stderr or done.stdout).strip().splitlines()
@@ -474,15 +477,20 @@ def wall_seconds(command: Sequence[str]) -> float:
 
 
 def process_table(
-    models: Sequence[tuple[str, onnx.ModelProto, bool]], repeat: int
+    models: Sequence[tuple[str, onnx.ModelProto, bool]],
+    repeat: int,
+    against: str | None = None,
 ) -> int:
     """Whole-process wall seconds of `xhip compile` and `mlir-opt-22`, best of
-    `repeat`, the two interleaved so that both see the same load."""
+    `repeat`, the two interleaved so that both see the same load; with
+    `against`, also the same compile with that directory's `xhip` package
+    (`git archive REV xhip | tar -x -C DIR`) first on the path."""
     upstream = shutil.which(MLIR_OPT)
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"xhip: {' '.join(xhip_command())} compile MODEL.onnx -o DIR/out.mlir")
     print(f"{MLIR_OPT}: {' '.join(LINALG_STAND_IN_FLAGS)} PASS2.mlir -o DIR/out.mlir")
-    print(f"{'model':<16}{'nodes':>7}{'xhip s':>9}{'mlir-opt s':>12}{'ratio':>8}")
+    base = f"{'against s':>11}{'ratio':>8}" if against else ""
+    print(f"{'model':<16}{'nodes':>7}{'xhip s':>9}{'mlir-opt s':>12}{'ratio':>8}{base}")
     with tempfile.TemporaryDirectory() as tmp:
         for name, model, compare in models:
             folder = Path(tmp) / name.replace(" ", "_")
@@ -511,15 +519,21 @@ def process_table(
                 ]
             ours: list[float] = []
             theirs: list[float] = []
+            before: list[float] = []
             for _ in range(repeat):
                 ours.append(wall_seconds(ours_cmd))
                 if theirs_cmd:
                     theirs.append(wall_seconds(theirs_cmd))
+                if against:
+                    before.append(wall_seconds(ours_cmd, against))
             them = (
                 f"{min(theirs):12.3f}{min(ours) / min(theirs):7.2f}x"
                 if theirs
                 else f"{'n/a':>12}"
             )
+            if before:
+                ratio = f"{min(before) / min(theirs):7.2f}x" if theirs else ""
+                them += f"{min(before):11.3f}{ratio}"
             print(f"{name:<16}{len(model.graph.node):>7}{min(ours):9.3f}{them}")
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
@@ -556,6 +570,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="with --process: also a stack of B transformer blocks",
     )
     parser.add_argument(
+        "--against",
+        metavar="DIR",
+        help="with --process: also time another revision's xhip package in DIR",
+    )
+    parser.add_argument(
         "--skip",
         action="append",
         default=[],
@@ -570,7 +589,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.transformer:
             stack = transformer_stack_onnx(args.transformer)
             models.append((f"{args.transformer} blocks", stack, False))
-        return process_table(models, args.repeat)
+        return process_table(models, args.repeat, args.against)
     if args.layers is None:
         args.layers = [1, 10, 100, 1000]
     upstream = not args.no_upstream and shutil.which(MLIR_OPT) is not None

@@ -32,10 +32,23 @@ def _dialect(module: str, attr: str) -> Callable[[], Dialect]:
 
 def _patch_xdsl_passes() -> None:
     # lazy: xDSL's pass modules load when a pass is looked up, not with the plugin
-    from xhip.transforms.xdsl_patches import cache_segment_sizes, scope_cse_known_ops
+    from xhip.transforms.xdsl_patches import (
+        cache_canonicalization_patterns,
+        cache_cse_effects,
+        cache_dead_code_checks,
+        cache_op_building,
+        cache_op_traits,
+        cache_segment_sizes,
+        scope_cse_known_ops,
+    )
 
     scope_cse_known_ops()
     cache_segment_sizes()
+    cache_op_traits()
+    cache_dead_code_checks()
+    cache_canonicalization_patterns()
+    cache_op_building()
+    cache_cse_effects()
 
 
 def _pass(name: str, module: str | None = None) -> Callable[[], type[ModulePass]]:

@@ -14,16 +14,62 @@ undoes that on exit.
 checks of `canonicalize` and `cse` and the deallocation passes read them for
 every op they visit. The decoded sizes are kept per distinct bytes.
 
-Both change no result. The text for upstream is in `docs/xdsl-upstream.md`.
+`cache_op_traits()`, `cache_dead_code_checks()`, `cache_canonicalization_patterns()`:
+an op's traits, whether an unused op of its class can go, and its
+canonicalization patterns are fixed by its class, yet xDSL scans the class's
+traits (and builds new pattern objects) on every question, and every
+`canonicalize` and `cse` asks them of every op, several times. Each answer is
+kept per op class (per trait type for the traits; `OpTraits.add_trait`
+forgets them all). `cache_cse_effects()` does the same for `cse`'s effect
+queries, where the class's effect traits alone decide.
+
+`cache_op_building()`: every op's builder asks `isinstance(_, Sequence)` (an
+ABC check) and `isinstance` of each definition for every argument group, and
+builds a new segment-sizes attribute; the answers are kept per type and per
+definition list, and integer arrays are shared per value.
+
+None changes a result. The text for upstream is in `docs/xdsl-upstream.md`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
+from typing import Any, cast
 
-from xdsl.dialects.builtin import DenseArrayBase, IntegerType
-from xdsl.ir import Operation, Region
-from xdsl.irdl.operations import BaseAttrAccessor, get_op_constructs
+from xdsl.dialects.builtin import DenseArrayBase, IntegerType, UnregisteredOp
+from xdsl.ir import Attribute, Operation, OpTraits, Region
+from xdsl.irdl import operations as irdl_operations
+from xdsl.irdl.operations import (
+    BaseAttrAccessor,
+    OptionalDef,
+    VariadicDef,
+    VarIRConstruct,
+    get_op_constructs,
+)
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    RewritePattern,
+)
+from xdsl.traits import (
+    EffectInstance,
+    HasCanonicalizationPatternsTrait,
+    IsTerminator,
+    MemoryAllocEffect,
+    MemoryEffect,
+    MemoryEffectKind,
+    MemoryFreeEffect,
+    MemoryReadEffect,
+    MemoryWriteEffect,
+    NoMemoryEffect,
+    OpTrait,
+    SymbolOpInterface,
+    get_effects,
+)
+from xdsl.transforms import common_subexpression_elimination as cse_module
+from xdsl.transforms import dead_code_elimination
+from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 from xdsl.transforms.common_subexpression_elimination import (
     CSEDriver,
     KnownOps,
@@ -121,3 +167,308 @@ def cache_segment_sizes() -> None:
     attribute once. Calling it again changes nothing."""
     method: Any = _segment_accessor_get
     BaseAttrAccessor.__get__ = method
+
+
+_TRAITS_OF_TYPE: dict[tuple[type[Operation], type[OpTrait]], tuple[OpTrait, ...]] = {}
+"""Each op class's traits of each trait type asked for, in `cls.traits` order."""
+
+
+def _traits_of_type(
+    cls: type[Operation], trait_type: type[OpTrait]
+) -> tuple[OpTrait, ...]:
+    key = (cls, trait_type)
+    found = _TRAITS_OF_TYPE.get(key)
+    if found is None:
+        found = _TRAITS_OF_TYPE[key] = tuple(
+            t for t in cls.traits if isinstance(t, trait_type)
+        )
+    return found
+
+
+def _get_trait(cls: type[Operation], trait: Any) -> Any:
+    """`Operation.get_trait`, a trait type's answer kept per op class."""
+    if isinstance(trait, type):
+        found = _traits_of_type(cls, trait)
+        return found[0] if found else None
+    return XDSL_GET_TRAIT(cls, trait)
+
+
+def _get_traits_of_type(cls: type[Operation], trait_type: Any) -> list[Any]:
+    """`Operation.get_traits_of_type`, kept per op class (a fresh list each call)."""
+    return list(_traits_of_type(cls, trait_type))
+
+
+def _add_trait(self: OpTraits, trait: OpTrait) -> None:
+    """`OpTraits.add_trait`, forgetting what was kept of every class's traits."""
+    XDSL_ADD_TRAIT(self, trait)
+    _TRAITS_OF_TYPE.clear()
+    _DEAD_IF_UNUSED.clear()
+    _EFFECTS.clear()
+
+
+XDSL_GET_TRAIT: Any = vars(Operation)["get_trait"].__func__
+"""xDSL's own trait lookups and `add_trait`: the tests' reference."""
+XDSL_GET_TRAITS_OF_TYPE: Any = vars(Operation)["get_traits_of_type"].__func__
+XDSL_ADD_TRAIT: Any = OpTraits.add_trait
+
+
+def cache_op_traits() -> None:
+    """Make `Operation.get_trait`/`has_trait`/`get_traits_of_type` look a trait
+    type up once per op class (`OpTraits.add_trait` forgets what was kept).
+    Calling it again changes nothing."""
+    get_trait: Any = classmethod(_get_trait)
+    traits_of_type: Any = classmethod(_get_traits_of_type)
+    add_trait: Any = _add_trait
+    Operation.get_trait = get_trait
+    Operation.get_traits_of_type = traits_of_type
+    OpTraits.add_trait = add_trait
+
+
+_STATIC_EFFECTS = frozenset(
+    vars(t)["get_effects"].__func__
+    for t in (
+        NoMemoryEffect,
+        MemoryReadEffect,
+        MemoryWriteEffect,
+        MemoryAllocEffect,
+        MemoryFreeEffect,
+    )
+)
+"""The `get_effects` of xDSL's effect traits whose answer ignores the op."""
+
+_DEAD_IF_UNUSED: dict[type[Operation], bool | Callable[[Operation], bool]] = {}
+"""Per op class, `would_be_trivially_dead`'s answer where the class alone
+decides (terminators, symbols, effects from static traits only), else how to
+ask it of one op: the op's effect trait's own `result_only_effects`, or xDSL's
+function."""
+
+
+def _dead_if_unused(
+    op: Operation,
+) -> bool | Callable[[Operation], bool]:
+    """What `_DEAD_IF_UNUSED` keeps for `op`'s class."""
+    cls = type(op)
+    if isinstance(op, UnregisteredOp):
+        return XDSL_WOULD_BE_TRIVIALLY_DEAD
+    if op.has_trait(IsTerminator) or op.has_trait(SymbolOpInterface):
+        return False
+    effects = cls.get_traits_of_type(MemoryEffect)
+    if all(
+        getattr(type(t).get_effects, "__func__", None) in _STATIC_EFFECTS
+        for t in effects
+    ):
+        return bool(XDSL_WOULD_BE_TRIVIALLY_DEAD(op))
+    if len(effects) == 1:
+        # A trait that knows the answer without building its effects.
+        hook = getattr(effects[0], "result_only_effects", None)
+        if callable(hook):
+            return cast(Callable[[Operation], bool], hook)
+    return XDSL_WOULD_BE_TRIVIALLY_DEAD
+
+
+def _would_be_trivially_dead(op: Operation) -> bool:
+    """xDSL's `would_be_trivially_dead`, answered once per op class where the
+    class alone decides (most ops: `Pure`, terminators, allocations)."""
+    known = _DEAD_IF_UNUSED.get(type(op))
+    if known is None:
+        known = _DEAD_IF_UNUSED[type(op)] = _dead_if_unused(op)
+    if known is True or known is False:
+        return known
+    return known(op)
+
+
+XDSL_WOULD_BE_TRIVIALLY_DEAD: Any = dead_code_elimination.would_be_trivially_dead
+"""xDSL's own dead-code check: the tests' reference."""
+
+
+def cache_dead_code_checks() -> None:
+    """Make the dead-code checks of `canonicalize`, `cse` and `dce` decide once
+    per op class where the class alone decides. Calling it again changes nothing."""
+    dead_code_elimination.would_be_trivially_dead = _would_be_trivially_dead
+
+
+_CANONICALIZERS: dict[type[Operation], RewritePattern | None] = {}
+"""Each op class's canonicalization patterns, as one pattern (or None)."""
+
+
+def _canonicalize_op(
+    self: CanonicalizationRewritePattern, op: Operation, rewriter: PatternRewriter, /
+) -> None:
+    """`CanonicalizationRewritePattern.match_and_rewrite` with each class's
+    patterns (and their applier) built once, not on every visit."""
+    cls = type(op)
+    pattern = _CANONICALIZERS.get(cls, ...)
+    if pattern is ...:
+        patterns = tuple(
+            p
+            for trait in cls.get_traits_of_type(HasCanonicalizationPatternsTrait)
+            for p in trait.get_patterns(cls)
+        )
+        pattern = _CANONICALIZERS[cls] = (
+            None
+            if not patterns
+            else patterns[0]
+            if len(patterns) == 1
+            else GreedyRewritePatternApplier(list(patterns))
+        )
+    if pattern is not None:
+        pattern.match_and_rewrite(op, rewriter)
+
+
+XDSL_CANONICALIZE_OP: Any = CanonicalizationRewritePattern.match_and_rewrite
+"""xDSL's own per-op canonicalization: the tests' reference."""
+
+
+def cache_canonicalization_patterns() -> None:
+    """Make `canonicalize` build each op class's patterns once. Calling it
+    again changes nothing."""
+    method: Any = _canonicalize_op
+    CanonicalizationRewritePattern.match_and_rewrite = method
+
+
+_IS_SEQUENCE: dict[type[object], bool] = {list: True, tuple: True}
+"""`isinstance(x, Sequence)` by `type(x)`: an ABC check costs a microsecond."""
+
+
+_ARG_KINDS: dict[int, tuple[object, tuple[tuple[bool, bool], ...]]] = {}
+"""(variadic, optional) of each definition of an op's operands, results,
+regions or successors, by the id of the definitions' list (kept alive with
+it, so the id cannot be reused)."""
+
+
+def _arg_kinds(arg_defs: Sequence[tuple[str, Any]]) -> tuple[tuple[bool, bool], ...]:
+    entry = _ARG_KINDS.get(id(arg_defs))
+    if entry is None or entry[0] is not arg_defs:
+        kinds = tuple(
+            (isinstance(d, VariadicDef), isinstance(d, OptionalDef))
+            for _, d in arg_defs
+        )
+        entry = _ARG_KINDS[id(arg_defs)] = (arg_defs, kinds)
+    return entry[1]
+
+
+def _build_arg_list(
+    construct: VarIRConstruct,
+    args: Sequence[Any],
+    arg_defs: Sequence[tuple[str, Any]],
+    error_prefix: str = "",
+) -> tuple[list[Any], list[int]]:
+    """xDSL's `irdl_build_arg_list`, run by every op's builder for each of its
+    operands, results, regions and successors, with the ABC checks answered
+    per type and per definition; anything unusual (None, a bad arity) goes to
+    xDSL's own."""
+    if len(args) != len(arg_defs):
+        return XDSL_BUILD_ARG_LIST(construct, args, arg_defs, error_prefix)
+    res: list[Any] = []
+    sizes: list[int] = []
+    for (variadic, optional), arg in zip(_arg_kinds(arg_defs), args):
+        cls: type[object] = type(cast(object, arg))
+        is_sequence = _IS_SEQUENCE.get(cls)
+        if is_sequence is None:
+            is_sequence = _IS_SEQUENCE[cls] = isinstance(arg, Sequence)
+        if not is_sequence:
+            if arg is None:
+                return XDSL_BUILD_ARG_LIST(construct, args, arg_defs, error_prefix)
+            res.append(arg)
+            sizes.append(1)
+            continue
+        n = len(arg)
+        if (n != 1 and not variadic) or (n > 1 and optional):
+            return XDSL_BUILD_ARG_LIST(construct, args, arg_defs, error_prefix)
+        res.extend(arg)
+        sizes.append(n)
+    return res, sizes
+
+
+XDSL_BUILD_ARG_LIST: Any = irdl_operations.irdl_build_arg_list
+"""xDSL's own builder helper: the tests' reference, and its error messages."""
+
+_SEGMENT_ATTRS: dict[tuple[Attribute, tuple[int, ...]], DenseArrayBase[Any]] = {}
+"""Integer `DenseArrayBase`s by element type and values (attributes are
+immutable, so ops may share one): every op with variadic groups gets one."""
+
+
+def _from_list(data_type: Any, data: Sequence[Any]) -> DenseArrayBase[Any]:
+    """`DenseArrayBase.from_list`, integer arrays built once per value."""
+    if not isinstance(data_type, IntegerType) or not all(type(v) is int for v in data):
+        return XDSL_FROM_LIST(data_type, data)
+    key = (cast(Attribute, data_type), tuple(cast(Sequence[int], data)))
+    attr = _SEGMENT_ATTRS.get(key)
+    if attr is None:
+        attr = _SEGMENT_ATTRS[key] = XDSL_FROM_LIST(data_type, data)
+    return attr
+
+
+XDSL_FROM_LIST: Any = DenseArrayBase.from_list
+"""xDSL's own `from_list`: the tests' reference."""
+
+
+def cache_op_building() -> None:
+    """Make every op's builder answer `isinstance(_, Sequence)` per type and
+    share each segment-sizes attribute. Calling it again changes nothing."""
+    from_list: Any = staticmethod(_from_list)
+    irdl_operations.irdl_build_arg_list = _build_arg_list
+    DenseArrayBase.from_list = from_list
+
+
+_EFFECTS: dict[type[Operation], AbstractSet[EffectInstance] | None | bool] = {}
+"""`get_effects` of op classes whose effects come from static traits only (the
+same set, or None, for every op of the class); False for the others."""
+
+
+def cached_get_effects(op: Operation) -> AbstractSet[EffectInstance] | None:
+    """xDSL's `get_effects(op)`, kept per op class where its traits alone decide
+    (a frozen set: the callers only read it)."""
+    effects = _EFFECTS.get(type(op), True)
+    if effects is True:
+        traits = type(op).get_traits_of_type(MemoryEffect)
+        static = not isinstance(op, UnregisteredOp) and all(
+            getattr(type(t).get_effects, "__func__", None) in _STATIC_EFFECTS
+            for t in traits
+        )
+        effects = _EFFECTS[type(op)] = (
+            False
+            if not static
+            else frozenset(get_effects(op) or ())
+            if traits
+            else None
+        )
+    if effects is False:
+        return get_effects(op)
+    return effects
+
+
+def has_effect_kind(op: Operation, kind: MemoryEffectKind) -> bool:
+    """xDSL's `has_effects(op, kind)` from `cached_get_effects` (the
+    deallocation passes ask it of every op)."""
+    effects = cached_get_effects(op)
+    return effects is not None and any(e.kind == kind for e in effects)
+
+
+def _is_side_effect_free(op: Operation) -> bool:
+    effects = cached_get_effects(op)
+    return effects is not None and len(effects) == 0
+
+
+def _only_has_effect(op: Operation, effect: MemoryEffectKind) -> bool:
+    effects = cached_get_effects(op)
+    return effects is not None and all(e.kind == effect for e in effects)
+
+
+_CSE_EFFECTS = {
+    "get_effects": cached_get_effects,
+    "is_side_effect_free": _is_side_effect_free,
+    "only_has_effect": _only_has_effect,
+}
+"""The effect queries xDSL's `cse` imports, and what replaces them."""
+
+XDSL_CSE_EFFECTS: dict[str, Any] = {
+    name: vars(cse_module)[name] for name in _CSE_EFFECTS
+}
+"""xDSL's own: the tests' reference."""
+
+
+def cache_cse_effects() -> None:
+    """Make `cse` ask `cached_get_effects`. Calling it again changes nothing."""
+    for name, function in _CSE_EFFECTS.items():
+        setattr(cse_module, name, function)

@@ -311,6 +311,8 @@ class DestinationStyleEffects(MemoryEffect):
     it stays and is never merged with another.
     """
 
+    _last_sizes: ClassVar[dict[bytes, int]] = {}
+
     @classmethod
     def get_effects(cls, op: Operation) -> Set[EffectInstance]:
         assert isinstance(op, HipDPSOp)
@@ -323,6 +325,15 @@ class DestinationStyleEffects(MemoryEffect):
             [EffectInstance(MemoryEffectKind.READ, v) for v in op.inputs]
             + [EffectInstance(MemoryEffectKind.WRITE, v) for v in outputs]
         )
+
+    @classmethod
+    def result_only_effects(cls, op: Operation) -> bool:
+        """xDSL's `result_only_effects`, fast (xdsl_patches): no memref `outs`."""
+        sizes = cast(DenseArrayBase[IntegerType], op.properties["operandSegmentSizes"])
+        count = cls._last_sizes.get(data := sizes.data.data)
+        if count is None:
+            count = cls._last_sizes[data] = sizes.get_values()[-1]
+        return not count or isinstance(op.operands[-count].type, TensorType)
 
 
 class HipDPSOp(IRDLOperation, ABC):

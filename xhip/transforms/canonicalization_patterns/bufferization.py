@@ -10,17 +10,18 @@ from collections.abc import Sequence
 
 from xdsl.dialects import arith, memref
 from xdsl.dialects import bufferization as xbufferization
-from xdsl.dialects.builtin import IntegerAttr, i1
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, i1
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
     op_type_rewrite_pattern,
 )
-from xdsl.traits import MemoryEffectKind, has_effects
+from xdsl.traits import MemoryEffectKind
 
 from xhip.analysis.liveness import is_memref
 from xhip.dialects.bufferization import DeallocOp
+from xhip.transforms.xdsl_patches import has_effect_kind
 
 VIEW_LIKE_OPS = (
     memref.CastOp,
@@ -42,13 +43,13 @@ def allocates(op: Operation) -> bool:
         return True
     if isinstance(op, memref.AllocaOp | memref.GlobalOp):
         return False
-    return has_effects(op, MemoryEffectKind.ALLOC) and any(
+    return has_effect_kind(op, MemoryEffectKind.ALLOC) and any(
         is_memref(r) for r in op.results
     )
 
 
 def frees(op: Operation) -> bool:
-    return has_effects(op, MemoryEffectKind.FREE)
+    return has_effect_kind(op, MemoryEffectKind.FREE)
 
 
 def view_source(value: SSAValue) -> SSAValue | None:
@@ -78,8 +79,15 @@ def constant_bool(value: SSAValue) -> bool | None:
     return None
 
 
+_BOOL_ATTRS: dict[bool, IntegerAttr[IntegerType]] = {}
+"""`true` and `false`, built once: xDSL checks an `IntegerAttr`'s value as it is made."""
+
+
 def bool_constant(value: bool) -> arith.ConstantOp:
-    constant = arith.ConstantOp(IntegerAttr(int(value), i1))
+    attr = _BOOL_ATTRS.get(value)
+    if attr is None:
+        attr = _BOOL_ATTRS[value] = IntegerAttr(int(value), i1)
+    constant = arith.ConstantOp(attr)
     constant.result.name_hint = "true" if value else "false"
     return constant
 
