@@ -11,9 +11,10 @@ and round once.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 import numpy as np
@@ -40,6 +41,22 @@ fewer rows (4 x 2048, one thread: whole rows, 64 at a time, 15 ms a head;
 SUM_MIN, SUM_MAX = 1e-20, 1e30
 """Row sums of unshifted exp that need no max shift: no term overflowed, and
 what underflowed is below 2048 * 1.2e-38 / 1e-20 of the sum."""
+
+
+@cache
+def wide_simd() -> bool:
+    """Whether numba compiles for a CPU with AVX-512F (its own settings
+    first): the numba kernels' 24 vector accumulators fit in registers only
+    there. Elsewhere numpy's blocks are faster (at 1 x 2048 on one thread
+    with NUMBA_CPU_NAME=generic: 56 ms against numpy's 12)."""
+    features = os.environ.get("NUMBA_CPU_FEATURES")
+    if features is not None:
+        return "+avx512f" in features.split(",")
+    if os.environ.get("NUMBA_CPU_NAME", "host") != "host":
+        return False
+    from llvmlite import binding  # lazy: numba's LLVM, asked once
+
+    return bool(binding.get_host_cpu_features().get("avx512f", False))
 
 
 def _work(dtype: np.dtype[Any]) -> np.dtype[Any]:
@@ -357,7 +374,11 @@ class CpuAttention(CpuHost):
         out: DA, attrs: FusedAttentionAttributes, q_bias: OptDA = None,
         k_bias: OptDA = None, v_bias: OptDA = None,
     ) -> Callable[[], object]:  # fmt: skip
-        """Blocks of query rows by chunks of keys (`FUSED_BLOCK_BYTES` of
+        """float32 (and float16, in float32) from `PARALLEL_MIN_ELEMENTS`
+        scores on, on a CPU with AVX-512 (`wide_simd`):
+        `cpu_kernels_attention`'s numba kernels, where they take the shapes
+        (faster GEMMs than numpy's BLAS at attention's sizes).
+        Else blocks of query rows by chunks of keys (`FUSED_BLOCK_BYTES` of
         scores each), so no S x T buffer; the blocks split over the threads (each with scratch of
         its own) once the scores reach `PARALLEL_MIN_ELEMENTS`. An input that
         overlaps `out` is copied first, at every call; a biased one is added
@@ -397,25 +418,39 @@ class CpuAttention(CpuHost):
         result = o
         if o.dtype != wide:
             o = np.empty(result.shape, wide)
-        if not self._holds_blas:  # BLAS on one thread: the blocks are ours to split
-            cpu_host._ONE_BLAS_THREAD.acquire()  # pyright: ignore[reportPrivateUsage]
-            self._holds_blas = True
         if o.ndim == 2:  # one batch dim at least: (1, S, Dv)
             qa, ka, va, o = qa[None], ka[None], va[None], o[None]
         batch = o.shape[:-2]
         s, t = qa.shape[-2], ka.shape[-1]
         qb = np.broadcast_to(qa, batch + qa.shape[-2:])
         kb = np.broadcast_to(ka, batch + ka.shape[-2:])
+        mb = None if ma is None else np.broadcast_to(ma, (*batch, s, t))
+        factor = None if scale is None else widened(self.array(scale))
+        filled = None if fill is None else widened(self.array(fill))
+        big = o.size // o.shape[-1] * t >= PARALLEL_MIN_ELEMENTS
+        if big and o.dtype == np.float32 and wide_simd():
+            from xhip.backend import cpu_kernels_attention as attn  # lazy: numba
+
+            vb = np.broadcast_to(va, batch + va.shape[-2:])
+            bound = attn.bind(
+                qb, kb, vb, mb, o, factor, attrs.divide, filled, self.threads,
+                SUM_MIN, SUM_MAX,
+            )  # fmt: skip
+            if bound is not None:
+                calls += [partial(self._parallel, phase) for phase in bound]
+                if result is not o:
+                    calls.append(partial(np.copyto, result, o.reshape(result.shape)))
+                return partial(run_all, calls)
+        if not self._holds_blas:  # BLAS on one thread: the blocks are ours to split
+            cpu_host._ONE_BLAS_THREAD.acquire()  # pyright: ignore[reportPrivateUsage]
+            self._holds_blas = True
         t1, width = va.shape[-2], va.shape[-1]
         v1 = np.ones((*batch, t1, width + 1), o.dtype)
         calls.append(partial(np.copyto, v1[..., :width], va))
-        mb = None if ma is None else np.broadcast_to(ma, (*batch, s, t))
         units, edges = _units(batch, s, t, o.itemsize, self.threads)
-        big = len(units) > 1 and o.size // o.shape[-1] * t >= PARALLEL_MIN_ELEMENTS
+        big = big and len(units) > 1
         threads = min(self.threads, len(units)) if big else 1
         cuts = [len(units) * i // threads for i in range(threads + 1)]
-        factor = None if scale is None else widened(self.array(scale))
-        filled = None if fill is None else widened(self.array(fill))
         shape = (max(u[2] - u[1] for u in units), max(u[4] - u[3] for u in units))
         tasks = [
             _Attend(

@@ -1,0 +1,401 @@
+"""The float32 fused attention (`hip.fused_attention`) as numba kernels.
+
+numpy's BLAS (OpenBLAS) reaches 120-140 GFLOP/s a core on attention's
+GEMMs (K = 64 or N = 64, small), too slow to beat ONNX Runtime's MLAS at
+4 x 2048. `_tile` is a GEMM micro-kernel written as LLVM vector IR: a tile
+of `MR` x `NR` outputs (6 rows x 4 vectors of 16) held in 24 registers
+through the whole K loop, B read from a packed panel, A broadcast: 155-170
+GFLOP/s a core on the same shapes with AVX-512 (195 with all in L1). The
+kernels call `cpu_kernels_rows.wide_vectors()`: LLVM otherwise splits
+512-bit vectors, and vectorizes the exp at 256 bits, on CPUs it tunes for
+256-bit ones. On a CPU without AVX-512 LLVM splits them into what it has:
+right, but 5x slower than numpy's blocks, which the runtime keeps there
+(`cpu_attention.wide_simd`).
+
+`attend` runs blocks of `ROWS` query rows: per chunk of `CHUNK` keys, the
+scores (q * scale) @ k into the thread's scratch, + mask, exp unshifted (the
+row sums kept beside), then exp @ v added to the block's outputs; divided
+by the sums at the end. A block whose row sums leave [low, high] (an exp
+overflowed, or underflowed too much, or a NaN) runs again shifted by its
+rows' maxima, as `cpu_attention._Attend`; a row whose sum is still NaN (all
+keys masked) gets `fill` * sum of v when there is a `fill`.
+
+`pack` copies k (D, T) and v (T, Dv) of a head into panels of `NR` columns
+once per call (their padding zeroed once, by `bind`), so that every tile is
+a whole one; the query rows are copied, scaled, into a scratch padded to
+`MR` rows. Few query rows (`MIN_ROWS`) do not pay for the packing.
+
+Cache: numba keys its on-disk cache by this file alone; `exp32` is
+`cpu_kernels_rows`'s, so a change to it needs this file touched too.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from xhip.backend.cpu_kernels_rows import LANES, exp32, wide_vectors
+
+MR, NR, _LANE = 6, 64, 16
+"""The micro-kernel's tile: rows, columns, floats a vector."""
+ROWS = 24
+"""Query rows a block (a multiple of `MR`)."""
+CHUNK = 1024
+"""Keys a chunk (a multiple of `NR`): a block's scores are 96 KiB, in L2
+with the chunk's panels of k and v (256 KiB each at D = Dv = 64). Measured
+at 1 x 2048 on one thread (CPU time, best of 20): 24 x 1024 8.4-8.9 ms,
+6 x 2048 8.6-8.9, 96 x 256 8.6-9.6, 96 x 128 9.2-9.7, 96 x 64 10.0."""
+MIN_ROWS = 64
+"""Fewest query rows the kernels take: with fewer, packing k and v costs
+more than it saves (two threads, against numpy's blocks: 1 x 32 heads x 1
+x 4096 keys 1.85x slower, 1 x 12 x 8 x 2048 2.7x, 1 x 12 x 32 x 2048
+1.09x, 4 x 1 x 64 x 2048 0.75x)."""
+MAX_HEAD = 128
+"""Largest D and Dv the kernels take (larger: numpy's blocks)."""
+
+_F = np.float32
+_IN4 = types.Array(types.float32, 4, "A", readonly=True)
+_MASK = types.Array(types.float32, 4, "C", readonly=True)
+_ONE = types.Array(types.float32, 1, "A", readonly=True)
+_C4, _C2 = types.float32[:, :, :, ::1], types.float32[:, ::1]
+"""The kernels' operand types, given so that each compiles once, when this
+module is imported: every view as "A" (read-only: numpy's broadcast views
+are), the mask "C" (its rows vectorize), scratch and panels "C"."""
+_ZERO, _NEG = _F(0.0), _F(-np.inf)
+
+
+@intrinsic
+def _tile(
+    typingctx: Any, a: Any, lda: Any, b: Any, c: Any, ldc: Any, k: Any, add: Any
+) -> Any:
+    """c[MR, NR] (+)= a[MR, k] @ b[k, NR]: float32 addresses, a's and c's
+    row strides in elements, b a packed panel (rows of NR); c added to when
+    `add`, else overwritten. The calling kernel calls `wide_vectors()`, or
+    LLVM may split the 512-bit vectors."""
+    sig = types.void(
+        types.intp, types.intp, types.intp, types.intp, types.intp, types.intp,
+        types.boolean,
+    )  # fmt: skip
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        pa, lda, pb, pc, ldc, k, add = args
+        f32 = ir.FloatType()
+        vec = ir.VectorType(f32, _LANE)
+        fptr, vptr = f32.as_pointer(), vec.as_pointer()
+        pa, pb, pc = (builder.inttoptr(x, fptr) for x in (pa, pb, pc))
+        fma = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(vec, [vec] * 3), "llvm.fmuladd.v16f32"
+        )
+        vectors = NR // _LANE
+        intp = lda.type
+        slots: list[tuple[Any, Any]] = []
+        for r in range(MR):
+            row = builder.gep(pc, [builder.mul(intp(r), ldc)])
+            for v in range(vectors):
+                slot = cgutils.alloca_once(builder, vec)  # a register after SROA
+                at = builder.bitcast(builder.gep(row, [intp(v * _LANE)]), vptr)
+                start = builder.select(add, builder.load(at, align=4), vec(None))
+                builder.store(start, slot)
+                slots.append((slot, at))
+        undef = ir.Constant(vec, ir.Undefined)
+        splat = ir.Constant(ir.VectorType(ir.IntType(32), _LANE), [0] * _LANE)
+        with cgutils.for_range(builder, k) as loop:
+            p = loop.index
+            brow = builder.gep(pb, [builder.mul(p, intp(NR))])
+            bs = [
+                builder.load(
+                    builder.bitcast(builder.gep(brow, [intp(v * _LANE)]), vptr), align=4
+                )
+                for v in range(vectors)
+            ]
+            for r in range(MR):
+                x = builder.load(
+                    builder.gep(pa, [builder.add(builder.mul(intp(r), lda), p)])
+                )
+                xs = builder.insert_element(undef, x, ir.IntType(32)(0))
+                xs = builder.shuffle_vector(xs, undef, splat)
+                for v in range(vectors):
+                    slot = slots[r * vectors + v][0]
+                    builder.store(
+                        builder.call(fma, [xs, bs[v], builder.load(slot)]), slot
+                    )
+        for slot, at in slots:
+            builder.store(builder.load(slot), at, align=4)
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@njit(types.void(_IN4, _IN4, _C4, _C4, types.intp, types.intp), cache=True, nogil=True)
+def pack(k: Any, v: Any, kp: Any, vp: Any, lo: int, hi: int) -> None:
+    """Heads [lo, hi) (flat over k's two batch dims) of k (D, T) into kp
+    (T / NR, D, NR) and of v (T, Dv) into vp (Dv / NR, T, NR); their
+    padding stays as it is (zeros from `bind`)."""
+    heads = k.shape[1]
+    d, t = k.shape[2], k.shape[3]
+    width = v.shape[3]
+    for u in range(lo, hi):
+        b, h = u // heads, u % heads
+        across = k.strides[3] > k.strides[2]  # k the transposed view of (T, D)
+        for s in range(kp.shape[1]):
+            j0 = s * NR
+            n = min(NR, t - j0)
+            if across:  # read along D, k's rows in memory
+                for j in range(n):
+                    for i in range(d):
+                        kp[u, s, i, j] = k[b, h, i, j0 + j]
+            else:
+                for i in range(d):
+                    for j in range(n):
+                        kp[u, s, i, j] = k[b, h, i, j0 + j]
+        for s in range(vp.shape[1]):
+            c0 = s * NR
+            n = min(NR, width - c0)
+            for j in range(t):
+                for c in range(n):
+                    vp[u, s, j, c] = v[b, h, j, c0 + c]
+
+
+@njit(cache=True, nogil=True, error_model="numpy", fastmath={"contract"})
+def _exp_row(
+    s: Any, i: int, mask: Any, has_mask: bool, c0: int, n: int, width: int,
+    shift: Any, lanes: Any,
+) -> Any:  # fmt: skip
+    """s[i, :n] = exp(s[i, :n] + mask[c0:c0 + n] - shift), zero from n to
+    `width`; the sum of the row."""
+    wide_vectors()  # pyright: ignore[reportCallIssue]
+    whole = n - n % LANES
+    lanes[:] = _ZERO
+    if has_mask:
+        for j in range(0, whole, LANES):
+            for lane in range(LANES):
+                e = exp32(s[i, j + lane] + mask[c0 + j + lane] - shift)
+                s[i, j + lane] = e
+                lanes[lane] += e
+    else:
+        for j in range(0, whole, LANES):
+            for lane in range(LANES):
+                e = exp32(s[i, j + lane] - shift)
+                s[i, j + lane] = e
+                lanes[lane] += e
+    total = _ZERO
+    for j in range(whole, n):
+        x = s[i, j] + mask[c0 + j] if has_mask else s[i, j]
+        e = exp32(x - shift)
+        s[i, j] = e
+        total += e
+    for j in range(n, width):
+        s[i, j] = _ZERO
+    for lane in range(LANES):
+        total += lanes[lane]
+    return total
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _scores(qs: Any, keys: int, step: int, tiles: int, s: Any, cols: int) -> None:
+    """s[:tiles * MR, :cols] = qs @ the `cols` keys whose first panel is at
+    address `keys`, `step` bytes a panel."""
+    d = qs.shape[1]
+    row, at = s.shape[1], s.ctypes.data
+    for p in range(cols // NR):
+        panel = keys + p * step
+        for r in range(tiles):
+            a = qs.ctypes.data + r * MR * d * 4
+            c = at + (r * MR * row + p * NR) * 4
+            _tile(a, d, panel, c, row, d, False)  # pyright: ignore[reportCallIssue]
+
+
+@njit(
+    types.void(
+        _IN4, _C4, _C4, _MASK, types.boolean, types.intp, _ONE, types.boolean,
+        _ONE, types.boolean, types.Array(types.float32, 4, "A"), types.int64[:, ::1],
+        types.float32, types.float32, _C2, _C2, _C2,
+    ),
+    cache=True, nogil=True, error_model="numpy",
+)  # fmt: skip
+def attend(
+    q: Any, kp: Any, vp: Any, mask: Any, has_mask: bool, t: int, scale: Any,
+    divide: bool, fill: Any, has_fill: bool, out: Any, units: Any, low: Any,
+    high: Any, qs: Any, s: Any, acc: Any,
+) -> None:  # fmt: skip
+    """The blocks `units` (rows of (head, first row, end row), heads flat
+    over q's two batch dims) of softmax(q * scale (or / scale when
+    `divide`) @ k + mask) @ v into `out`. The thread's scratch: `qs` (rows
+    a block, D), `s` (rows, keys a chunk), `acc` (rows, Dv padded to NR)."""
+    wide_vectors()  # pyright: ignore[reportCallIssue]
+    heads = q.shape[1]
+    d, width = q.shape[3], out.shape[3]
+    strips = vp.shape[1]
+    padded = kp.shape[1] * NR
+    chunk = s.shape[1]
+    f = scale[0]
+    lanes = np.empty(LANES, np.float32)
+    sums = np.empty(qs.shape[0], np.float32)
+    peaks = np.empty(qs.shape[0], np.float32)
+    row, ld = s.shape[1], acc.shape[1]
+    for w in range(units.shape[0]):
+        u, r0, r1 = units[w, 0], units[w, 1], units[w, 2]
+        b, h = u // heads, u % heads
+        rows = r1 - r0
+        tiles = -(-rows // MR)
+        keys = kp.ctypes.data + u * kp.strides[0]
+        values = vp.ctypes.data + u * vp.strides[0]
+        mb, mh = b % mask.shape[0], h % mask.shape[1]
+        qs[:] = _ZERO
+        for i in range(rows):
+            for j in range(d):
+                x = q[b, h, r0 + i, j]
+                qs[i, j] = x / f if divide else x * f
+        for shifted in range(2):
+            sums[:] = _ZERO
+            for c0 in range(0, padded, chunk):
+                cols = min(chunk, padded - c0)
+                _scores(
+                    qs, keys + c0 // NR * kp.strides[1], kp.strides[1], tiles, s, cols
+                )
+                n = min(cols, t - c0)
+                for i in range(tiles * MR):
+                    if i < rows:
+                        line = mask[mb, mh, (r0 + i) % mask.shape[2]]
+                        shift = peaks[i] if shifted else _ZERO
+                        sums[i] += _exp_row(
+                            s, i, line, has_mask, c0, n, cols, shift, lanes
+                        )
+                    else:
+                        s[i, :] = _ZERO
+                for p in range(strips):
+                    panel = values + p * vp.strides[1] + c0 * NR * 4
+                    for r in range(tiles):
+                        a = s.ctypes.data + r * MR * row * 4
+                        c = acc.ctypes.data + (r * MR * ld + p * NR) * 4
+                        _tile(a, row, panel, c, ld, cols, c0 > 0)  # pyright: ignore[reportCallIssue]
+            fine = True
+            for i in range(rows):
+                fine = fine and sums[i] >= low and sums[i] <= high
+            if fine or shifted:
+                break
+            # Again, shifted by each row's max (NaN skipped; -inf for a
+            # row of all -inf, whose exp is then NaN: `fill`).
+            peaks[:] = _NEG
+            for c0 in range(0, padded, chunk):
+                cols = min(chunk, padded - c0)
+                _scores(
+                    qs, keys + c0 // NR * kp.strides[1], kp.strides[1], tiles, s, cols
+                )
+                n = min(cols, t - c0)
+                for i in range(rows):
+                    line = mask[mb, mh, (r0 + i) % mask.shape[2]]
+                    top = peaks[i]
+                    for j in range(n):
+                        x = s[i, j] + line[c0 + j] if has_mask else s[i, j]
+                        top = x if x > top else top
+                    peaks[i] = top
+        for i in range(rows):
+            total = sums[i]
+            if has_fill and total != total:
+                for c in range(width):
+                    column = _ZERO
+                    for j in range(t):
+                        column += vp[u, c // NR, j, c % NR]
+                    out[b, h, r0 + i, c] = fill[0] * column
+            else:
+                for c in range(width):
+                    out[b, h, r0 + i, c] = acc[i, c] / total
+
+
+def _readonly(x: np.ndarray) -> np.ndarray:
+    """A read-only view of `x`: the type the kernels are compiled for."""
+    view = x.view()
+    view.flags.writeable = False
+    return view
+
+
+def _two_batch(x: np.ndarray) -> np.ndarray | None:
+    """`x` (..., m, n) as a view with exactly two batch dims; None where the
+    batch dims do not merge without a copy."""
+    if x.ndim < 4:
+        return x.reshape((1,) * (4 - x.ndim) + x.shape)
+    try:
+        return np.reshape(x, (-1, *x.shape[-3:]), copy=False)
+    except ValueError:
+        return None
+
+
+def bind(
+    q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | None,
+    out: np.ndarray, scale: np.ndarray | None, divide: bool,
+    fill: np.ndarray | None, threads: int, low: float, high: float,
+    rows: int = ROWS, chunk: int = CHUNK,
+) -> tuple[list[partial[None]], list[partial[None]]] | None:  # fmt: skip
+    """The calls of one fused attention, float32 operands broadcast to
+    out's batch dims: the packing (a call a thread) and the blocks (a call a
+    thread); None where the kernels do not take it (D or Dv over
+    `MAX_HEAD`, fewer than `MIN_ROWS` query rows, batch dims that do not
+    merge, a mask not contiguous along the keys)."""
+    d, width, t = q.shape[-1], v.shape[-1], k.shape[-1]
+    if d > MAX_HEAD or width > MAX_HEAD or t == 0 or q.shape[-2] < MIN_ROWS:
+        return None
+    views = [_two_batch(x) for x in (_readonly(q), _readonly(k), _readonly(v), out)]
+    m4 = None if mask is None else _two_batch(mask)
+    if any(x is None for x in views) or (mask is not None and m4 is None):
+        return None
+    if m4 is not None:  # the mask as stored: its broadcast dims of size 1
+        m4 = m4[tuple(slice(0, 1) if st == 0 else slice(None) for st in m4.strides)]
+        if m4.shape[-1] != t or not m4.flags.c_contiguous:
+            return None
+        m4 = _readonly(m4)
+    q4, k4, v4, o4 = (x for x in views if x is not None)
+    b, h, s = o4.shape[:3]
+    heads = b * h
+    panels = -(-t // NR)
+    kp = np.zeros((heads, panels, d, NR), np.float32)
+    vp = np.zeros((heads, -(-width // NR), panels * NR, NR), np.float32)
+    m = _readonly(np.zeros((1, 1, 1, 1), np.float32)) if m4 is None else m4
+    f = _readonly(np.ones(1, np.float32) if scale is None else scale.reshape(1))
+    fills = _readonly(np.zeros(1, np.float32) if fill is None else fill.reshape(1))
+    units = np.array(
+        [(u, r, min(r + rows, s)) for u in range(heads) for r in range(0, s, rows)],
+        np.int64,
+    ).reshape(-1, 3)
+    lo, hi = np.float32(low), np.float32(high)
+    packs: list[partial[None]] = []
+    blocks: list[partial[None]] = []
+    count = min(threads, heads)
+    for i in range(count):
+        a, z = heads * i // count, heads * (i + 1) // count
+        packs.append(partial(pack, k4, v4, kp, vp, a, z))
+    count = min(threads, len(units))
+    for i in range(count):
+        mine = units[len(units) * i // count : len(units) * (i + 1) // count]
+        scratch = (
+            np.empty((rows, d), np.float32),
+            np.empty((rows, min(chunk, panels * NR)), np.float32),
+            np.empty((rows, vp.shape[1] * NR), np.float32),
+        )
+        blocks.append(
+            partial(
+                attend,
+                q4,
+                kp,
+                vp,
+                m,
+                mask is not None,
+                t,
+                f,
+                divide,
+                fills,
+                fill is not None,
+                o4,
+                mine,
+                lo,
+                hi,
+                *scratch,
+            )  # fmt: skip
+        )
+    return packs, blocks
