@@ -32,7 +32,14 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from xhip.frontend.shape_rules import EVERY_OUTPUT, Input, Known, own_shape
+from xhip.frontend.shape_rules import (
+    EVERY_OUTPUT,
+    Input,
+    Known,
+    attr_int,
+    attr_ints,
+    own_shape,
+)
 
 D = DYNAMIC_INDEX
 
@@ -265,10 +272,12 @@ def _fill(
 
 _REFINE = {
     *"Relu Sigmoid Tanh Exp Sqrt Neg Identity Softmax".split(),
-    *"Add Sub Mul Div Pow MatMul Transpose".split(),
+    *"Add Sub Mul Div Pow MatMul Transpose Reshape".split(),
 }
 """Ops whose rules refine the dims onnx gives (a `?` the operands' dims
-settle), as they did before the other rules came."""
+settle), as they did before the other rules came. Reshape: onnx reads a target
+only from an initializer or a Constant, not through an Identity of one (the
+TorchScript exporter's weight-standardized convs: BiT)."""
 
 
 def _info(known: Known | None) -> ValueInfo | None:
@@ -372,7 +381,62 @@ def _constants(graph: onnx.GraphProto) -> dict[str, np.ndarray]:
         small = int(np.prod(t.dims, dtype=np.int64)) <= 64
         if small and t.data_type in _INDEX_TYPES and t.data_location != t.EXTERNAL:
             consts[name] = onnx.numpy_helper.to_array(t)
+    for node in graph.node:  # integer arithmetic on constants, computed
+        if node.output and (value := _folded(node, consts)) is not None:
+            consts[node.output[0]] = value
     return consts
+
+
+_FOLDS: dict[str, Callable[..., np.ndarray]] = {
+    "Add": np.add,
+    "Sub": np.subtract,
+    "Mul": np.multiply,
+    "Mod": np.mod,  # fmod=0: the divisor's sign, as Python's %
+    "Neg": np.negative,
+    "Max": np.maximum,
+    "Min": np.minimum,
+    "Identity": np.asarray,
+}
+
+
+def _folded(
+    node: onnx.NodeProto, consts: Mapping[str, np.ndarray]
+) -> np.ndarray | None:
+    """`node`'s value when it is small integer arithmetic on constants.
+
+    torch's `unflatten` (nn.MultiheadAttention's packed projection, TorchScript
+    export) bounds the split dim with `Mod` of constants: onnx's inference does
+    not compute it, and the Reshape to `Concat(Slice(Shape(x), 0, Mod(2, 3)),
+    ...)` is then rank-less."""
+    args = [consts.get(name) for name in node.input]
+    known = [a for a in args if a is not None]
+    op = node.op_type
+    if not known or len(known) != len(args) or any(a.dtype.kind != "i" for a in known):
+        return None
+    try:
+        if op == "Mod" and (attr_int(node, "fmod", 0) or not known[1].all()):
+            return None
+        if op in _FOLDS:
+            out = _FOLDS[op](*known)
+        elif op == "Reshape" and len(known) == 2:
+            keep = not attr_int(node, "allowzero", 0)
+            dims = known[0].shape
+            target = [d if t == 0 and keep else t for t, d in zip(known[1], dims)]
+            out = known[0].reshape(target + list(known[1][len(target) :]))
+        elif op in ("Unsqueeze", "Squeeze"):
+            axes = known[1].tolist() if len(known) > 1 else attr_ints(node, "axes")
+            if op == "Squeeze":
+                out = np.squeeze(known[0], axis=None if axes is None else tuple(axes))
+            else:
+                rank = known[0].ndim + len(axes or [])
+                out = np.expand_dims(known[0], tuple(a % rank for a in axes or []))
+        elif op == "Concat":
+            out = np.concatenate(known, axis=attr_int(node, "axis", 0))
+        else:
+            return None
+    except (ValueError, IndexError):
+        return None
+    return out if out.dtype.kind == "i" and out.size <= 64 else None
 
 
 _INDEX_TYPES = {TensorProto.INT64, TensorProto.INT32}
