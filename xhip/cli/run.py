@@ -313,12 +313,17 @@ def check_against_onnxruntime(
         raise UserError("--check needs onnxruntime (pip install onnxruntime)") from None
     import numpy as np  # lazy: as in `load_inputs`
 
-    session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
-    names = [o.name for o in session.get_outputs()]
-    expected = {
-        name: np.asarray(value)
-        for name, value in zip(names, session.run(names, dict(inputs)))
-    }
+    try:
+        session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+        names = [o.name for o in session.get_outputs()]
+        results = session.run(names, dict(inputs))
+    except Exception as e:  # onnxruntime's own error types, not importable
+        lines = str(e).strip().splitlines()
+        reason = lines[0] if lines else type(e).__name__
+        raise UserError(
+            f"--check: ONNX Runtime cannot run {path} on these inputs: {reason}"
+        ) from None
+    expected = {name: np.asarray(value) for name, value in zip(names, results)}
     failed = False
     for name, value in outputs.items():
         want = expected[name]

@@ -83,3 +83,33 @@ def test_wrong_input_shape(
     np.save(tmp_path / "x.npy", np.zeros((1, 2, 5), np.float32))
     assert main(["run", str(model_path), "--input", f"X={tmp_path / 'x.npy'}"]) == 1
     assert "input 'X' dim 2 is 5, expected 64" in capsys.readouterr().err
+
+
+def test_check_when_onnxruntime_refuses_the_inputs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 4x4 stride-4 Conv on the default 1x1 image: ONNX Runtime refuses the
+    input; `--check` says so in one line and exits 1 (it raised, traceback)."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    graph = helper.make_graph(
+        [
+            helper.make_node(
+                "Conv", ["x", "w"], ["y"], kernel_shape=[4, 4], strides=[4, 4]
+            )
+        ],
+        "stem",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, "h", "w"])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 8, None, None])],
+        [numpy_helper.from_array(np.ones((8, 3, 4, 4), np.float32), "w")],
+    )
+    path = tmp_path / "stem.onnx"
+    onnx.save(
+        helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path
+    )
+    assert main(["run", str(path), "--check"]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    lines = [line for line in err.splitlines() if line.startswith("xhip run")]
+    assert len(lines) == 1 and "--check: ONNX Runtime cannot run" in lines[0], err
