@@ -188,11 +188,12 @@ class CpuRuntime(
             kept = np.empty(bias.shape, bias.dtype)  # before the product is written
             calls.append(partial(np.copyto, kept, bias))
             bias = kept
-        calls.append(
-            self._bind_matmul(
-                x.T if attrs.trans_a else x, w.T if attrs.trans_b else w, o
-            )
-        )
+        left, right = x.T if attrs.trans_a else x, w.T if attrs.trans_b else w
+        if not calls and bias is not None and alpha == beta == 1.0:
+            fused = self._bind_matmul_bias(left, right, o, bias)
+            if fused is not None:  # a Linear layer: one pass, the bias fused
+                return fused
+        calls.append(self._bind_matmul(left, right, o))
         if alpha != 1.0:
             factor = np.float32(alpha).astype(o.dtype)
             calls.append(partial(np.multiply, o, factor, out=o))

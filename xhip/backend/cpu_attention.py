@@ -11,16 +11,20 @@ and round once.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache, partial
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from xhip.backend import cpu_host
-from xhip.backend.cpu_host import PARALLEL_MIN_ELEMENTS, CpuHost, nothing, run_all
+from xhip.backend.cpu_host import (
+    PARALLEL_MIN_ELEMENTS,
+    CpuHost,
+    nothing,
+    run_all,
+    wide_simd,
+)
 from xhip.backend.runtime import DA, OptDA
 from xhip.dialects.hip import (
     AttentionAttributes,
@@ -41,22 +45,6 @@ fewer rows (4 x 2048, one thread: whole rows, 64 at a time, 15 ms a head;
 SUM_MIN, SUM_MAX = 1e-20, 1e30
 """Row sums of unshifted exp that need no max shift: no term overflowed, and
 what underflowed is below 2048 * 1.2e-38 / 1e-20 of the sum."""
-
-
-@cache
-def wide_simd() -> bool:
-    """Whether numba compiles for a CPU with AVX-512F (its own settings
-    first): the numba kernels' 24 vector accumulators fit in registers only
-    there. Elsewhere numpy's blocks are faster (at 1 x 2048 on one thread
-    with NUMBA_CPU_NAME=generic: 56 ms against numpy's 12)."""
-    features = os.environ.get("NUMBA_CPU_FEATURES")
-    if features is not None:
-        return "+avx512f" in features.split(",")
-    if os.environ.get("NUMBA_CPU_NAME", "host") != "host":
-        return False
-    from llvmlite import binding  # lazy: numba's LLVM, asked once
-
-    return bool(binding.get_host_cpu_features().get("avx512f", False))
 
 
 def _work(dtype: np.dtype[Any]) -> np.dtype[Any]:
@@ -441,9 +429,7 @@ class CpuAttention(CpuHost):
                 if result is not o:
                     calls.append(partial(np.copyto, result, o.reshape(result.shape)))
                 return partial(run_all, calls)
-        if not self._holds_blas:  # BLAS on one thread: the blocks are ours to split
-            cpu_host._ONE_BLAS_THREAD.acquire()  # pyright: ignore[reportPrivateUsage]
-            self._holds_blas = True
+        self._hold_one_blas_thread()  # the blocks are ours to split
         t1, width = va.shape[-2], va.shape[-1]
         v1 = np.ones((*batch, t1, width + 1), o.dtype)
         calls.append(partial(np.copyto, v1[..., :width], va))

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import itertools
 import math
+import mmap
 import os
 import queue
 import threading
 from abc import ABC
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 import numpy as np
@@ -48,6 +50,46 @@ weight (K x N up to `SMALL_GEMM_MACS / SMALL_GEMM_ROWS`, as 64 x 64) run
 about 1.3x faster as a batch of 128-row products than as one tall GEMM
 (measured 57 -> 74-86 GMAC/s at 1024-8192 rows; from 64 x 256 on the tall
 GEMM wins)."""
+
+PACKED_CACHE_BYTES = 1 << 30
+"""The most bytes of packed constant weights a runtime keeps for later binds."""
+
+KERNEL_GEMM_MACS = 1 << 16
+KERNEL_GEMM_ROWS = 4
+"""Fewest multiply-adds and rows of a GEMM by a constant weight that the
+numba kernels take (`cpu_kernels_gemm`). One thread, against OpenBLAS: 1 x
+768 x 768 0.74x (its GEMV), 4 x 768 x 768 2.9x, 12 x 768 x 768 2.2x, 16 x
+32 x 32 0.71x, 6 x 64 x 64 1.1x, 128 x 128 x 128 1.36x. Their panels are
+64 columns wide: n of 48 ran 0.79x, 65 0.69x, 32 0.62x (1024 x 256 x n),
+so at most an eighth of the panels' columns may be padding."""
+
+
+@cache
+def wide_simd() -> bool:
+    """Whether numba compiles for a CPU with AVX-512F (its own settings
+    first): the numba kernels' 24 vector accumulators fit in registers only
+    there. Elsewhere OpenBLAS is faster (at 1 x 2048 on one thread with
+    NUMBA_CPU_NAME=generic: 56 ms against numpy's 12)."""
+    features = os.environ.get("NUMBA_CPU_FEATURES")
+    if features is not None:
+        return "+avx512f" in features.split(",")
+    if os.environ.get("NUMBA_CPU_NAME", "host") != "host":
+        return False
+    from llvmlite import binding  # lazy: numba's LLVM, asked once
+
+    return bool(binding.get_host_cpu_features().get("avx512f", False))
+
+
+def _immutable(x: np.ndarray) -> bool:
+    """Whether `x` views a bytes object or a mapped file (the constants
+    blob): bytes that stay as they are while `x` lives. A read-only view of
+    a writable array (a caller's input) is packed at each bind instead."""
+    owner: object = x
+    while isinstance(owner, np.ndarray) and owner.base is not None:
+        owner = owner.base
+    if isinstance(owner, memoryview):
+        owner = owner.obj
+    return isinstance(owner, (bytes, mmap.mmap))
 
 
 def nothing() -> None:
@@ -184,6 +226,15 @@ class CpuHost(Runtime, ABC):
         """Freed blocks, oldest first, for reuse by later allocations."""
         self._cached_bytes = 0
         self._holds_blas = False
+        self._packed: OrderedDict[tuple[Any, ...], tuple[np.ndarray, np.ndarray]]
+        self._packed = OrderedDict()
+        """Weights packed for the numba GEMMs whose bytes nobody can change
+        (`_immutable`: the model's constants), by address, shape and strides,
+        each beside the weight it holds alive (so that its address is not
+        reused): every bound plan of a model shares them. At most
+        `PACKED_CACHE_BYTES`, least recently bound out first (a bound plan
+        keeps its own reference: a model released by a specializer's cache
+        no longer holds its weights here forever)."""
 
     def _allocate(self, nbytes: int) -> np.ndarray:
         """A cached block when one fits (fresh pages fault on first touch), else new."""
@@ -339,7 +390,9 @@ class CpuHost(Runtime, ABC):
         self._hold_one_blas_thread()
         big = o.size * x.shape[-1] >= BLAS_PARALLEL_MIN_MACS
         if x.ndim == 2 and w.ndim == 2:
-            return self._bind_rows(x, w, o, self.threads if big else 1)
+            pieces = self.threads if big else 1
+            kernel = self._bind_kernel_gemm(x, w, o, None, pieces)
+            return kernel or self._bind_rows(x, w, o, pieces)
         split = None
         if big and x.ndim >= 2 and w.ndim >= 2:
             # `big` already weighed the work: cut the rows however few they are.
@@ -367,6 +420,73 @@ class CpuHost(Runtime, ABC):
 
         tasks = [task(lo, hi) for lo, hi in zip(cuts, cuts[1:])]
         return partial(self._parallel, tasks)
+
+    def _bind_matmul_bias(
+        self, x: np.ndarray, w: np.ndarray, o: np.ndarray, bias: np.ndarray
+    ) -> Callable[[], object] | None:
+        """`x @ w + bias` (a row of n) in one pass, the bias added by the numba
+        GEMM as it writes each block (`_bind_kernel_gemm`); None where that
+        kernel does not take the product."""
+        n = o.shape[-1]
+        if (
+            x.ndim != 2
+            or w.ndim != 2
+            or bias.dtype != np.float32
+            or bias.shape not in ((n,), (1, n))
+            or not bias.flags.c_contiguous  # read at each call, never copied
+        ):
+            return None
+        self._hold_one_blas_thread()
+        big = o.size * x.shape[-1] >= BLAS_PARALLEL_MIN_MACS
+        pieces = self.threads if big else 1
+        return self._bind_kernel_gemm(x, w, o, bias.reshape(-1), pieces)
+
+    def _bind_kernel_gemm(
+        self,
+        x: np.ndarray,
+        w: np.ndarray,
+        o: np.ndarray,
+        bias: np.ndarray | None,
+        pieces: int,
+    ) -> Callable[[], object] | None:
+        """A 2-D `x @ w (+ bias)` by the numba kernels (`cpu_kernels_gemm`),
+        w packed here, once: where w is a constant (read-only memory: the
+        same bytes every call), all float32, on AVX-512 (`wide_simd`), the
+        product big enough (`KERNEL_GEMM_MACS`, `KERNEL_GEMM_ROWS`), x's and
+        o's columns of unit stride, little padding in the panels. None where
+        not: OpenBLAS's."""
+        (rows, k), n = x.shape, w.shape[1]
+        f4 = np.dtype(np.float32)
+        if (
+            w.flags.writeable
+            or not x.dtype == w.dtype == o.dtype == f4
+            or rows < KERNEL_GEMM_ROWS
+            or rows * n * k < KERNEL_GEMM_MACS
+            or n * 8 < -(-n // 64) * 64 * 7  # panels of 64: at most 1/8 padding
+            or x.strides[1] != 4
+            or o.strides[1] != 4
+            or x.strides[0] % 4
+            or o.strides[0] % 4
+            or not wide_simd()
+        ):
+            return None
+        from xhip.backend import cpu_kernels_gemm as g  # lazy: numba, large only
+
+        key = (w.__array_interface__["data"][0], w.shape, w.strides)
+        if key in self._packed:
+            wp = self._packed[key][1]
+            self._packed.move_to_end(key)
+        else:
+            wp = g.packed(w)
+            if _immutable(w):
+                self._packed[key] = (w, wp)
+                held = sum(packed.nbytes for _, packed in self._packed.values())
+                while held > PACKED_CACHE_BYTES and len(self._packed) > 1:
+                    held -= self._packed.popitem(last=False)[1][1].nbytes
+        # Short and wide: the panels cut, as `_bind_rows` cuts the columns.
+        by_columns = 1 < pieces and rows < SMALL_GEMM_ROWS * pieces <= n
+        calls = g.bind(x, wp, n, o, bias, pieces, by_columns)
+        return calls[0] if len(calls) == 1 else partial(self._parallel, calls)
 
     def _bind_rows(
         self, x: np.ndarray, w: np.ndarray, o: np.ndarray, pieces: int
@@ -425,6 +545,7 @@ class CpuHost(Runtime, ABC):
             self._holds_blas = True
 
     def close(self) -> None:
+        self._packed.clear()
         if self._holds_blas:
             _ONE_BLAS_THREAD.release()
             self._holds_blas = False

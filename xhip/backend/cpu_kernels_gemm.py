@@ -1,0 +1,174 @@
+"""float32 GEMMs by a constant weight as numba kernels (issue 25).
+
+numpy's OpenBLAS runs the GEMMs of a transformer layer or a ResNet at
+95-136 GFLOP/s a core; `cpu_kernels_attention._tile`, a 6 x 64 tile in 24
+AVX-512 registers over a packed panel of B, at 156-195. The weight of a
+MatMul or Gemm is most often a model constant: `pack` copies it into
+panels of `NR` columns (k x NR each, zero-padded) once, at bind, and each
+call runs `gemm` on a thread's rows.
+
+`gemm` blocks the rows by `MC` and k by `KC` (a block of A and a panel of B
+stay in L2 and L1 while the tiles sweep them), adds the bias (per column)
+to each block of rows when done, while it is in cache. Tiles off the edge
+(rows under `MR`, the last panel's padding) run whole through the
+thread's scratch.
+
+Cache: numba keys its on-disk cache by this file alone; `_tile` is
+`cpu_kernels_attention`'s, so a change to it needs this file touched too.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import numpy as np
+from numba import njit, types
+
+from xhip.backend.cpu_kernels_attention import MR, NR, _tile  # pyright: ignore[reportPrivateUsage]
+from xhip.backend.cpu_kernels_rows import wide_vectors
+
+KC = 128
+"""k a block: a block of a B panel (KC x NR, 32 KiB) and a tile's rows of A
+(MR x KC) in L1. One thread, GFLOP/s at 128x256x256, 128x256x1024,
+128x1024x256, 512x256x256, 3136x576x64, 784x1152x128: KC 128 148-170,
+192 154-184, 256 145-177, 512 153-180 (numpy 118-158)."""
+MC = 96
+"""Rows a block (a multiple of `MR`): its A block (MC x KC, 48 KiB) stays
+in L2 over all the panels."""
+
+_F = np.float32
+_IN2 = types.Array(types.float32, 2, "A", readonly=True)
+_OUT2 = types.Array(types.float32, 2, "A")
+_ONE = types.Array(types.float32, 1, "C", readonly=True)
+_P3, _C2 = types.float32[:, :, ::1], types.float32[:, ::1]
+_ZERO = _F(0.0)
+
+
+@njit(types.void(_IN2, _P3, types.intp, types.intp), cache=True, nogil=True)
+def pack(w: Any, wp: Any, lo: int, hi: int) -> None:
+    """Panels [lo, hi) of w (k, n) into wp (n / NR, k, NR); the padding
+    stays as it is (zeros from `packed`)."""
+    k, n = w.shape
+    across = w.strides[0] < w.strides[1]  # w the transposed view of (n, k)
+    for s in range(lo, hi):
+        j0 = s * NR
+        width = min(NR, n - j0)
+        if across:
+            for j in range(width):
+                for i in range(k):
+                    wp[s, i, j] = w[i, j0 + j]
+        else:
+            for i in range(k):
+                for j in range(width):
+                    wp[s, i, j] = w[i, j0 + j]
+
+
+@njit(
+    types.void(
+        _IN2, _P3, types.intp, _OUT2, _ONE, types.boolean, types.intp, types.intp,
+        types.intp, types.intp, _C2, _C2,
+    ),
+    cache=True, nogil=True, error_model="numpy",
+)  # fmt: skip
+def gemm(
+    a: Any, wp: Any, n: int, c: Any, bias: Any, has_bias: bool, r0: int, r1: int,
+    p0: int, p1: int, ta: Any, tc: Any,
+) -> None:  # fmt: skip
+    """c[r0:r1, columns of panels p0:p1] = a[r0:r1] @ w (+ bias): a's and
+    c's columns unit stride, w packed (`pack`), n its columns. The thread's
+    scratch: `ta` (MR, k) for the last rows, `tc` (MR, NR) for the tiles off
+    the edge."""
+    wide_vectors()  # pyright: ignore[reportCallIssue]
+    k = a.shape[1]
+    lda, ldc = a.strides[0] // 4, c.strides[0] // 4
+    step = wp.strides[0]
+    whole = min(n // NR, p1)  # panels whose NR columns all lie in c
+    base_a, base_b, base_c = a.ctypes.data, wp.ctypes.data, c.ctypes.data
+    for m0 in range(r0, r1, MC):
+        m1 = min(m0 + MC, r1)
+        full = m0 + (m1 - m0) // MR * MR  # rows of whole tiles
+        for k0 in range(0, k, KC):
+            kc = min(KC, k - k0)
+            for p in range(p0, whole):
+                panel = base_b + p * step + k0 * NR * 4
+                for r in range(m0, full, MR):
+                    pa = base_a + (r * lda + k0) * 4
+                    pc = base_c + (r * ldc + p * NR) * 4
+                    _tile(pa, lda, panel, pc, ldc, kc, k0 > 0)  # pyright: ignore[reportCallIssue]
+        # The tiles off the edge, whole k at once, through `tc`.
+        for p in range(max(p0, whole), p1):
+            panel = base_b + p * step
+            width = n - p * NR
+            for r in range(m0, full, MR):
+                pa = base_a + r * lda * 4
+                _tile(pa, lda, panel, tc.ctypes.data, NR, k, False)  # pyright: ignore[reportCallIssue]
+                for i in range(MR):
+                    for j in range(width):
+                        c[r + i, p * NR + j] = tc[i, j]
+        if full < m1:
+            rows = m1 - full
+            ta[:] = _ZERO
+            for i in range(rows):
+                for j in range(k):
+                    ta[i, j] = a[full + i, j]
+            for p in range(p0, p1):
+                panel = base_b + p * step
+                width = min(NR, n - p * NR)
+                _tile(ta.ctypes.data, k, panel, tc.ctypes.data, NR, k, False)  # pyright: ignore[reportCallIssue]
+                for i in range(rows):
+                    for j in range(width):
+                        c[full + i, p * NR + j] = tc[i, j]
+        if has_bias:
+            for i in range(m0, m1):
+                for j in range(p0 * NR, min(p1 * NR, n)):
+                    c[i, j] += bias[j]
+
+
+def _readonly(x: np.ndarray) -> np.ndarray:
+    """A read-only view of `x`: the type the kernels are compiled for."""
+    view = x.view()
+    view.flags.writeable = False
+    return view
+
+
+def packed(w: np.ndarray) -> np.ndarray:
+    """w (k, n) float32 in panels of `NR` columns (`pack`), zero-padded."""
+    k, n = w.shape
+    panels = -(-n // NR)
+    wp = np.zeros((panels, k, NR), np.float32)
+    pack(_readonly(w), wp, 0, panels)
+    return wp
+
+
+def bind(
+    x: np.ndarray, wp: np.ndarray, n: int, o: np.ndarray,
+    bias: np.ndarray | None, pieces: int, by_columns: bool = False,
+) -> list[partial[None]]:  # fmt: skip
+    """The calls of o = x @ w (+ bias) with w packed (`packed`), its rows
+    (or its panels, `by_columns`: short and wide, each thread then reads
+    only its share of w) cut in `pieces`, a call each; x's and o's columns
+    of unit stride, their row strides whole floats."""
+    rows, k = x.shape
+    panels = wp.shape[0]
+    units = panels if by_columns else -(-rows // MR)
+    pieces = max(1, min(pieces, units))
+    cuts = [units * i // pieces for i in range(pieces + 1)]
+    b = _readonly(
+        np.zeros(1, np.float32) if bias is None else np.ascontiguousarray(bias)
+    )
+    xs = _readonly(x)
+
+    def call(lo: int, hi: int) -> partial[None]:
+        r0, r1 = (0, rows) if by_columns else (lo * MR, min(rows, hi * MR))
+        p0, p1 = (lo, hi) if by_columns else (0, panels)
+        return partial(
+            gemm, xs, wp, n, o, b, bias is not None, r0, r1, p0, p1, *_scratch(k)
+        )
+
+    return [call(lo, hi) for lo, hi in zip(cuts, cuts[1:]) if hi > lo]
+
+
+def _scratch(k: int) -> tuple[np.ndarray, np.ndarray]:
+    """A thread's `ta` and `tc` (`gemm`)."""
+    return np.empty((MR, max(k, 1)), np.float32), np.empty((MR, NR), np.float32)
