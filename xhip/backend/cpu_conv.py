@@ -41,8 +41,9 @@ from xhip.backend.cpu_host import (
     nothing,
     run_all,
 )
-from xhip.backend.runtime import DA, OptDA
+from xhip.backend.runtime import DA, InputError, OptDA
 from xhip.dialects.hip import ConvAttributes, PoolAttributes, WindowAttributes
+from xhip.dialects.hip.conv import window_too_large
 
 PARALLEL_MIN_ELEMENTS = 1 << 16
 """A workspace smaller than this is filled on one thread (as `cpu.py`'s)."""
@@ -302,6 +303,8 @@ class CpuConvolutions(CpuHost):
         n, c, group = *xs.shape[:2], attrs.group
         m, kernel, out_spatial = ws.shape[0], ws.shape[2:], o.shape[2:]
         positions = math.prod(out_spatial)
+        if problem := window_too_large(xs.shape[2:], kernel, attrs):
+            raise InputError(f"Conv: {problem}")
         if n == 0 or o.size == 0:
             return nothing
         calls: list[Callable[[], object]] = []

@@ -22,8 +22,15 @@ import math
 import numpy as np
 
 from xhip.backend.gpu_host import GpuHost, dense_view, view_of
-from xhip.backend.runtime import DA, DeviceArray, OptDA, contiguous_strides
+from xhip.backend.runtime import (
+    DA,
+    DeviceArray,
+    InputError,
+    OptDA,
+    contiguous_strides,
+)
 from xhip.dialects.hip import ConvAttributes, PoolAttributes
+from xhip.dialects.hip.conv import window_too_large
 
 POOL_MODES = {"max": 0, "average": 1, "average_with_pad": 2}
 """The `mode` codes of `xhip_pool_f32` (the XHIP_POOL_* of conv.h)."""
@@ -50,6 +57,8 @@ class GpuConvolutions(GpuHost):
     def conv(
         self, x: DA, w: DA, bias: OptDA, out: DA, workspace: DA, attrs: ConvAttributes
     ) -> None:
+        if problem := window_too_large(x.shape[2:], w.shape[2:], attrs):
+            raise InputError(f"Conv: {problem}")
         scratch: list[DeviceArray] = []
         dense_w = conv_weights(self, x, w, bias, out, scratch)
         if dense_w is None:

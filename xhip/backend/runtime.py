@@ -52,6 +52,11 @@ class NotImplementedOnDevice(NotImplementedError):
         return NotImplementedOnDevice(self.device, self.detail, op)
 
 
+class InputError(ValueError):
+    """The inputs do not fit the model: one line naming the input and the dim
+    (or, found while running, the op the inputs are too small for)."""
+
+
 class MemoryPlanError(RuntimeError):
     """Debug mode found a view outside its buffer, a use after free or an overlap."""
 

@@ -42,7 +42,7 @@ from xhip.backend.interpreter import (
 )
 from xhip.backend.memory import MemoryLimitError
 from xhip.backend.plan import BoundPlan
-from xhip.backend.runtime import DeviceArray, Runtime
+from xhip.backend.runtime import DeviceArray, InputError, Runtime
 from xhip.backend.shapes import DimExpr, result_dims
 from xhip.dialects.hip import ContextType
 from xhip.dialects.onnx import parse_dim_params
@@ -56,10 +56,6 @@ from xhip.transforms.hip_fuse_scaled_softmax import HipFuseScaledSoftmaxPass
 Dim = int | str | DimExpr | None
 """A static size, a named dynamic size (`batch`), a formula of input dims (only
 in outputs: `(batch*seq)`), or an anonymous dynamic size."""
-
-
-class InputError(ValueError):
-    """The inputs do not fit the model: one line naming the input and the dim."""
 
 
 @dataclass(frozen=True)

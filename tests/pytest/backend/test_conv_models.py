@@ -20,6 +20,8 @@ from onnx import TensorProto, helper, numpy_helper
 
 import xhip
 from tests.pytest.conftest import REPO
+from xhip.backend.runtime import InputError
+from xhip.backend.session import CompiledModel
 
 FIXTURES = REPO / "tests" / "fixtures" / "models"
 
@@ -268,3 +270,35 @@ def test_vision_fixture_matches_torch_and_onnxruntime(name: str, exporter: str) 
             atol=1e-5,
             err_msg=f"{height}x{width}",
         )
+
+
+def _stem_model() -> onnx.ModelProto:
+    """A 3x3 Conv on an image of dynamic size: too small below 3x3."""
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["x", "w"], ["y"], name="stem", kernel_shape=[3, 3])],
+        "stem",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, "h", "w"])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4, None, None])],
+        [numpy_helper.from_array(np.ones((4, 2, 3, 3), np.float32), "w")],
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+@pytest.mark.parametrize("device", ["cpu", "emulated-cuda"])
+def test_an_image_smaller_than_the_kernel_is_refused(
+    device: str, request: pytest.FixtureRequest
+) -> None:
+    """ONNX Runtime refuses it ("Invalid input shape"); xhip said nothing and
+    gave an empty output (2x2: 0x0), which a pooling then turned into NaN."""
+    model = _stem_model()
+    if device == "cpu":
+        compiled = xhip.compile(model, device="cpu")
+    else:
+        gpu = request.getfixturevalue("emulated_cuda")
+        ir = xhip.compile_to_ir(model)
+        compiled = CompiledModel(ir.module, ir.signature, ir.constants, gpu)
+    assert compiled({"x": np.ones((1, 2, 3, 3), np.float32)})["y"].shape == (1, 4, 1, 1)
+    with pytest.raises(
+        InputError, match=r"Conv: the input's spatial size 2x2 .* kernel 3x3"
+    ):
+        compiled({"x": np.ones((1, 2, 2, 2), np.float32)})

@@ -61,6 +61,25 @@ def window_output_size(
     return out
 
 
+def window_too_large(
+    spatial: Sequence[int], kernel: Sequence[int], attrs: WindowAttributes
+) -> str | None:
+    """Why a window does not fit the padded input (ONNX Runtime refuses such
+    an input: "Invalid input shape"), or None where it fits along every dim."""
+    rank = len(kernel)
+    for d, (size, k) in enumerate(zip(spatial, kernel, strict=True)):
+        padded = size + attrs.pads[d] + attrs.pads[rank + d]
+        if padded < attrs.dilations[d] * (k - 1) + 1:
+            sizes = "x".join(map(str, spatial))
+            kernels = "x".join(map(str, kernel))
+            return (
+                f"the input's spatial size {sizes} with pads {list(attrs.pads)} is "
+                f"smaller than the kernel {kernels} (dilations "
+                f"{list(attrs.dilations)}): the input is too small for the model"
+            )
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class WindowAttributes:
     """How a window slides: per spatial dim; `pads` all begins, then all ends."""
