@@ -327,6 +327,11 @@ def _two_batch(x: np.ndarray) -> np.ndarray | None:
         return None
 
 
+SHARES = 4
+"""Calls of blocks a thread: more balance on a busy machine, a little more
+scratch (each call has its own)."""
+
+
 def bind(
     q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | None,
     out: np.ndarray, scale: np.ndarray | None, divide: bool,
@@ -370,7 +375,9 @@ def bind(
     for i in range(count):
         a, z = heads * i // count, heads * (i + 1) // count
         packs.append(partial(pack, k4, v4, kp, vp, a, z))
-    count = min(threads, len(units))
+    # Several blocks of units a thread, each taken by the first thread free
+    # (`cpu_host._Share`): a core that another job slows does less of them.
+    count = min(threads * SHARES if threads > 1 else 1, len(units))
     for i in range(count):
         mine = units[len(units) * i // count : len(units) * (i + 1) // count]
         scratch = (
