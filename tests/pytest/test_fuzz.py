@@ -108,7 +108,7 @@ def test_graphs_are_reproducible_and_varied() -> None:
     a, b = generate(7), generate(7)
     assert a.model.SerializeToString() == b.model.SerializeToString()
     assert all(np.array_equal(a.feeds[k], b.feeds[k]) for k in a.feeds)
-    drawn = {_name(n) for s in range(500) for n in generate(s).model.graph.node}
+    drawn = {_name(n) for s in range(800) for n in generate(s).model.graph.node}
     assert drawn >= set(GENERATORS) - {"Identity"}
 
 

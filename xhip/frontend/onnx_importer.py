@@ -66,6 +66,7 @@ from xhip.frontend.control_flow_rules import (
     inner_outputs,
 )
 from xhip.frontend.graph_check import graph_problem
+from xhip.frontend.ml_rules import ml_hints
 from xhip.frontend.model_file import (
     MIN_OPSET,
     ONNX_DOMAINS,
@@ -107,6 +108,7 @@ __all__ = [
     "upgrade_opset",
 ]
 
+ML_DOMAIN = onnx_dialect.ML_DOMAIN
 CONTRIB_VERSION = 1
 """The `com.microsoft` opset the contrib ops follow (ORT's only one)."""
 
@@ -187,6 +189,9 @@ class _Importer(TensorReader):
         versions = [
             o.version for o in self.model.opset_import if o.domain in ONNX_DOMAINS
         ]
+        nodes = self.graph.node
+        if not versions and nodes and all(n.domain == ML_DOMAIN for n in nodes):
+            return MIN_OPSET  # only ai.onnx.ml ops: no default-domain op to version
         if not versions:
             raise self.fail("the model imports no version of the default ONNX opset")
         opset = versions[0]
@@ -205,8 +210,11 @@ class _Importer(TensorReader):
 
     def is_contrib(self, node: NodeProto) -> bool:
         """Whether the node is a contrib op, without an onnx schema."""
-        return (node.domain, node.op_type) in self.contrib and (
-            node.domain not in ONNX_DOMAINS or node.op_type not in self.ops
+        known = (node.domain, node.op_type) in self.contrib
+        return (
+            known
+            and node.domain != ML_DOMAIN
+            and (node.domain not in ONNX_DOMAINS or node.op_type not in self.ops)
         )
 
     def check_ops(self) -> None:
@@ -296,6 +304,7 @@ class _Importer(TensorReader):
             while True:
                 self.infos = infer_value_infos(model, self.loaded)
                 new = self._contrib_infos() + sequence_hints(self.graph, self.infos)
+                new += ml_hints(self.graph, self.infos)
                 if not self._all_ranked():
                     new += control_flow_hints(model, self.infos, self.loaded)
                 self.graph.value_info.extend(new)
@@ -393,7 +402,11 @@ class _Importer(TensorReader):
                 for name, value in op.DEFAULTS.items()
             }
         else:
-            schema = onnx.defs.get_schema(node.op_type, self.opset, "")
+            schema = (  # ai.onnx.ml: its newest schema, whose defaults all share
+                onnx.defs.get_schema(node.op_type, domain=node.domain)
+                if node.domain == ML_DOMAIN
+                else onnx.defs.get_schema(node.op_type, self.opset, "")
+            )
             defaults = {
                 name: spec.default_value for name, spec in schema.attributes.items()
             }

@@ -37,7 +37,7 @@ from onnx.backend.test.runner import Runner
 from xdsl.utils.exceptions import PassFailedException
 
 from xhip.frontend import OnnxImportError, import_model
-from xhip.frontend.onnx_importer import supported_ops
+from xhip.frontend.onnx_importer import contrib_ops, supported_ops
 from xhip.onnx_backend import XhipBackend, XhipBackendRep
 
 NOT_CONVERTED: set[str] = set()
@@ -107,6 +107,10 @@ def _positions(op_type: str) -> tuple[int, ...]:
     position = CONSTANT_OPERAND[op_type]
     return position if isinstance(position, tuple) else (position,)
 
+
+ML_OPS = {op for domain, op in contrib_ops() if domain == "ai.onnx.ml"}
+"""The `ai.onnx.ml` ops the importer reads; onnx keeps their cases in
+`ai_onnx_ml`."""
 
 UPGRADED_OPS = ("Scatter", "Upsample")
 """Ops of old opsets that the importer reads through onnx's version converter
@@ -186,6 +190,15 @@ def _generate() -> list[TestCase]:
                         break
                     except ModuleNotFoundError:
                         continue
+            for op_type in sorted(ML_OPS):  # one order in every xdist worker
+                for module in _modules(op_type):
+                    try:
+                        importlib.import_module(
+                            f"{node_cases.__name__}.ai_onnx_ml.{module}"
+                        )
+                        break
+                    except ModuleNotFoundError:
+                        continue
     finally:
         np.random.set_state(state)
     ops = {*supported_ops(), *UPGRADED_OPS}
@@ -193,7 +206,11 @@ def _generate() -> list[TestCase]:
         case
         for case in node_cases._NodeTestCases  # pyright: ignore[reportPrivateUsage]
         if case.model is not None
-        and all(n.op_type in ops and not n.domain for n in case.model.graph.node)
+        and all(
+            (n.op_type in ops and not n.domain)
+            or (n.domain == "ai.onnx.ml" and n.op_type in ML_OPS)
+            for n in case.model.graph.node
+        )
     ]
 
 

@@ -34,6 +34,7 @@ from xhip.dialects.onnx import (
     linalg,
     linear_attention,
     loss,
+    ml,
     nbits,
     pad,
     qlinear,
@@ -67,6 +68,7 @@ from xhip.dialects.onnx.gqa import *  # noqa: F403
 from xhip.dialects.onnx.linalg import *  # noqa: F403
 from xhip.dialects.onnx.linear_attention import *  # noqa: F403
 from xhip.dialects.onnx.loss import *  # noqa: F403
+from xhip.dialects.onnx.ml import *  # noqa: F403
 from xhip.dialects.onnx.nbits import *  # noqa: F403
 from xhip.dialects.onnx.pad import *  # noqa: F403
 from xhip.dialects.onnx.qlinear import *  # noqa: F403
@@ -117,6 +119,7 @@ FAMILIES = (
     linalg,
     linear_attention,
     sequence,
+    ml,
 )
 """The families in the order the dialect lists them."""
 
@@ -142,6 +145,7 @@ __all__ += linalg.__all__
 __all__ += linear_attention.__all__
 __all__ += gqa.__all__
 __all__ += loss.__all__
+__all__ += ml.__all__
 __all__ += nbits.__all__
 __all__ += pad.__all__
 __all__ += qlinear.__all__

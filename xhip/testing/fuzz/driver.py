@@ -39,6 +39,7 @@ from xhip.testing.fuzz import (
     linalg,
     linear_attention,
     loss,
+    ml,
     nbits,
     pad,
     qlinear,
@@ -91,6 +92,7 @@ FAMILIES = (
     nbits,
     qlinear,
     sequence,
+    ml,
 )
 """One module of generators per family of ops, named like the `onnx_to_hip`
 module that converts it."""
@@ -134,6 +136,15 @@ NOT_DRAWN: dict[str, str] = {
     "com.microsoft.BiasAdd": "ONNX Runtime's CPU provider has no kernel for it",
     "com.microsoft.SimplifiedLayerNormalization": (
         "ONNX Runtime registers it in the default domain only (drawn there)"
+    ),
+    "ai.onnx.ml.TreeEnsemble": (
+        "ml opset 5 only, which deprecates the TreeEnsembleRegressor and "
+        "Classifier drawn at ml opset 1; the node suite and "
+        "tests/fixtures/sklearn/tree_ensemble_v5.onnx run it"
+    ),
+    "ai.onnx.ml.LabelEncoder": (
+        "numeric keys are ml opset 2 on, and the fuzzer imports ml opset 1; "
+        "tests/pytest/backend/test_ml_models.py runs it"
     ),
 }
 """Ops the importer reads that the fuzzer does not draw, with the reason."""

@@ -27,6 +27,8 @@ from xhip.transforms.onnx_to_hip import (
     linalg,
     linear_attention,
     loss,
+    ml,
+    ml_svm,
     nbits,
     pad,
     qlinear,
@@ -77,6 +79,8 @@ MODULES = (
     linalg,
     linear_attention,
     sequence,
+    ml,
+    ml_svm,
 )
 
 _BUILT_OTHERWISE = (compute.ConvertElementwise, constants.ConvertConstant)
