@@ -45,10 +45,9 @@ from xhip.dialects import hip, onnx
 from xhip.transforms.index_arith import IndexArith
 from xhip.transforms.onnx_to_hip.compose import Parts, PatternFactory, si64
 from xhip.transforms.onnx_to_hip.compute import (
-    ELEMENTWISE,
     ConvertCast,
-    ConvertElementwise,
     ConvertPow,
+    elementwise_pattern,
 )
 from xhip.transforms.onnx_to_hip.gather import ConvertGatherElements
 from xhip.transforms.onnx_to_hip.reduce import (
@@ -70,15 +69,9 @@ from xhip.transforms.onnx_to_hip.support import (
     ranked,
 )
 
-
-def _elementwise(onnx_type: type[onnx.OnnxOp]) -> PatternFactory:
-    hip_type = ELEMENTWISE[onnx_type]
-    return lambda state: ConvertElementwise(state, onnx_type, hip_type)
-
-
 PATTERNS: dict[type[onnx.OnnxOp], PatternFactory] = {
     **{
-        t: _elementwise(t)
+        t: elementwise_pattern(t)
         for t in (
             onnx.AddOp,
             onnx.SubOp,
@@ -91,7 +84,7 @@ PATTERNS: dict[type[onnx.OnnxOp], PatternFactory] = {
             onnx.WhereOp,
         )
     },
-    onnx.LessOp: _elementwise(onnx.LessOp),
+    onnx.LessOp: elementwise_pattern(onnx.LessOp),
     onnx.ReshapeOp: ConvertReshape,
     onnx.ShapeOp: ConvertShape,
     onnx.ExpandOp: ConvertExpand,

@@ -22,6 +22,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from xhip.dialects import hip, onnx
+from xhip.transforms.onnx_to_hip.compose import PatternFactory
 from xhip.transforms.onnx_to_hip.quantize import convert_low_precision_cast
 from xhip.transforms.onnx_to_hip.support import (
     ConversionState,
@@ -196,6 +197,15 @@ class ConvertElementwise(OnnxPattern[onnx.OnnxOp]):
 
     def convert(self, op: onnx.OnnxOp, rewriter: PatternRewriter) -> None:
         emit_elementwise(self, op, rewriter, self.hip_type, list(op.operands))
+
+
+def elementwise_pattern(
+    onnx_type: type[onnx.OnnxOp], hip_type: type[hip.ElementwiseOp] | None = None
+) -> PatternFactory:
+    """The pattern of `onnx_type` as `ConvertElementwise` to `hip_type`
+    (default: its `ELEMENTWISE` entry), for the tables of composed ops."""
+    chosen = ELEMENTWISE[onnx_type] if hip_type is None else hip_type
+    return lambda state: ConvertElementwise(state, onnx_type, chosen)
 
 
 def attribute_value(op: onnx.OnnxOp, name: str) -> float:

@@ -32,10 +32,9 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xhip.dialects import hip, onnx
 from xhip.transforms.onnx_to_hip.compose import Parts, PatternFactory, si64
 from xhip.transforms.onnx_to_hip.compute import (
-    ELEMENTWISE,
     ConvertCast,
     ConvertConcat,
-    ConvertElementwise,
+    elementwise_pattern,
 )
 from xhip.transforms.onnx_to_hip.conv import ConvertConv
 from xhip.transforms.onnx_to_hip.pad import ConvertPad
@@ -160,16 +159,11 @@ class ConvertLinearAttention(OnnxPattern[onnx.LinearAttentionOp]):
         rewriter.replace(op, [new], list(new.results))
 
 
-def _elementwise(onnx_type: type[onnx.OnnxOp]) -> PatternFactory:
-    hip_type = ELEMENTWISE[onnx_type]
-    return lambda state: ConvertElementwise(state, onnx_type, hip_type)
-
-
 PATTERNS: dict[type[onnx.OnnxOp], PatternFactory] = {
     onnx.ConcatOp: ConvertConcat,
     onnx.PadOp: ConvertPad,
     onnx.ConvOp: ConvertConv,
-    onnx.SwishOp: _elementwise(onnx.SwishOp),
+    onnx.SwishOp: elementwise_pattern(onnx.SwishOp),
     onnx.SliceOp: ConvertSlice,
     onnx.CastOp: ConvertCast,
 }

@@ -30,7 +30,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 
 from xhip.dialects import hip, onnx
 from xhip.transforms.onnx_to_hip.compose import Parts, PatternFactory, si64
-from xhip.transforms.onnx_to_hip.compute import ConvertElementwise
+from xhip.transforms.onnx_to_hip.compute import elementwise_pattern
 from xhip.transforms.onnx_to_hip.gather import (
     INDEX_TYPES,
     ConvertGather,
@@ -47,18 +47,12 @@ from xhip.transforms.onnx_to_hip.support import OnnxPattern, Unsupported, ranked
 REDUCTIONS = ("none", "sum", "mean")
 
 
-def _elementwise(
-    onnx_type: type[onnx.OnnxOp], hip_type: type[hip.ElementwiseOp]
-) -> PatternFactory:
-    return lambda state: ConvertElementwise(state, onnx_type, hip_type)
-
-
 PATTERNS: dict[type[onnx.OnnxOp], PatternFactory] = {
-    onnx.EqualOp: _elementwise(onnx.EqualOp, hip.EqualOp),
-    onnx.WhereOp: _elementwise(onnx.WhereOp, hip.WhereOp),
-    onnx.NegOp: _elementwise(onnx.NegOp, hip.NegOp),
-    onnx.MulOp: _elementwise(onnx.MulOp, hip.MulOp),
-    onnx.DivOp: _elementwise(onnx.DivOp, hip.DivOp),
+    onnx.EqualOp: elementwise_pattern(onnx.EqualOp, hip.EqualOp),
+    onnx.WhereOp: elementwise_pattern(onnx.WhereOp, hip.WhereOp),
+    onnx.NegOp: elementwise_pattern(onnx.NegOp, hip.NegOp),
+    onnx.MulOp: elementwise_pattern(onnx.MulOp, hip.MulOp),
+    onnx.DivOp: elementwise_pattern(onnx.DivOp, hip.DivOp),
     onnx.GatherOp: ConvertGather,
     onnx.GatherElementsOp: ConvertGatherElements,
     onnx.SqueezeOp: ConvertSqueeze,

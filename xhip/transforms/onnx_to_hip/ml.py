@@ -56,15 +56,14 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xhip.dialects import onnx
 from xhip.transforms.onnx_to_hip.compose import Parts, PatternFactory, si64
 from xhip.transforms.onnx_to_hip.compute import (
-    ELEMENTWISE,
     ConvertCast,
     ConvertConcat,
-    ConvertElementwise,
     ConvertGemm,
     ConvertMatMul,
     ConvertPow,
     ConvertSoftmax,
     ConvertTranspose,
+    elementwise_pattern,
 )
 from xhip.transforms.onnx_to_hip.gather import ConvertGather
 from xhip.transforms.onnx_to_hip.ml_trees import (
@@ -91,15 +90,9 @@ from xhip.transforms.onnx_to_hip.reduce import (
 from xhip.transforms.onnx_to_hip.reshape import ConvertReshape, ConvertUnsqueeze
 from xhip.transforms.onnx_to_hip.support import OnnxPattern, Unsupported, ranked
 
-
-def _elementwise(onnx_type: type[onnx.OnnxOp]) -> PatternFactory:
-    hip_type = ELEMENTWISE[onnx_type]
-    return lambda state: ConvertElementwise(state, onnx_type, hip_type)
-
-
 PATTERNS: dict[type[onnx.OnnxOp], PatternFactory] = {
     **{
-        t: _elementwise(t)
+        t: elementwise_pattern(t)
         for t in (
             onnx.AddOp,
             onnx.SubOp,

@@ -58,12 +58,11 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xhip.dialects import onnx
 from xhip.transforms.onnx_to_hip.compose import Parts, PatternFactory, si64
 from xhip.transforms.onnx_to_hip.compute import (
-    ELEMENTWISE,
     ConvertCast,
     ConvertConcat,
-    ConvertElementwise,
     ConvertMatMul,
     ConvertTranspose,
+    elementwise_pattern,
 )
 from xhip.transforms.onnx_to_hip.conv import ConvertAveragePool
 from xhip.transforms.onnx_to_hip.quantize import (
@@ -84,14 +83,9 @@ EIGHT_BITS: dict[Attribute, type[np.generic]] = {U8: np.uint8, I8: np.int8}
 """The quantized types these ops take, and their numpy types."""
 
 
-def _elementwise(onnx_type: type[onnx.OnnxOp]) -> PatternFactory:
-    hip_type = ELEMENTWISE[onnx_type]
-    return lambda state: ConvertElementwise(state, onnx_type, hip_type)
-
-
 PATTERNS: dict[type[onnx.OnnxOp], PatternFactory] = {
     **{
-        t: _elementwise(t)
+        t: elementwise_pattern(t)
         for t in (
             onnx.AddOp,
             onnx.SubOp,
