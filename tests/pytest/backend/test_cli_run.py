@@ -85,11 +85,8 @@ def test_wrong_input_shape(
     assert "input 'X' dim 2 is 5, expected 64" in capsys.readouterr().err
 
 
-def test_check_when_onnxruntime_refuses_the_inputs(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """A 4x4 stride-4 Conv on the default 1x1 image: ONNX Runtime refuses the
-    input; `--check` says so in one line and exits 1 (it raised, traceback)."""
+def _stem(tmp_path: Path) -> Path:
+    """A 4x4 stride-4 Conv on an image of dynamic size (default 1x1)."""
     import onnx
     from onnx import TensorProto, helper, numpy_helper
 
@@ -108,8 +105,36 @@ def test_check_when_onnxruntime_refuses_the_inputs(
     onnx.save(
         helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path
     )
-    assert main(["run", str(path), "--check"]) == 1
-    err = capsys.readouterr().err
+    return path
+
+
+def _one_error_line(err: str, part: str) -> None:
     assert "Traceback" not in err
     lines = [line for line in err.splitlines() if line.startswith("xhip run")]
-    assert len(lines) == 1 and "--check: ONNX Runtime cannot run" in lines[0], err
+    assert len(lines) == 1 and part in lines[0], err
+
+
+def test_an_image_smaller_than_the_kernel(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The default 1x1 image under a 4x4 stem: one line naming the Conv (ONNX
+    Runtime refuses it too; xhip gave an empty output)."""
+    assert main(["run", str(_stem(tmp_path))]) == 1
+    _one_error_line(capsys.readouterr().err, "Conv: the input's spatial size 1x1")
+
+
+def test_check_when_onnxruntime_refuses_the_inputs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where ONNX Runtime raises (its own error types), `--check` says so in
+    one line and exits 1; it raised, with a traceback."""
+    import onnxruntime as ort
+
+    class Refusing:
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            raise RuntimeError("[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : no")
+
+    monkeypatch.setattr(ort, "InferenceSession", Refusing)
+    path = _stem(tmp_path)
+    assert main(["run", str(path), "--dims", "h=8,w=8", "--check"]) == 1
+    _one_error_line(capsys.readouterr().err, "--check: ONNX Runtime cannot run")
