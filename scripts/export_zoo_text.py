@@ -75,22 +75,6 @@ class Encoder(torch.nn.Module):
         return _pick(out, self.outputs)
 
 
-class CausalLM(torch.nn.Module):
-    """input_ids, attention_mask -> logits, use_cache=False."""
-
-    def __init__(self, model: torch.nn.Module):
-        super().__init__()
-        self.model = model
-
-    def forward(
-        self, input_ids: torch.Tensor, attention_mask: torch.Tensor
-    ) -> torch.Tensor:
-        out = self.model(
-            input_ids=input_ids, attention_mask=attention_mask, use_cache=False
-        )
-        return out.logits
-
-
 class Seq2Seq(torch.nn.Module):
     """input_ids, attention_mask, decoder_input_ids -> logits."""
 
@@ -212,8 +196,8 @@ def causal(name: str, cfg: str, cls: str, config: dict[str, Any]) -> ef.Spec:
     """A transformers causal LM: input_ids/attention_mask -> logits, no cache."""
 
     def build() -> torch.nn.Module:
-        return CausalLM(
-            getattr(transformers, cls)(getattr(transformers, cfg)(**config))
+        return ef.TextModel(  # use_cache=False, logits
+            getattr(transformers, cls)(getattr(transformers, cfg)(**config)), "logits"
         )
 
     return ef.Spec(
