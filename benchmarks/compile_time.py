@@ -49,6 +49,7 @@ import argparse
 import gc
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -464,16 +465,27 @@ def xhip_command() -> list[str]:
 
 
 def wall_seconds(command: Sequence[str], pythonpath: str | None = None) -> float:
+    return timed_run(command, pythonpath)[0]
+
+
+def timed_run(
+    command: Sequence[str], pythonpath: str | None = None
+) -> tuple[float, float]:
+    """Wall seconds of `command` and its CPU seconds (user + system, children
+    included), which other work on the machine moves much less."""
     env = None if pythonpath is None else {**os.environ, "PYTHONPATH": pythonpath}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(
         command, capture_output=True, text=True, timeout=3600, env=env
     )
     seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode:
         lines = (done.stderr or done.stdout).strip().splitlines()
         raise RuntimeError(f"{command[0]} failed: {lines[-1] if lines else '?'}")
-    return seconds
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return seconds, cpu
 
 
 def process_table(
@@ -484,7 +496,8 @@ def process_table(
     """Whole-process wall seconds of `xhip compile` and `mlir-opt-22`, best of
     `repeat`, the two interleaved so that both see the same load; with
     `against`, also the same compile with that directory's `xhip` package
-    (`git archive REV xhip | tar -x -C DIR`) first on the path."""
+    (`git archive REV xhip | tar -x -C DIR`) first on the path. Then the same
+    table in CPU seconds (user + system), which a loaded machine moves less."""
     upstream = shutil.which(MLIR_OPT)
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"xhip: {' '.join(xhip_command())} compile MODEL.onnx -o DIR/out.mlir")
@@ -517,24 +530,32 @@ def process_table(
                     "-o",
                     str(folder / "upstream.mlir"),
                 ]
-            ours: list[float] = []
-            theirs: list[float] = []
-            before: list[float] = []
+            runs: dict[str, list[tuple[float, float]]] = {
+                "ours": [],
+                "theirs": [],
+                "before": [],
+            }
             for _ in range(repeat):
-                ours.append(wall_seconds(ours_cmd))
+                runs["ours"].append(timed_run(ours_cmd))
                 if theirs_cmd:
-                    theirs.append(wall_seconds(theirs_cmd))
+                    runs["theirs"].append(timed_run(theirs_cmd))
                 if against:
-                    before.append(wall_seconds(ours_cmd, against))
-            them = (
-                f"{min(theirs):12.3f}{min(ours) / min(theirs):7.2f}x"
-                if theirs
-                else f"{'n/a':>12}"
-            )
-            if before:
-                ratio = f"{min(before) / min(theirs):7.2f}x" if theirs else ""
-                them += f"{min(before):11.3f}{ratio}"
-            print(f"{name:<16}{len(model.graph.node):>7}{min(ours):9.3f}{them}")
+                    runs["before"].append(timed_run(ours_cmd, against))
+            for kind in (0, 1):
+                ours, theirs, before = (
+                    [run[kind] for run in runs[key]]
+                    for key in ("ours", "theirs", "before")
+                )
+                them = (
+                    f"{min(theirs):12.3f}{min(ours) / min(theirs):7.2f}x"
+                    if theirs
+                    else f"{'n/a':>12}"
+                )
+                if before:
+                    ratio = f"{min(before) / min(theirs):7.2f}x" if theirs else ""
+                    them += f"{min(before):11.3f}{ratio}"
+                label = name if kind == 0 else "  (CPU s)"
+                print(f"{label:<16}{len(model.graph.node):>7}{min(ours):9.3f}{them}")
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 

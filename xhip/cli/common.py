@@ -12,13 +12,16 @@ import gc
 import os
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING
 
 from xhip.progress import ProgressCallback
 
 if TYPE_CHECKING:
     from xdsl.dialects.builtin import ModuleOp
+    from xdsl.passes import ModulePass
 
 
 class UserError(Exception):
@@ -154,3 +157,60 @@ def writable_dir(path: str) -> str:
     if not os.access(path, os.W_OK | os.X_OK):
         raise UserError(f"{path}: directory is not writable")
     return path
+
+
+@dataclass
+class StageTimer:
+    """Wall and CPU seconds of each step of a compile, for `--timing` (MLIR's
+    `--mlir-timing`): where a compile's time goes, pass by pass, without a
+    profiler's distortion. CPU seconds are the thread's, so other processes on
+    the machine do not count."""
+
+    rows: list[tuple[str, float, float]] = field(default_factory=list)
+    """(step, wall s, CPU s), in the order the steps ran."""
+
+    _mark: tuple[float, float] | None = None
+
+    @staticmethod
+    def _now() -> tuple[float, float]:
+        return time.perf_counter(), time.thread_time()
+
+    @contextlib.contextmanager
+    def step(self, name: str) -> Iterator[None]:
+        """Time the block as the step `name`."""
+        wall, cpu = self._now()
+        try:
+            yield
+        finally:
+            end_wall, end_cpu = self._now()
+            self.rows.append((name, end_wall - wall, end_cpu - cpu))
+
+    def between_passes(
+        self, prev: ModulePass | None, _op: ModuleOp, _next: ModulePass | None
+    ) -> None:
+        """`PassPipeline`'s callback: the time since the last call is `prev`'s."""
+        now = self._now()
+        if prev is not None and self._mark is not None:
+            number = sum(1 for row in self.rows if row[0][:1] == "#") + 1
+            self.rows.append(
+                (
+                    f"#{number} {prev.name}",
+                    now[0] - self._mark[0],
+                    now[1] - self._mark[1],
+                )
+            )
+        self._mark = self._now()
+
+    def report(self, stream: IO[str]) -> None:
+        """The table, in the order the steps ran, and the total."""
+        wall = sum(row[1] for row in self.rows)
+        cpu = sum(row[2] for row in self.rows)
+        stream.write(f"{'wall s':>9} {'cpu s':>8} {'cpu %':>6}  step\n")
+        for name, w, c in self.rows:
+            share = 100 * c / cpu if cpu else 0.0
+            stream.write(f"{w:9.4f} {c:8.4f} {share:5.1f}%  {name}\n")
+        stream.write(f"{wall:9.4f} {cpu:8.4f} {100.0:5.1f}%  total\n")
+        stream.write(
+            f"{'':9} {time.process_time():8.4f} {'':6}  the whole process so far "
+            "(start-up and imports included)\n"
+        )

@@ -4,6 +4,7 @@ the final IR and, next to it, the constants file."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import sys
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from xhip.cli.common import (
+    StageTimer,
     UserError,
     add_quiet_option,
     atomic_output,
@@ -79,6 +81,14 @@ def add_compile_parser(subparsers: Any) -> None:
         help=(
             f"passes to run instead of '{DEFAULT_PIPELINE}', in xdsl-opt's "
             f"syntax; any xdsl-opt pass may be named"
+        ),
+    )
+    p.add_argument(
+        "--timing",
+        action="store_true",
+        help=(
+            "print the wall and CPU seconds of every step (loading, each pass, "
+            "the final verify, printing) to stderr, as mlir-opt's --mlir-timing"
         ),
     )
     add_quiet_option(p)
@@ -152,9 +162,10 @@ def run_pipeline(
     passes: Sequence[ModulePass],
     print_after: IO[str] | None = None,
     progress: ProgressCallback | None = None,
+    timer: StageTimer | None = None,
 ) -> None:
-    """Apply `passes`, stage by stage; pass failures are user errors naming
-    the pass."""
+    """Apply `passes`, stage by stage, then verify; pass failures are user
+    errors naming the pass. `timer` hears every pass and the verify."""
     # lazy: xDSL and the passes stay out of `xhip --help`
     from xdsl.utils.exceptions import DiagnosticException
 
@@ -170,12 +181,15 @@ def run_pipeline(
 
     def track(prev: ModulePass | None, op: ModuleOp, nxt: ModulePass | None) -> None:
         nonlocal current
+        if timer is not None:
+            timer.between_passes(prev, op, nxt)
         after(prev, op, nxt)
         current = nxt.name if nxt is not None else current
 
     try:
         run_passes(ctx, module, passes, track, progress)
-        module.verify()
+        with timer.step("verify") if timer is not None else contextlib.nullcontext():
+            module.verify()
     except DiagnosticException as e:
         raise UserError(f"pass '{current}' failed: {whole_message(str(e))}") from None
 
@@ -211,15 +225,25 @@ def compile_model(args: argparse.Namespace, progress: ProgressCallback) -> int:
             if Path(args.model).suffix != ".mlir":
                 # lazy: onnx, only for a model
                 from xhip.frontend import onnx_importer  # noqa: F401
-        module = load_module(args.model, ctx, progress)
+        timer = StageTimer() if getattr(args, "timing", False) else None
+        timed = timer.step if timer is not None else _untimed
+        with timed("load " + Path(args.model).suffix.lstrip(".")):
+            module = load_module(args.model, ctx, progress)
         with atomic_output(args.output) as stream:
             print_after = sys.stderr if args.print_ir_after_all else None
-            run_pipeline(module, ctx, passes, print_after, progress)
-            print_module(module, stream)
+            run_pipeline(module, ctx, passes, print_after, progress, timer)
+            with timed("print"):
+                print_module(module, stream)
             for name in os.listdir(staging):
                 staged = os.path.join(staging, name)
                 os.chmod(staged, 0o666 & ~umask())
                 os.replace(staged, os.path.join(final_dir, name))
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+    if timer is not None:
+        timer.report(sys.stderr)
     return 0
+
+
+def _untimed(_name: str) -> contextlib.AbstractContextManager[None]:
+    return contextlib.nullcontext()

@@ -503,7 +503,9 @@ class BufferizeReadback(RewritePattern):
 
 
 def _touches_tensors(op: Operation) -> bool:
-    return any(isinstance(v.type, TensorType) for v in (*op.operands, *op.results)) or (
+    # `type(...) is`: TensorType has no subclasses, and `isinstance` of an
+    # xDSL ABC runs Python; this looks at every value of the module.
+    return any(type(v.type) is TensorType for v in (*op.operands, *op.results)) or (
         isinstance(op, func.FuncOp)
         and any(
             isinstance(t, TensorType)

@@ -22,7 +22,11 @@ import pytest
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation
 from xdsl.irdl import IRDLOperation
-from xdsl.irdl.operations import BaseAttrAccessor
+from xdsl.irdl.operations import (
+    BaseAccessor,
+    BaseAttrAccessor,
+    BeforeVariadicSingleAccessor,
+)
 from xdsl.traits import EffectInstance, MemoryEffectKind, get_effects
 from xdsl.transforms.common_subexpression_elimination import (
     CommonSubexpressionElimination,
@@ -261,7 +265,8 @@ def test_effects_match_irdl_accessors() -> None:
 
 
 def test_segment_accessors_give_xdsl_values(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every variadic group of every op, decoded once or each time, the same."""
+    """Every operand, result and region group of every op, through the patched
+    accessors or xDSL's, the same values in the same kind of sequence."""
     module = parse_module(EFFECT_OPS)
     ops = list(module.walk()) + list(_pass_11_input().walk())
 
@@ -270,15 +275,29 @@ def test_segment_accessors_give_xdsl_values(monkeypatch: pytest.MonkeyPatch) -> 
         for op in ops:
             if not isinstance(op, IRDLOperation):
                 continue
-            for name, _ in op.get_irdl_definition().operands:
+            definition = op.get_irdl_definition()
+            for name, _ in (
+                *definition.operands,
+                *definition.results,
+                *definition.regions,
+            ):
                 value = getattr(op, name)
-                found.append(tuple(value) if isinstance(value, Sequence) else (value,))
+                found.append(
+                    (type(value), *value)
+                    if isinstance(value, Sequence)
+                    else (type(value), value)
+                )
         return found
 
     xdsl_patches.cache_segment_sizes()
     ours = groups()
+    assert len(ours) > 100
     monkeypatch.setattr(
         BaseAttrAccessor, "__get__", xdsl_patches.XDSL_SEGMENT_ACCESSOR_GET
+    )
+    monkeypatch.setattr(BaseAccessor, "__get__", xdsl_patches.XDSL_ACCESSOR_GET)
+    monkeypatch.setattr(
+        BeforeVariadicSingleAccessor, "__get__", xdsl_patches.XDSL_ACCESSOR_GET
     )
     assert ours == groups()
 

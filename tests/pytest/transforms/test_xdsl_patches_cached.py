@@ -13,9 +13,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from xdsl.dialects import arith, func, test
-from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, f32, i1, i32
-from xdsl.ir import Operation, OpTraits
+from xdsl.dialects import arith, func, memref, scf, test
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    f32,
+    i1,
+    i32,
+    i64,
+)
+from xdsl.ir import Block, Operation, OpTraits
 from xdsl.irdl import AnyAttr
 from xdsl.irdl import operations as irdl_operations
 from xdsl.printer import Printer
@@ -33,6 +43,7 @@ from xdsl.traits import (
     get_effects,
     has_effects,
 )
+from xdsl.transforms import canonicalize as canonicalize_module
 from xdsl.transforms import common_subexpression_elimination as cse_module
 from xdsl.transforms import dead_code_elimination
 from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
@@ -68,6 +79,9 @@ def restore_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
         "get_traits_of_type",
         classmethod(xdsl_patches.XDSL_GET_TRAITS_OF_TYPE),
     )
+    monkeypatch.setattr(
+        Operation, "has_trait", classmethod(xdsl_patches.XDSL_HAS_TRAIT)
+    )
     monkeypatch.setattr(OpTraits, "add_trait", xdsl_patches.XDSL_ADD_TRAIT)
     monkeypatch.setattr(
         dead_code_elimination,
@@ -80,11 +94,31 @@ def restore_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
         xdsl_patches.XDSL_CANONICALIZE_OP,
     )
     monkeypatch.setattr(
+        dead_code_elimination, "region_dce", xdsl_patches.XDSL_REGION_DCE
+    )
+    for module in (dead_code_elimination, cse_module):
+        monkeypatch.setattr(
+            module, "is_trivially_dead", xdsl_patches.XDSL_IS_TRIVIALLY_DEAD
+        )
+    monkeypatch.setattr(canonicalize_module, "region_dce", xdsl_patches.XDSL_REGION_DCE)
+    monkeypatch.setattr(
         irdl_operations, "irdl_build_arg_list", xdsl_patches.XDSL_BUILD_ARG_LIST
     )
+    monkeypatch.setattr(irdl_operations, "irdl_op_init", xdsl_patches.XDSL_IRDL_OP_INIT)
+    monkeypatch.setattr(Operation, "__init__", xdsl_patches.XDSL_OPERATION_INIT)
     monkeypatch.setattr(
         DenseArrayBase, "from_list", staticmethod(xdsl_patches.XDSL_FROM_LIST)
     )
+    monkeypatch.setattr(
+        irdl_operations.BaseAttrAccessor,
+        "__get__",
+        xdsl_patches.XDSL_SEGMENT_ACCESSOR_GET,
+    )
+    for accessor in (
+        irdl_operations.BaseAccessor,
+        irdl_operations.BeforeVariadicSingleAccessor,
+    ):
+        monkeypatch.setattr(accessor, "__get__", xdsl_patches.XDSL_ACCESSOR_GET)
     for name, function in xdsl_patches.XDSL_CSE_EFFECTS.items():
         monkeypatch.setattr(cse_module, name, function)
 
@@ -96,6 +130,7 @@ def patched() -> Iterator[None]:
     xdsl_patches.cache_canonicalization_patterns()
     xdsl_patches.cache_op_building()
     xdsl_patches.cache_cse_effects()
+    xdsl_patches.cache_segment_sizes()
     yield
 
 
@@ -155,6 +190,55 @@ def test_dead_code_checks_give_xdsl_answers(patched: None, tmp_path: Path) -> No
             assert dead_code_elimination.would_be_trivially_dead(
                 op
             ) == xdsl_patches.XDSL_WOULD_BE_TRIVIALLY_DEAD(op), op.name
+            assert dead_code_elimination.is_trivially_dead(
+                op
+            ) == xdsl_patches.XDSL_IS_TRIVIALLY_DEAD(op), op.name
+
+
+DEAD_CODE = """
+func.func @f(%a : i32, %c : i1) -> i32 {
+  %dead = arith.addi %a, %a : i32
+  %chain0 = arith.muli %a, %a : i32
+  %chain1 = arith.muli %chain0, %a : i32
+  %used = arith.addi %a, %a : i32
+  %r = scf.if %c -> (i32) {
+    %inner = arith.subi %used, %a : i32
+    %inner_dead = arith.subi %chain1, %a : i32
+    scf.yield %inner : i32
+  } else {
+    scf.yield %a : i32
+  }
+  %m = memref.alloc() : memref<4xi32>
+  cf.br ^live(%r : i32)
+^dead(%x : i32):
+  %y = arith.addi %x, %x : i32
+  cf.br ^live(%y : i32)
+^live(%z : i32):
+  func.return %z : i32
+}
+"""
+
+
+def test_region_dce_removes_what_xdsl_removes(patched: None, tmp_path: Path) -> None:
+    """The one-pass live set against xDSL's fixpoint, on every stage of the
+    pipeline and on a function with dead chains, regions and an unreachable
+    block: the same IR left, the same answer."""
+    modules = [parse_module(DEAD_CODE)]
+    ctx = make_context()
+    module = parse_module(attention_layers(1))
+    for p in onnx_to_hip_passes(externalize_output_dir=str(tmp_path)):
+        p.apply(ctx, module)
+        modules.append(module.clone())
+    for each in modules:
+        ours, theirs = each.clone(), each.clone()
+        changed = xdsl_patches._region_dce(ours.body)  # pyright: ignore[reportPrivateUsage]
+        assert changed == xdsl_patches.XDSL_REGION_DCE(theirs.body)
+        assert _text(ours) == _text(theirs)
+    first = modules[0].clone()
+    assert xdsl_patches._region_dce(first.body)  # pyright: ignore[reportPrivateUsage]
+    text = _text(first)
+    assert "%chain1" not in text and "%inner_dead" not in text and "%used" in text
+    assert "^dead" in DEAD_CODE and "%y" not in text
 
 
 def test_effects_give_xdsl_answers(tmp_path: Path) -> None:
@@ -182,6 +266,7 @@ def test_trait_lookups_give_xdsl_answers(patched: None, tmp_path: Path) -> None:
             assert cls.has_trait(trait) == (
                 xdsl_patches.XDSL_GET_TRAIT(cls, trait) is not None
             )
+            assert cls.has_trait(trait) == xdsl_patches.XDSL_HAS_TRAIT(cls, trait)
 
 
 def test_adding_a_trait_is_seen(patched: None, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -257,6 +342,68 @@ def test_builder_gives_xdsl_groups_and_errors(patched: None) -> None:
         assert str(ours.value) == str(theirs.value)
     ret = func.ReturnOp(c, x)
     assert list(ret.operands) == [c.result, x.result]
+
+
+def _built(monkeypatch: pytest.MonkeyPatch, init: object) -> list[str]:
+    """Ops of several kinds built through `irdl_op_init` = `init`, printed
+    generically (operands, results, properties in order, attributes), plus
+    the message of each bad build."""
+    monkeypatch.setattr(irdl_operations, "irdl_op_init", init)
+    block = Block(arg_types=[MemRefType(f32, [-1, 4]), IndexType(), i32, i1])
+    buf, idx, x, c = block.args
+    one = arith.ConstantOp.from_int_and_width(1, IndexType())
+    ops: list[Operation] = [
+        memref.DimOp(buf, idx),
+        memref.DimOp(buf, one),
+        memref.AllocOp([idx], [], MemRefType(f32, [-1, 4]), IntegerAttr(64, i64)),
+        memref.AllocOp([], [], MemRefType(f32, [2, 4])),
+        func.ReturnOp(x, one),
+        arith.AddiOp(x, x),
+        arith.SelectOp(c, x, x),
+        scf.IfOp(c, [], [scf.YieldOp()]),
+        test.TestOp([x, c], [i32], properties={"p": i1, "q": None}),
+        func.CallOp("f", [x], [i32]),
+    ]
+    texts = [_generic(op) for op in ops]
+    for bad in (
+        lambda: memref.DimOp(buf, [idx, idx]),  # pyright: ignore[reportArgumentType]
+        lambda: func.ReturnOp(block),  # pyright: ignore[reportArgumentType]
+        lambda: arith.AddiOp(x, None),  # pyright: ignore[reportArgumentType]
+    ):
+        with pytest.raises(Exception) as error:
+            bad()
+        texts.append(f"{error.type.__name__}: {error.value}")
+    return texts
+
+
+def _generic(op: Operation) -> str:
+    # lazy: io only for printing
+    import io
+
+    stream = io.StringIO()
+    Printer(stream, print_generic_format=True).print_op(op)
+    return stream.getvalue() + repr(list(op.properties)) + repr(list(op.attributes))
+
+
+def test_short_builder_builds_what_xdsl_builds(
+    patched: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ours = _built(monkeypatch, xdsl_patches._irdl_op_init)  # pyright: ignore[reportPrivateUsage]
+    monkeypatch.setattr(Operation, "__init__", xdsl_patches.XDSL_OPERATION_INIT)
+    assert ours == _built(monkeypatch, xdsl_patches.XDSL_IRDL_OP_INIT)
+    assert "operandSegmentSizes" in ours[2]
+
+
+def test_an_op_built_twice_drops_its_old_uses(patched: None) -> None:
+    """`Operation.__init__` run again on an op (as xDSL allows) leaves no use
+    of the old operands behind, as xDSL's own does."""
+    a = arith.ConstantOp.from_int_and_width(1, i32)
+    b = arith.ConstantOp.from_int_and_width(2, i32)
+    op = test.TestOp.create(operands=[a.result], result_types=[i32])
+    assert op.result_types == (i32,) and a.result.has_one_use()
+    Operation.__init__(op, operands=[b.result])
+    assert a.result.first_use is None and b.result.has_one_use()
+    assert op.operands[0] is b.result and op.results == ()
 
 
 def test_integer_arrays_shared_and_equal(patched: None) -> None:

@@ -316,10 +316,10 @@ class DestinationStyleEffects(MemoryEffect):
     @classmethod
     def get_effects(cls, op: Operation) -> Set[EffectInstance]:
         assert isinstance(op, HipDPSOp)
-        # Each group read once: every dead-code check of `canonicalize` and
-        # `cse` asks, and xDSL's accessors are slow (docs/xdsl-upstream.md).
+        # Every dead-code check asks: each group read once, the type by `is`
+        # (no subclasses; `isinstance` of an xDSL ABC runs Python code).
         outputs = op.outputs
-        if outputs and isinstance(outputs[0].type, TensorType):
+        if outputs and type(outputs[0].type) is TensorType:
             return frozenset()
         return frozenset(
             [EffectInstance(MemoryEffectKind.READ, v) for v in op.inputs]
@@ -333,7 +333,7 @@ class DestinationStyleEffects(MemoryEffect):
         count = cls._last_sizes.get(data := sizes.data.data)
         if count is None:
             count = cls._last_sizes[data] = sizes.get_values()[-1]
-        return not count or isinstance(op.operands[-count].type, TensorType)
+        return not count or type(op.operands[-count].type) is TensorType
 
 
 class HipDPSOp(IRDLOperation, ABC):
