@@ -8,11 +8,14 @@ reports its best and median. The table shows the best over the rounds, the
 ratios taken within the same run, and the load average before and after.
 `--before FILE` adds a kind: fused, with `bind_fused_attention` taken from
 FILE (an older `cpu_attention.py`, e.g. from `git show`), for a before/after
-in the same run. `--paired` runs fused, ORT (and before) in one process
+in the same run; `--tree DIR` adds one too, fused as the xhip tree at DIR
+has it (its workers run with DIR first on PYTHONPATH: a `git archive` of
+an older commit, the whole runtime before, numba kernels included).
+`--paired` runs fused, ORT (and before) in one process
 instead, called in turn: on a loaded machine the separate processes' ratios
 say more about the scheduler than the code (see `paired`).
 
-    .venv/bin/python benchmarks/attention_fused.py [--rounds 3] [--calls 20] [--before FILE] [--paired]
+    .venv/bin/python benchmarks/attention_fused.py [--rounds 3] [--calls 20] [--before FILE | --tree DIR] [--paired]
 """
 
 from __future__ import annotations
@@ -121,6 +124,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--calls", type=int, default=20)
     parser.add_argument("--before", help="an older cpu_attention.py to time too")
+    parser.add_argument("--tree", help="an older xhip tree to time too (fused)")
     parser.add_argument("--worker", nargs=3, metavar=("KIND", "BATCH", "SEQ"))
     parser.add_argument(
         "--paired", action="store_true", help="all kinds in one process"
@@ -133,23 +137,28 @@ def main() -> None:
         kind, batch, seq = args.worker
         worker(kind, int(batch), int(seq), args.calls, args.before)
         return
-    kinds = KINDS + (("before",) if args.before else ())
+    kinds = KINDS + (("before",) if args.before or args.tree else ())
     print(f"load before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(
         f"{'batch x seq':>12} {'fused ms':>9} {'unfused ms':>10} {'ORT ms':>8} "
         f"{'fused/ORT':>9} {'unfused/ORT':>11}"
-        + (f" {'before ms':>9} {'before/ORT':>10}" if args.before else "")
+        + (f" {'before ms':>9} {'before/ORT':>10}" if len(kinds) > 3 else "")
     )
     for batch, seq in SHAPES:
         best = {kind: float("inf") for kind in kinds}
         for _ in range(args.rounds):
             for kind in kinds:
-                command = [sys.executable, __file__, "--worker", kind, str(batch)]
+                env = None
+                runs = kind
+                if kind == "before" and args.tree:
+                    env = {**os.environ, "PYTHONPATH": os.path.abspath(args.tree)}
+                    runs = "fused"
+                command = [sys.executable, __file__, "--worker", runs, str(batch)]
                 command += [str(seq), "--calls", str(args.calls)]
                 if args.before:
                     command += ["--before", args.before]
                 done = subprocess.run(
-                    command, capture_output=True, text=True, check=True
+                    command, capture_output=True, text=True, check=True, env=env
                 )
                 result = json.loads(done.stdout.strip().splitlines()[-1])
                 best[kind] = min(best[kind], result["best"])
@@ -158,7 +167,7 @@ def main() -> None:
             f"{batch:>5} x {seq:<5} {fused:9.3f} {unfused:10.3f} {ort:8.3f} "
             f"{fused / ort:9.2f} {unfused / ort:11.2f}"
         )
-        if args.before:
+        if "before" in best:
             old = best["before"] * 1e3
             line += f" {old:9.3f} {old / ort:10.2f}"
         print(line)

@@ -22,6 +22,7 @@ from xhip.backend.cpu_host import (
     PARALLEL_MIN_ELEMENTS,
     CpuHost,
     nothing,
+    numba_pool,
     run_all,
     wide_simd,
 )
@@ -42,6 +43,10 @@ KEY_CHUNK = 512
 `FUSED_BLOCK_BYTES`, and each GEMM packs its shared operand (k, [v | 1]) for
 fewer rows (4 x 2048, one thread: whole rows, 64 at a time, 15 ms a head;
 256 rows x 512 keys, 11-12 ms)."""
+KERNEL_MIN_SCORES = 1 << 14
+"""Fewest scores (query rows times keys, all heads) that the numba kernels
+take, on one thread below `PARALLEL_MIN_ELEMENTS`: at 1 x 128 x 128 (the
+seed's attention) 46 us against numpy's blocks' 56-60 (thread time)."""
 SUM_MIN, SUM_MAX = 1e-20, 1e30
 """Row sums of unshifted exp that need no max shift: no term overflowed, and
 what underflowed is below 2048 * 1.2e-38 / 1e-20 of the sum."""
@@ -362,10 +367,11 @@ class CpuAttention(CpuHost):
         out: DA, attrs: FusedAttentionAttributes, q_bias: OptDA = None,
         k_bias: OptDA = None, v_bias: OptDA = None,
     ) -> Callable[[], object]:  # fmt: skip
-        """float32 (and float16, in float32) from `PARALLEL_MIN_ELEMENTS`
-        scores on, on a CPU with AVX-512 (`wide_simd`):
-        `cpu_kernels_attention`'s numba kernels, where they take the shapes
-        (faster GEMMs than numpy's BLAS at attention's sizes).
+        """float32 (and float16, in float32) from `KERNEL_MIN_SCORES` scores
+        on, on a CPU with AVX-512 (`wide_simd`): `cpu_kernels_attention`'s
+        numba kernels, where they take the shapes (faster GEMMs than numpy's
+        BLAS at attention's sizes), on the threads from
+        `PARALLEL_MIN_ELEMENTS` on (numba's, `numba_pool`, or ours).
         Else blocks of query rows by chunks of keys (`FUSED_BLOCK_BYTES` of
         scores each), so no S x T buffer; the blocks split over the threads (each with scratch of
         its own) once the scores reach `PARALLEL_MIN_ELEMENTS`. An input that
@@ -415,20 +421,25 @@ class CpuAttention(CpuHost):
         mb = None if ma is None else np.broadcast_to(ma, (*batch, s, t))
         factor = None if scale is None else widened(self.array(scale))
         filled = None if fill is None else widened(self.array(fill))
-        big = o.size // o.shape[-1] * t >= PARALLEL_MIN_ELEMENTS
-        if big and o.dtype == np.float32 and wide_simd():
+        scores = o.size // o.shape[-1] * t
+        big = scores >= PARALLEL_MIN_ELEMENTS
+        if scores >= KERNEL_MIN_SCORES and o.dtype == np.float32 and wide_simd():
             from xhip.backend import cpu_kernels_attention as attn  # lazy: numba
 
             vb = np.broadcast_to(va, batch + va.shape[-2:])
+            threads = self.threads if big else 1
             bound = attn.bind(
-                qb, kb, vb, mb, o, factor, attrs.divide, filled, self.threads,
-                SUM_MIN, SUM_MAX,
+                qb, kb, vb, mb, o, factor, attrs.divide, filled, threads,
+                SUM_MIN, SUM_MAX, pool=threads > 1 and numba_pool(),
             )  # fmt: skip
             if bound is not None:
-                calls += [partial(self._parallel, phase) for phase in bound]
+                calls += [
+                    phase[0] if len(phase) == 1 else partial(self._parallel, phase)
+                    for phase in bound
+                ]
                 if result is not o:
                     calls.append(partial(np.copyto, result, o.reshape(result.shape)))
-                return partial(run_all, calls)
+                return calls[0] if len(calls) == 1 else partial(run_all, calls)
         self._hold_one_blas_thread()  # the blocks are ours to split
         t1, width = va.shape[-2], va.shape[-1]
         v1 = np.ones((*batch, t1, width + 1), o.dtype)

@@ -80,6 +80,41 @@ def wide_simd() -> bool:
     return bool(binding.get_host_cpu_features().get("avx512f", False))
 
 
+POOL_SETTING = "XHIP_CPU_POOL"
+"""The environment variable that sets where the numba kernels' shares run:
+`python` holds them to the runtime's Python threads (`_Workers`) even where
+numba's pool would take them (`numba_pool`)."""
+
+
+_PID = os.getpid()
+"""The process that imported this module (`numba_pool`)."""
+
+
+def numba_pool() -> bool:
+    """Whether the numba kernels' shares of a step run as one launch on
+    numba's own threads (a `prange` over them) rather than as a Python call
+    each on `_Workers`: where numba's layer is OpenMP or TBB, whose workers
+    spin a while between launches (about 2 us a launch of two threads,
+    against 50-100 us to wake a sleeping Python thread and wait for it).
+    numba's `workqueue` layer sleeps (50-130 us a launch) and aborts when
+    two threads launch at once: there, with `POOL_SETTING` = python, and in
+    a forked child (GNU OpenMP aborts one whose parent ran it), the Python
+    threads."""
+    return _numba_pool(os.getpid())
+
+
+@cache
+def _numba_pool(pid: int) -> bool:
+    """`numba_pool`, asked once a process."""
+    if pid != _PID or os.environ.get(POOL_SETTING, "").strip().lower() == "python":
+        return False
+    # lazy: numba (0.2 s), asked only by a runtime with numba kernels and threads
+    from numba.np.ufunc import parallel
+
+    parallel._launch_threads()  # pyright: ignore[reportPrivateUsage]
+    return parallel.threading_layer() in ("omp", "tbb")
+
+
 def _immutable(x: np.ndarray) -> bool:
     """Whether `x` views a bytes object or a mapped file (the constants
     blob): bytes that stay as they are while `x` lives. A read-only view of
@@ -485,7 +520,8 @@ class CpuHost(Runtime, ABC):
                     held -= self._packed.popitem(last=False)[1][1].nbytes
         # Short and wide: the panels cut, as `_bind_rows` cuts the columns.
         by_columns = 1 < pieces and rows < SMALL_GEMM_ROWS * pieces <= n
-        calls = g.bind(x, wp, n, o, bias, pieces, by_columns)
+        pool = pieces > 1 and numba_pool()
+        calls = g.bind(x, wp, n, o, bias, pieces, by_columns, pool)
         return calls[0] if len(calls) == 1 else partial(self._parallel, calls)
 
     def _bind_rows(

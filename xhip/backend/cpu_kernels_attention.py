@@ -25,22 +25,45 @@ once per call (their padding zeroed once, by `bind`), so that every tile is
 a whole one; the query rows are copied, scaled, into a scratch padded to
 `MR` rows. Few query rows (`MIN_ROWS`) do not pay for the packing.
 
-Cache: numba keys its on-disk cache by this file alone; `exp32` is
-`cpu_kernels_rows`'s, so a change to it needs this file touched too.
+Threads: `attend_pool`, one launch on numba's threads (`cpu_host.numba_pool`:
+its OpenMP or TBB layer) that packs and then attends, each thread taking
+the next share (`take`); elsewhere a call a share on the runtime's Python
+threads. `take`, `team` and `review` serve `cpu_kernels_gemm.gemm_pool` too.
+
+Cache: keyed on this file and `cpu_kernels_rows` (`exp32`), whose code the
+kernels compile in (`numba_cache.key_on`).
 """
 
 from __future__ import annotations
 
+import os
 from functools import partial
 from typing import Any
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import config, njit, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
+from numba.np.ufunc.parallel import _launch_threads  # pyright: ignore[reportPrivateUsage]
 
+from xhip.backend import cpu_kernels_rows, numba_cache
 from xhip.backend.cpu_kernels_rows import LANES, exp32, wide_vectors
+
+numba_cache.key_on(__file__, [cpu_kernels_rows.__file__])
+
+SPIN = 3000
+"""GNU OpenMP's spin count (`GOMP_SPINCOUNT`) for numba's pool, unless the
+environment sets one or `OMP_WAIT_POLICY`: how long a thread spins, at a
+barrier or waiting for the next launch, before it sleeps. Its default
+(300,000) holds a core for milliseconds, which on a busy machine starves
+the very thread the spinner waits for: 8 x 512 at load 4, median 38 ms a
+call against 3.0 best; 3000 still bridges the steps of a plan (8 x 128:
+0.44 ms against 0.42), and `OMP_WAIT_POLICY=passive` (no spin) costs every
+launch a wake-up (8 x 128 0.66 ms). Read once, when numba first loads its
+OpenMP layer (`use_threads`): set here, before the parallel kernels load."""
+if "OMP_WAIT_POLICY" not in os.environ:
+    os.environ.setdefault("GOMP_SPINCOUNT", str(SPIN))
 
 MR, NR, _LANE = 6, 64, 16
 """The micro-kernel's tile: rows, columns, floats a vector."""
@@ -64,10 +87,13 @@ _IN4 = types.Array(types.float32, 4, "A", readonly=True)
 _MASK = types.Array(types.float32, 4, "C", readonly=True)
 _ONE = types.Array(types.float32, 1, "A", readonly=True)
 _C4, _C2 = types.float32[:, :, :, ::1], types.float32[:, ::1]
+_C3 = types.float32[:, :, ::1]
 """The kernels' operand types, given so that each compiles once, when this
 module is imported: every view as "A" (read-only: numpy's broadcast views
 are), the mask "C" (its rows vectorize), scratch and panels "C"."""
 _ZERO, _NEG = _F(0.0), _F(-np.inf)
+MAX_THREADS: int = config.NUMBA_NUM_THREADS  # pyright: ignore[reportAttributeAccessIssue]
+"""The most threads a parallel kernel may ask numba for."""
 
 
 @intrinsic
@@ -130,6 +156,39 @@ def _tile(
         return context.get_dummy_value()
 
     return sig, codegen
+
+
+@intrinsic
+def use_threads(typingctx: Any, n: Any) -> Any:
+    """`numba.set_num_threads(n)` in a parallel kernel, n in [1,
+    `MAX_THREADS`] (unchecked): numba's own jitted form calls through a
+    ctypes pointer, which keeps a kernel out of the disk cache; this calls
+    the threading layer's symbol by name, as numba's `_iget_num_threads`."""
+    _launch_threads()  # the layer's symbols, for the linker
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        i32 = ir.IntType(32)
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [i32]), "set_num_threads"
+        )
+        builder.call(fn, [builder.trunc(args[0], i32)])
+        return context.get_dummy_value()
+
+    return types.void(types.intp), codegen
+
+
+@intrinsic
+def take(typingctx: Any, counter: Any, i: Any) -> Any:
+    """counter[i] += 1, atomically; its value before: the next share for
+    the thread that asks (`attend_pool`, `cpu_kernels_gemm.gemm_pool`)."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        array = context.make_array(signature.args[0])(context, builder, args[0])
+        at = builder.gep(array.data, [args[1]])
+        one = ir.Constant(ir.IntType(64), 1)
+        return builder.atomic_rmw("add", at, one, "monotonic")
+
+    return types.int64(types.int64[::1], types.intp), codegen
 
 
 @njit(types.void(_IN4, _IN4, _C4, _C4, types.intp, types.intp), cache=True, nogil=True)
@@ -304,9 +363,92 @@ def attend(
                     for j in range(t):
                         column += vp[u, c // NR, j, c % NR]
                     out[b, h, r0 + i, c] = fill[0] * column
-            else:
+            else:  # times the reciprocal: a division each costs 7% at 1 x 128
+                inverse = _F(1.0) / total
                 for c in range(width):
-                    out[b, h, r0 + i, c] = acc[i, c] / total
+                    out[b, h, r0 + i, c] = acc[i, c] * inverse
+
+
+LATE, ALONE = 2, 32
+"""A pool call whose threads did not all take a share (one came late: the
+machine busy) `LATE` calls running, and the next `ALONE` calls of that step
+run on the caller alone: a launch waits for every thread of its team to
+join, so where the cores are taken a late thread costs more than it saves
+(8 x 128's GEMMs 77-86 us on two threads against 22-25, and 45 alone, at
+load 5). Then two threads again, to see."""
+
+
+@njit(cache=True, nogil=True, inline="always")
+def team(state: Any, threads: int) -> int:
+    """The threads of this call of a step (`state`: `pool_state`), its
+    shares' counts cleared: one while the step runs alone."""
+    state[0], state[1] = 0, 0
+    if state[2] > 0:
+        state[2] -= 1
+        threads = 1
+    for j in range(threads):  # a loop: a slice would be a parallel loop
+        state[4 + j] = 0
+    use_threads(threads)  # pyright: ignore[reportCallIssue]
+    return threads
+
+
+@njit(cache=True, nogil=True, inline="always")
+def review(state: Any, threads: int) -> None:
+    """After a call: a thread that took no share counts towards running
+    alone (`LATE`, `ALONE`)."""
+    if threads > 1:
+        for j in range(threads):
+            if state[4 + j] == 0:
+                state[3] += 1
+                if state[3] >= LATE:
+                    state[2], state[3] = ALONE, 0
+                return
+        state[3] = 0
+
+
+def pool_state(threads: int) -> np.ndarray:
+    """A step's pool state: two share counters (`take`), calls left alone,
+    late calls running, and the shares each thread took."""
+    return np.zeros(4 + threads, np.int64)
+
+
+@njit(
+    types.void(
+        _IN4, _IN4, _C4, _C4, _IN4, _MASK, types.boolean, types.intp, _ONE,
+        types.boolean, _ONE, types.boolean, types.Array(types.float32, 4, "A"),
+        types.int64[:, ::1], types.int64[::1], types.float32, types.float32, _C3,
+        _C3, _C3, types.int64[::1],
+    ),
+    cache=True, nogil=True, error_model="numpy", parallel=True,
+)  # fmt: skip
+def attend_pool(
+    k: Any, v: Any, kp: Any, vp: Any, q: Any, mask: Any, has_mask: bool, t: int,
+    scale: Any, divide: bool, fill: Any, has_fill: bool, out: Any, units: Any,
+    cuts: Any, low: Any, high: Any, qs: Any, s: Any, acc: Any, state: Any,
+) -> None:  # fmt: skip
+    """`pack` of every head, then `attend` of the units [cuts[i],
+    cuts[i + 1]) for each share i, on numba's threads, one launch each: a
+    thread takes the next head or share (`take`) until none is left, so that
+    one that the machine holds back does less of them (a static split waits
+    for it); `qs[j]`, `s[j]`, `acc[j]` the scratch of thread j of at most
+    `len(qs)` (`team`, `review`)."""
+    threads = team(state, qs.shape[0])  # pyright: ignore[reportCallIssue]
+    heads, shares = kp.shape[0], cuts.shape[0] - 1
+    for _ in prange(threads):
+        u = take(state, 0)  # pyright: ignore[reportCallIssue]
+        while u < heads:
+            pack(k, v, kp, vp, u, u + 1)
+            u = take(state, 0)  # pyright: ignore[reportCallIssue]
+    for j in prange(threads):
+        i = take(state, 1)  # pyright: ignore[reportCallIssue]
+        while i < shares:
+            attend(
+                q, kp, vp, mask, has_mask, t, scale, divide, fill, has_fill, out,
+                units[cuts[i] : cuts[i + 1]], low, high, qs[j], s[j], acc[j],
+            )  # fmt: skip
+            state[4 + j] += 1
+            i = take(state, 1)  # pyright: ignore[reportCallIssue]
+    review(state, threads)  # pyright: ignore[reportCallIssue]
 
 
 def _readonly(x: np.ndarray) -> np.ndarray:
@@ -336,13 +478,15 @@ def bind(
     q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | None,
     out: np.ndarray, scale: np.ndarray | None, divide: bool,
     fill: np.ndarray | None, threads: int, low: float, high: float,
-    rows: int = ROWS, chunk: int = CHUNK,
-) -> tuple[list[partial[None]], list[partial[None]]] | None:  # fmt: skip
+    rows: int = ROWS, chunk: int = CHUNK, pool: bool = False,
+) -> list[list[partial[None]]] | None:  # fmt: skip
     """The calls of one fused attention, float32 operands broadcast to
-    out's batch dims: the packing (a call a thread) and the blocks (a call a
-    thread); None where the kernels do not take it (D or Dv over
-    `MAX_HEAD`, fewer than `MIN_ROWS` query rows, batch dims that do not
-    merge, a mask not contiguous along the keys)."""
+    out's batch dims, in phases whose calls may run at once: the packing (a
+    call a thread) and the blocks (a few calls a thread), or with `pool`
+    (and threads) one call of both on numba's threads (`attend_pool`);
+    None where the kernels do not take it (D or Dv over `MAX_HEAD`, fewer
+    than `MIN_ROWS` query rows, batch dims that do not merge, a mask not
+    contiguous along the keys)."""
     d, width, t = q.shape[-1], v.shape[-1], k.shape[-1]
     if d > MAX_HEAD or width > MAX_HEAD or t == 0 or q.shape[-2] < MIN_ROWS:
         return None
@@ -369,40 +513,49 @@ def bind(
         np.int64,
     ).reshape(-1, 3)
     lo, hi = np.float32(low), np.float32(high)
-    packs: list[partial[None]] = []
-    blocks: list[partial[None]] = []
-    count = min(threads, heads)
-    for i in range(count):
-        a, z = heads * i // count, heads * (i + 1) // count
-        packs.append(partial(pack, k4, v4, kp, vp, a, z))
     # Several blocks of units a thread, each taken by the first thread free
-    # (`cpu_host._Share`): a core that another job slows does less of them.
+    # (`cpu_host._Share`, `attend_pool`): a core that another job slows does
+    # less of them.
     count = min(threads * SHARES if threads > 1 else 1, len(units))
-    for i in range(count):
-        mine = units[len(units) * i // count : len(units) * (i + 1) // count]
-        scratch = (
-            np.empty((rows, d), np.float32),
-            np.empty((rows, min(chunk, panels * NR)), np.float32),
-            np.empty((rows, vp.shape[1] * NR), np.float32),
-        )
-        blocks.append(
-            partial(
-                attend,
-                q4,
-                kp,
-                vp,
-                m,
-                mask is not None,
-                t,
-                f,
-                divide,
-                fills,
-                fill is not None,
-                o4,
-                mine,
-                lo,
-                hi,
-                *scratch,
-            )  # fmt: skip
-        )
-    return packs, blocks
+    cuts = np.array([len(units) * i // count for i in range(count + 1)], np.int64)
+    given = (m, mask is not None, t, f, divide, fills, fill is not None, o4)
+    if pool and threads > 1:
+        workers = min(threads, count, MAX_THREADS)
+        call = partial(
+            attend_pool, k4, v4, kp, vp, q4, *given, units, cuts, lo, hi,
+            *_scratch(workers, rows, d, chunk, panels, vp.shape[1]),
+            pool_state(workers),
+        )  # fmt: skip
+        return [[call]]
+    scratch = _scratch(count, rows, d, chunk, panels, vp.shape[1])
+    packers = min(threads, heads)
+    packs = [
+        partial(pack, k4, v4, kp, vp, heads * i // packers, heads * (i + 1) // packers)
+        for i in range(packers)
+    ]
+    blocks = [
+        partial(
+            attend,
+            q4,
+            kp,
+            vp,
+            *given,
+            units[cuts[i] : cuts[i + 1]],
+            lo,
+            hi,
+            *(x[i] for x in scratch),
+        )  # fmt: skip
+        for i in range(count)
+    ]
+    return [packs, blocks]
+
+
+def _scratch(
+    count: int, rows: int, d: int, chunk: int, panels: int, strips: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`count` calls' `qs`, `s` and `acc` (`attend`), one under another."""
+    return (
+        np.empty((count, rows, d), np.float32),
+        np.empty((count, rows, min(chunk, panels * NR)), np.float32),
+        np.empty((count, rows, strips * NR), np.float32),
+    )

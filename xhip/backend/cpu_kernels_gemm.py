@@ -5,7 +5,9 @@ numpy's OpenBLAS runs the GEMMs of a transformer layer or a ResNet at
 AVX-512 registers over a packed panel of B, at 156-195. The weight of a
 MatMul or Gemm is most often a model constant: `pack` copies it into
 panels of `NR` columns (k x NR each, zero-padded) once, at bind, and each
-call runs `gemm` on a thread's rows.
+call runs `gemm` on a thread's rows; on several threads, one launch of
+`gemm_pool` on numba's (`cpu_host.numba_pool`), or a `gemm` call a share
+on the runtime's Python threads.
 
 `gemm` blocks the rows by `MC` and k by `KC` (a block of A and a panel of B
 stay in L2 and L1 while the tiles sweep them), adds the bias (per column)
@@ -13,8 +15,9 @@ to each block of rows when done, while it is in cache. Tiles off the edge
 (rows under `MR`, the last panel's padding) run whole through the
 thread's scratch.
 
-Cache: numba keys its on-disk cache by this file alone; `_tile` is
-`cpu_kernels_attention`'s, so a change to it needs this file touched too.
+Cache: keyed on this file, `cpu_kernels_attention` (`_tile`, `take`,
+`team`, `review`) and `cpu_kernels_rows` (`wide_vectors`), whose code the
+kernels compile in (`numba_cache.key_on`).
 """
 
 from __future__ import annotations
@@ -23,10 +26,25 @@ from functools import partial
 from typing import Any
 
 import numpy as np
-from numba import njit, types
+from numba import njit, prange, types
 
-from xhip.backend.cpu_kernels_attention import MR, NR, _tile  # pyright: ignore[reportPrivateUsage]
+from xhip.backend import cpu_kernels_attention, cpu_kernels_rows, numba_cache
+from xhip.backend.cpu_kernels_attention import (  # pyright: ignore[reportPrivateUsage]
+    MAX_THREADS,
+    MR,
+    NR,
+    SHARES,
+    _tile,
+    pool_state,
+    review,
+    take,
+    team,
+)
 from xhip.backend.cpu_kernels_rows import wide_vectors
+
+numba_cache.key_on(
+    __file__, [cpu_kernels_attention.__file__, cpu_kernels_rows.__file__]
+)
 
 KC = 128
 """k a block: a block of a B panel (KC x NR, 32 KiB) and a tile's rows of A
@@ -42,6 +60,7 @@ _IN2 = types.Array(types.float32, 2, "A", readonly=True)
 _OUT2 = types.Array(types.float32, 2, "A")
 _ONE = types.Array(types.float32, 1, "C", readonly=True)
 _P3, _C2 = types.float32[:, :, ::1], types.float32[:, ::1]
+_SHARES = types.int64[:, ::1]
 _ZERO = _F(0.0)
 
 
@@ -125,6 +144,32 @@ def gemm(
                     c[i, j] += bias[j]
 
 
+@njit(
+    types.void(
+        _IN2, _P3, types.intp, _OUT2, _ONE, types.boolean, _SHARES, _P3, _P3,
+        types.int64[::1],
+    ),
+    cache=True, nogil=True, error_model="numpy", parallel=True,
+)  # fmt: skip
+def gemm_pool(
+    a: Any, wp: Any, n: int, c: Any, bias: Any, has_bias: bool, shares: Any,
+    ta: Any, tc: Any, state: Any,
+) -> None:  # fmt: skip
+    """The shares (r0, r1, p0, p1) of `gemm` on numba's threads, one launch
+    a step rather than a Python thread woken a share: a thread takes the
+    next share (`take`) until none is left; `ta[j]`, `tc[j]` the scratch of
+    thread j of at most `len(ta)` (`team`, `review`)."""
+    threads = team(state, ta.shape[0])  # pyright: ignore[reportCallIssue]
+    for j in prange(threads):
+        i = take(state, 0)  # pyright: ignore[reportCallIssue]
+        while i < shares.shape[0]:
+            r0, r1, p0, p1 = shares[i, 0], shares[i, 1], shares[i, 2], shares[i, 3]
+            gemm(a, wp, n, c, bias, has_bias, r0, r1, p0, p1, ta[j], tc[j])
+            state[4 + j] += 1
+            i = take(state, 0)  # pyright: ignore[reportCallIssue]
+    review(state, threads)  # pyright: ignore[reportCallIssue]
+
+
 def _readonly(x: np.ndarray) -> np.ndarray:
     """A read-only view of `x`: the type the kernels are compiled for."""
     view = x.view()
@@ -144,31 +189,49 @@ def packed(w: np.ndarray) -> np.ndarray:
 def bind(
     x: np.ndarray, wp: np.ndarray, n: int, o: np.ndarray,
     bias: np.ndarray | None, pieces: int, by_columns: bool = False,
+    pool: bool = False,
 ) -> list[partial[None]]:  # fmt: skip
     """The calls of o = x @ w (+ bias) with w packed (`packed`), its rows
     (or its panels, `by_columns`: short and wide, each thread then reads
-    only its share of w) cut in `pieces`, a call each; x's and o's columns
+    only its share of w) cut in `pieces`, a call each, or with `pool` one
+    call of them all on numba's threads (`gemm_pool`); x's and o's columns
     of unit stride, their row strides whole floats."""
     rows, k = x.shape
     panels = wp.shape[0]
     units = panels if by_columns else -(-rows // MR)
-    pieces = max(1, min(pieces, units))
+    threads = max(1, min(pieces, units, MAX_THREADS if pool else pieces))
+    # Several shares a thread on numba's: a core that another job slows
+    # does less of them (`gemm_pool`).
+    pieces = max(1, min(pieces * SHARES if pool else pieces, units))
     cuts = [units * i // pieces for i in range(pieces + 1)]
     b = _readonly(
         np.zeros(1, np.float32) if bias is None else np.ascontiguousarray(bias)
     )
     xs = _readonly(x)
+    shares = np.array(
+        [
+            (0, rows, lo, hi)
+            if by_columns
+            else (lo * MR, min(rows, hi * MR), 0, panels)
+            for lo, hi in zip(cuts, cuts[1:])
+            if hi > lo
+        ],
+        np.int64,
+    ).reshape(-1, 4)
+    has_bias = bias is not None
+    if pool and threads > 1:
+        ta, tc = _scratch(threads, k)
+        state = pool_state(threads)
+        return [partial(gemm_pool, xs, wp, n, o, b, has_bias, shares, ta, tc, state)]
+    ta, tc = _scratch(len(shares), k)
+    return [
+        partial(gemm, xs, wp, n, o, b, has_bias, *share, ta[i], tc[i])
+        for i, share in enumerate(shares.tolist())
+    ]
 
-    def call(lo: int, hi: int) -> partial[None]:
-        r0, r1 = (0, rows) if by_columns else (lo * MR, min(rows, hi * MR))
-        p0, p1 = (lo, hi) if by_columns else (0, panels)
-        return partial(
-            gemm, xs, wp, n, o, b, bias is not None, r0, r1, p0, p1, *_scratch(k)
-        )
 
-    return [call(lo, hi) for lo, hi in zip(cuts, cuts[1:]) if hi > lo]
-
-
-def _scratch(k: int) -> tuple[np.ndarray, np.ndarray]:
-    """A thread's `ta` and `tc` (`gemm`)."""
-    return np.empty((MR, max(k, 1)), np.float32), np.empty((MR, NR), np.float32)
+def _scratch(count: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """`count` calls' `ta` and `tc` (`gemm`), one under another."""
+    return np.empty((count, MR, max(k, 1)), np.float32), np.empty(
+        (count, MR, NR), np.float32
+    )

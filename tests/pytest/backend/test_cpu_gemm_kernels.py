@@ -8,6 +8,7 @@ are never packed, and their new values are read by every call."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 
 import numpy as np
 import pytest
@@ -31,17 +32,33 @@ def _close(
     np.testing.assert_array_less(np.abs(got - want) / scale, 4e-7 * np.sqrt(k) + 1e-6)
 
 
-@pytest.fixture
-def taken(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+def _shares(calls: list[partial[None]]) -> int:
+    """The threads of a bound GEMM: its calls, or one pool call's (its
+    scratch's)."""
+    if len(calls) == 1 and calls[0].func is kernels.gemm_pool:
+        return len(calls[0].args[7])
+    return len(calls)
+
+
+@pytest.fixture(params=["numba", "python"])
+def taken(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[list[int]]:
     """The pieces of each GEMM bound to the kernels; the kernels taken on any
-    CPU (without AVX-512 they are only slower: `wide_simd`)."""
+    CPU (without AVX-512 they are only slower: `wide_simd`), the pieces run
+    as one launch on numba's threads (`gemm_pool`) and, the fallback, each
+    on the runtime's Python threads (`cpu_host.numba_pool`)."""
     monkeypatch.setattr(cpu_host, "wide_simd", lambda: True)
+    pool = request.param == "numba"
+    monkeypatch.setattr(cpu_host, "numba_pool", lambda: pool)
     pieces: list[int] = []
     bind = kernels.bind
 
     def spy(*args: object, **kwargs: object) -> object:
         calls = bind(*args, **kwargs)  # pyright: ignore[reportArgumentType]
-        pieces.append(len(calls))
+        pieces.append(_shares(calls))
+        # Several pieces: one pool launch, or a call each on Python's threads.
+        assert len(calls) == 1 if pool else all(c.func is kernels.gemm for c in calls)
         return calls
 
     monkeypatch.setattr(kernels, "bind", spy)
@@ -223,17 +240,22 @@ def test_constant_bytes_packed_once(taken: list[int]) -> None:
 @pytest.mark.parametrize(
     ("m", "k", "n"), [(1, 5, 3), (6, 64, 64), (7, 129, 65), (0, 4, 5), (5, 0, 70)]
 )
-@pytest.mark.parametrize("pieces", [1, 2])
+@pytest.mark.parametrize("pieces", [1, 2, 3])
 @pytest.mark.parametrize("by_columns", [False, True])
-def test_kernel_direct(m: int, k: int, n: int, pieces: int, by_columns: bool) -> None:
+@pytest.mark.parametrize("pool", [False, True])
+def test_kernel_direct(
+    m: int, k: int, n: int, pieces: int, by_columns: bool, pool: bool
+) -> None:
     """The kernels below the runtime's sizes: one row, one tile, empty dims;
-    with a bias; rows or panels cut."""
+    with a bias; rows or panels cut, each piece a call or all in one launch
+    on numba's threads (`gemm_pool`, more pieces than its threads too)."""
     rng = np.random.default_rng(m + k + n)
     x = rng.normal(0, 1, (m, k)).astype(np.float32)
     w = rng.normal(0, 1, (k, n)).astype(np.float32)
     bias = rng.normal(0, 1, n).astype(np.float32)
     o = np.full((m, n), 7, np.float32)
-    for call in kernels.bind(x, kernels.packed(w), n, o, bias, pieces, by_columns):
+    wp = kernels.packed(w)
+    for call in kernels.bind(x, wp, n, o, bias, pieces, by_columns, pool):
         call()
     _close(o, x, w, bias.astype(np.float64))
 

@@ -36,18 +36,29 @@ def _reference(
     return p @ v.astype(np.float64)
 
 
-@pytest.fixture
-def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bool]]:
+@pytest.fixture(params=["numba", "python"])
+def calls(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[list[bool]]:
     """Whether each fused attention bound went to the kernels (bind's result
     not None); the kernels taken on any CPU (without AVX-512 they are only
-    slower, and the runtime leaves them: `wide_simd`)."""
+    slower, and the runtime leaves them: `wide_simd`); with several threads
+    run as one launch on numba's threads (`attend_pool`) and, the fallback,
+    a call a share on the runtime's Python threads (`cpu_host.numba_pool`)."""
     monkeypatch.setattr(cpu_attention, "wide_simd", lambda: True)
+    pool = request.param == "numba"
+    monkeypatch.setattr(cpu_attention, "numba_pool", lambda: pool)
     taken: list[bool] = []
     bind = kernels.bind
 
     def spy(*args: object, **kwargs: object) -> object:
         bound = bind(*args, **kwargs)  # pyright: ignore[reportArgumentType]
         taken.append(bound is not None)
+        if bound is not None:
+            funcs = [call.func for phase in bound for call in phase]
+            threads = args[8]
+            assert isinstance(threads, int)
+            assert (funcs == [kernels.attend_pool]) == (pool and threads > 1)
         return bound
 
     monkeypatch.setattr(kernels, "bind", spy)
