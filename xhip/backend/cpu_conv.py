@@ -15,6 +15,12 @@ per pixel:
   (`_bind_winograd`); a column matrix of several L2-sized blocks per thread
   by blocks of output rows (`_bind_blocked`). A GEMM of many more positions
   than output channels is cut over the threads by positions (`_bind_gemm`).
+  On AVX-512 (`wide_simd`) the GEMMs of one group are the tile kernel's
+  (`cpu_kernels_convgemm`), each a kernel per thread: Winograd's chunks of
+  64 tiles transformed, multiplied and transformed back in L2
+  (`_bind_winograd_tiles`); other convolutions' windows written into the
+  tile kernel's panels and multiplied by the weights in place
+  (`_bind_direct`).
 - `pool`: one `maximum`/`add` per kernel tap over the output positions whose
   input lies inside the image (whole strided planes); the average's divisor
   is a separable product of per-dim counts; a large 2-D float32 max pool by
@@ -36,10 +42,12 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from xhip.backend.cpu_host import (
+    BLAS_PARALLEL_MIN_MACS,
     CpuHost,
     contiguous,
     nothing,
     run_all,
+    wide_simd,
 )
 from xhip.backend.runtime import DA, InputError, OptDA
 from xhip.dialects.hip import ConvAttributes, PoolAttributes, WindowAttributes
@@ -58,14 +66,29 @@ BLOCK_BYTES = 1 << 20
 """The column matrix's block per thread where a convolution runs by blocks
 (`_bind_blocked`): about a core's L2."""
 
+ROWS_MIN_DEPTH = 512
+"""Fewest multiply-adds an output for `_rows_first`."""
+
+_MR, _NR = 6, 64
+"""The GEMM tile kernel's rows and columns (`cpu_kernels_attention`'s; not
+imported here, where numba would load with it)."""
+
 WINOGRAD_MIN_TILES = 32
 """A 3x3 convolution with fewer 2x2 output tiles per image (7x7 outputs: 16)
 keeps im2col: its 16 GEMMs would be too thin, and the kernels' transform,
-made each call, would cost about what the GEMMs save."""
+made each call, would cost about what the GEMMs save. The tile kernel's
+Winograd fills a quarter of its 64-tile panel there: 512x7x7, one thread,
+4.0 ms against 1.7-1.9 by `_bind_direct`; at 256x14x14 (49 tiles) 0.98-1.05
+against 1.96."""
 
 COLUMN_SPLIT_RATIO = 4
 """A GEMM with at least this many times more positions than output rows is
 cut over the threads by positions (`_bind_gemm`)."""
+
+
+CHUNK_BYTES = 1 << 18
+"""The column panels a chunk where a convolution runs as one numba kernel
+(`_bind_direct`): with the weights' block, in a core's L2."""
 
 
 def _uses_kernels(x: np.ndarray, kernel: Sequence[int], elements: int) -> bool:
@@ -97,6 +120,40 @@ def _winograd_fits(
         and need <= work.size
         and _uses_kernels(xs, (3, 3), work.size)
     )
+
+
+def _direct_fits(
+    xs: np.ndarray, ws: np.ndarray, o: np.ndarray, attrs: ConvAttributes
+) -> bool:
+    """Whether a convolution runs as one numba kernel (`_bind_direct`): 2-D,
+    one group, float32, on AVX-512 (`wide_simd`: the micro-kernel's 24
+    accumulators), large enough for the kernels."""
+    kernel = ws.shape[2:]
+    return (
+        attrs.group == 1
+        and xs.dtype == ws.dtype == o.dtype == np.float32
+        and _uses_kernels(
+            xs, kernel, xs.shape[1] * math.prod(kernel) * math.prod(o.shape[2:])
+        )
+        and wide_simd()
+    )
+
+
+def _rows_first(positions: int, channels: int, depth: int) -> bool:
+    """Whether a convolution's GEMM takes the output positions as the tile
+    kernel's rows (`_bind_by_rows`) rather than as its panels of 64
+    (`_bind_direct`): where that wastes at least a fifth less of the
+    kernel's work (14x14 outputs: 196 positions, 198 rows of tiles against
+    4 panels of 64) and each output takes at least `ROWS_MIN_DEPTH`
+    multiply-adds (moving the windows and the product costs the same
+    either way). One thread, CPU time, warm / cold caches: 128x28x28 to 256,
+    3x3 stride 2, 0.90 / 0.98 ms against 1.22 / 1.14; its 1x1 0.18 / 0.27
+    against 0.16 / 0.23; at 7x7 (49 positions, 54 rows against a panel, an
+    eighth less) the two tie (512 channels: 2.40 / 2.42 against 2.32 /
+    2.39)."""
+    as_panels = -(-positions // _NR) * _NR * (-(-channels // _MR) * _MR)
+    as_rows = -(-positions // _MR) * _MR * (-(-channels // _NR) * _NR)
+    return as_rows * 5 <= as_panels * 4 and depth >= ROWS_MIN_DEPTH
 
 
 def _window_2d(
@@ -318,8 +375,19 @@ class CpuConvolutions(CpuHost):
             images = contiguous(xs, calls).reshape(n, group, c // group, positions)
             out_rows = target.reshape(n, group, m // group, positions)
             calls.append(self._bind_gemm(weights, images, out_rows))
+        elif _winograd_fits(xs, ws, o, work, attrs) and wide_simd():
+            calls.append(
+                self._bind_winograd_tiles(xs, ws, shift, target, work, attrs, calls)
+            )
+            shift = None
         elif _winograd_fits(xs, ws, o, work, attrs):
             calls.append(self._bind_winograd(xs, ws, shift, target, work, attrs, calls))
+            shift = None
+        elif _direct_fits(xs, ws, o, attrs):
+            depth = c // group * math.prod(kernel)
+            by_rows = not ws.flags.writeable and _rows_first(positions, m, depth)
+            bind = self._bind_by_rows if by_rows else self._bind_direct
+            calls.append(bind(xs, ws, shift, target, attrs, calls))
             shift = None
         elif (rows := self._block_rows(xs, ws, o, work, group)) is not None:
             weights = contiguous(ws, calls).reshape(m, -1)
@@ -532,6 +600,193 @@ class CpuConvolutions(CpuHost):
                     ],
                 )
             )
+        return partial(run_all, steps)
+
+    def _bind_direct(
+        self,
+        xs: np.ndarray,
+        ws: np.ndarray,
+        shift: np.ndarray | None,
+        target: np.ndarray,
+        attrs: ConvAttributes,
+        calls: list[Callable[[], object]],
+    ) -> Callable[[], object]:
+        """A convolution as one numba kernel per thread
+        (`cpu_kernels_convgemm.conv`): chunks of `CHUNK_BYTES` of column
+        panels written and multiplied by the weights (used in place, as
+        ONNX lays them out) while in L2, the bias added to each. Threads take
+        runs of positions, or where the panels are too few, of output
+        channels (each then writes the same panels); each its own scratch."""
+        from xhip.backend import cpu_kernels_convgemm as k  # lazy: numba, large only
+
+        n, c = xs.shape[:2]
+        m, (kh, kw) = ws.shape[0], ws.shape[2:]
+        ho, wo = target.shape[2:]
+        positions, taps = ho * wo, c * kh * kw
+        images = k.readonly(contiguous(xs, calls))
+        weights = k.readonly(contiguous(ws, calls).reshape(m, taps))
+        has_bias = shift is not None
+        bias = k.readonly(
+            np.zeros(1, np.float32) if shift is None else contiguous(shift, calls)
+        )
+        outs = target.reshape(n, m, positions)
+        panels = -(-positions // k.NR)
+        chunk = max(1, min(panels, CHUNK_BYTES // (taps * k.NR * 4)))
+        big = n * m * taps * positions >= BLAS_PARALLEL_MIN_MACS
+        pieces = self.threads if big else 1
+        if panels >= 2 * pieces:
+            cuts = [panels * t // pieces * k.NR for t in range(pieces)] + [positions]
+            shares = [(lo, hi, 0, m) for lo, hi in zip(cuts, cuts[1:]) if hi > lo]
+        else:
+            tiles = -(-m // k.MR)
+            cuts = [tiles * t // pieces * k.MR for t in range(pieces)] + [m]
+            shares = [
+                (0, positions, lo, hi) for lo, hi in zip(cuts, cuts[1:]) if hi > lo
+            ]
+        window = _window_2d(attrs)
+        tasks: list[Callable[[], object]] = []
+        for q0, q1, r0, r1 in shares:
+            chunk_panels = min(chunk, -(-(q1 - q0) // k.NR))
+            col = np.zeros((chunk_panels, taps, k.NR), np.float32)
+            ta = np.empty((k.MR, taps), np.float32)
+            tc = np.empty((k.MR, k.NR), np.float32)
+            rest = ((kh, kw), *window, wo, q0, q1, r0, r1, col, ta, tc)
+            convs = [
+                partial(k.conv, images[i], weights, bias, has_bias, outs[i], *rest)
+                for i in range(n)
+            ]
+            tasks.append(partial(run_all, convs))
+        return partial(self._parallel, tasks)
+
+    def _bind_by_rows(
+        self,
+        xs: np.ndarray,
+        ws: np.ndarray,
+        shift: np.ndarray | None,
+        target: np.ndarray,
+        attrs: ConvAttributes,
+        calls: list[Callable[[], object]],
+    ) -> Callable[[], object]:
+        """A convolution of few positions and constant weights as one numba
+        kernel per thread (`cpu_kernels_convgemm.conv_rows`): the weights
+        reordered tap-major and packed once into panels of 64 output
+        channels, the threads taking runs of panels; each writes the windows
+        as rows (its own copy) and streams its panels over them."""
+        from xhip.backend import cpu_kernels_convgemm as k  # lazy: numba, large only
+        from xhip.backend import cpu_kernels_gemm as g  # lazy: numba, large only
+
+        n, c = xs.shape[:2]
+        m, (kh, kw) = ws.shape[0], ws.shape[2:]
+        ho, wo = target.shape[2:]
+        positions, taps = ho * wo, c * kh * kw
+        ordered = np.ascontiguousarray(ws.transpose(0, 2, 3, 1)).reshape(m, taps)
+        packed = k.readonly(g.packed(ordered.T))
+        images = k.readonly(contiguous(xs, calls))
+        has_bias = shift is not None
+        bias = k.readonly(
+            np.zeros(1, np.float32) if shift is None else contiguous(shift, calls)
+        )
+        outs = target.reshape(n, m, positions)
+        (sh, sw), (dh, dw), (ph, pw) = _window_2d(attrs)
+        spans = ((ho - 1) * sh + (kh - 1) * dh + 1, (wo - 1) * sw + (kw - 1) * dw + 1)
+        rows = -(-positions // k.MR) * k.MR
+        panels = packed.shape[0]
+        big = n * m * taps * positions >= BLAS_PARALLEL_MIN_MACS
+        pieces = min(self.threads if big else 1, panels)
+        cuts = [panels * t // pieces for t in range(pieces + 1)]
+        tasks: list[Callable[[], object]] = []
+        for p0, p1 in zip(cuts, cuts[1:]):
+            padded = np.zeros((*spans, c), np.float32)
+            col = np.zeros((rows, taps), np.float32)
+            product = np.empty((rows, k.NR), np.float32)
+            head = (padded, packed, bias, has_bias)
+            rest = ((kh, kw), (sh, sw), (dh, dw), (ph, pw), wo, p0, p1, col, product)
+            convs = [
+                partial(k.conv_rows, images[i], *head, outs[i], *rest) for i in range(n)
+            ]
+            tasks.append(partial(run_all, convs))
+        return partial(self._parallel, tasks)
+
+    def _bind_winograd_tiles(
+        self,
+        xs: np.ndarray,
+        ws: np.ndarray,
+        shift: np.ndarray | None,
+        target: np.ndarray,
+        work: np.ndarray,
+        attrs: ConvAttributes,
+        calls: list[Callable[[], object]],
+    ) -> Callable[[], object]:
+        """Winograd F(2x2, 3x3) as one numba kernel per thread
+        (`cpu_kernels_convgemm.winograd`): chunks of `NR` output tiles, each
+        transformed, multiplied by the transformed kernels (the tile
+        kernel's GEMMs) and transformed back while in L2. The kernels
+        transformed once where the weights are read-only memory (the
+        model's constants), else at each call; padded to rows of whole
+        tiles. Threads take runs of chunks, or where the chunks are too few,
+        of output channels (each then transforms the same input). Each
+        thread's scratch (a chunk's transformed input and products) lies in
+        the workspace where it fits."""
+        from xhip.backend import cpu_kernels_conv as k  # lazy: numba, large only
+        from xhip.backend import cpu_kernels_convgemm as g  # lazy: numba, large only
+
+        n, c = xs.shape[:2]
+        m, (ho, wo) = ws.shape[0], target.shape[2:]
+        tiles = ((ho + 1) // 2) * ((wo + 1) // 2)
+        constant = not ws.flags.writeable
+        images = g.readonly(contiguous(xs, calls))
+        # Constants are transformed here, from their bytes now.
+        weights = np.ascontiguousarray(ws) if constant else contiguous(ws, calls)
+        rows = -(-m // g.MR) * g.MR
+        kernels = np.zeros((16, rows, c), np.float32)
+        by_element = kernels[:, :m].transpose(1, 0, 2)
+        transform = partial(
+            self._parallel,
+            [
+                partial(k.winograd_weights, weights, by_element, lo, hi)
+                for lo, hi in self._spans(m)
+            ],
+        )
+        steps: list[Callable[[], object]] = []
+        if constant:  # read-only memory (the constants): the same bytes every call
+            transform()
+        else:
+            steps.append(transform)
+        has_bias = shift is not None
+        bias = g.readonly(
+            np.zeros(1, np.float32) if shift is None else contiguous(shift, calls)
+        )
+        chunks = -(-tiles // g.NR)
+        if chunks >= self.threads:
+            cuts = [chunks * t // self.threads * g.NR for t in range(self.threads)]
+            shares = [(lo, hi, 0, rows) for lo, hi in zip(cuts, [*cuts[1:], tiles])]
+        else:
+            across = rows // g.MR
+            cuts = [across * t // self.threads * g.MR for t in range(self.threads + 1)]
+            shares = [(0, tiles, lo, hi) for lo, hi in zip(cuts, cuts[1:])]
+        shares = [(a, b, lo, hi) for a, b, lo, hi in shares if a < b and lo < hi]
+        block = c * g.NR + 16  # + 16: the 16 streams do not alias in L1
+        scratch = 16 * block + rows * (16 * g.NR + 16)
+        pool = work if work.size >= scratch * len(shares) else None
+        readonly_kernels = g.readonly(kernels)
+        pads = (attrs.pads[0], attrs.pads[1])
+        tasks: list[Callable[[], object]] = []
+        for j, (t0, t1, r0, r1) in enumerate(shares):
+            own = (
+                np.empty(scratch, np.float32)
+                if pool is None
+                else pool[j * scratch : (j + 1) * scratch]
+            )
+            v = own[: 16 * block]
+            products = own[16 * block :].reshape(rows, 16 * g.NR + 16)
+            head = (readonly_kernels, bias, has_bias)
+            rest = (pads, t0, t1, r0, r1, v, block, products)
+            convs = [
+                partial(g.winograd, images[i], *head, target[i], *rest)
+                for i in range(n)
+            ]
+            tasks.append(partial(run_all, convs))
+        steps.append(partial(self._parallel, tasks))
         return partial(run_all, steps)
 
     def _spans(self, count: int) -> list[tuple[int, int]]:

@@ -1,14 +1,18 @@
 """The CPU runtime's 2-D convolution and max pooling at sizes that take the
-numba kernels (`cpu_kernels_conv`: im2col, depthwise, max pool) and the
-positions-cut GEMM, against numpy float64 references: odd sizes, strides 2
-and 3, dilations, asymmetric pads, windows past the end (ceil mode), batch
-> 1, groups, one thread and two. The numpy forms below the size threshold
-are covered by the node suite and `test_conv_models.py`."""
+numba kernels (`cpu_kernels_conv`: im2col, depthwise, max pool;
+`cpu_kernels_convgemm`: the convolution and Winograd by the GEMM tile
+kernel) and the positions-cut GEMM, against numpy float64 references: odd
+sizes, strides 2 and 3, dilations, asymmetric pads, windows past the end
+(ceil mode), batch > 1, groups, one thread and two, with AVX-512's paths
+(`wide_simd`, forced: the kernels are right on any CPU, only slower) and
+without. The numpy forms below the size threshold are covered by the node
+suite and `test_conv_models.py`."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pytest
@@ -95,12 +99,14 @@ def _run_conv(
     threads: int,
     bias: bool,
     outputs: int | None = None,
+    read_only: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(math.prod(case.x) + group)
     x = rng.standard_normal(case.x).astype(np.float32)
     c = case.x[1]
     m = outputs or (c * multiplier if group > 1 else 2 * c + 3)
     w = rng.standard_normal((m, c // group, *case.kernel)).astype(np.float32)
+    w.setflags(write=not read_only)  # read-only: as the model's constants
     b = rng.standard_normal(m).astype(np.float32) if bias else None
     out_spatial = case.out_shape()
     runtime = CpuRuntime(threads=threads)
@@ -132,18 +138,113 @@ def test_conv_matches_float64(
     block_bytes: int,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """With small blocks, every case of one group runs by blocks of a few
-    output rows (`_bind_blocked`), a thread's run of rows split unevenly."""
+    """Without AVX-512 (numpy's GEMMs). With small blocks, every case of one
+    group runs by blocks of a few output rows (`_bind_blocked`), a thread's
+    run of rows split unevenly."""
+    monkeypatch.setattr(cpu_conv, "wide_simd", lambda: False)
     monkeypatch.setattr(cpu_conv, "BLOCK_BYTES", block_bytes)
     multiplier = 2 if group == 4 else 1
     got, want = _run_conv(case, group, multiplier, threads, bias=group != 2)
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
 
 
+DIRECT = [
+    *(case for case, group in CONVS if group == 1),
+    Case((2, 3, 61, 57), (7, 7), (2, 2), pads=(3, 3, 3, 3)),
+    Case((1, 32, 7, 9), (3, 3), pads=(1, 1, 1, 1)),
+    Case((2, 40, 47, 41), (1, 1), (2, 2)),
+    Case((1, 9, 40, 33), (3, 3), (2, 1), (1, 2), (0, 2, 1, 0)),
+]
+"""Convolutions of one group (not Winograd's) that take the tile kernel
+(`_bind_direct`): besides `CONVS`', a 7x7 stem of stride 2 at batch 2,
+positions too few for a panel per thread (7x9: the output channels are cut
+instead), a 1x1 of stride 2, a dilated one of unequal strides."""
+
+
+@pytest.mark.parametrize("chunk_bytes", [cpu_conv.CHUNK_BYTES, 1])
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("case", DIRECT)
+def test_conv_by_tile_kernel_matches_float64(
+    case: Case, threads: int, chunk_bytes: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tile kernel's convolution (`cpu_kernels_convgemm.conv`), output
+    channels not a multiple of the tile's rows (2 * C + 3), with and without
+    a bias; with chunks of one panel, many chunks a thread, the last short."""
+    monkeypatch.setattr(cpu_conv, "wide_simd", lambda: True)
+    monkeypatch.setattr(cpu_conv, "CHUNK_BYTES", chunk_bytes)
+    taken: list[object] = []
+    monkeypatch.setattr(
+        cpu_conv.CpuConvolutions,
+        "_bind_direct",
+        _spy(cpu_conv.CpuConvolutions._bind_direct, taken),  # pyright: ignore[reportPrivateUsage]
+    )
+    got, want = _run_conv(case, 1, 1, threads, bias=case.x[1] % 2 == 0)
+    assert taken
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+ROWS = [
+    (Case((1, 64, 28, 28), (3, 3), (2, 2), pads=(1, 1, 1, 1)), 128),
+    (Case((2, 64, 15, 13), (3, 3), pads=(1, 1, 1, 1)), 192),
+    (Case((1, 60, 12, 12), (3, 3), (1, 1), (2, 2), (2, 1, 2, 3)), 64),
+]
+"""(case, output channels): few positions (196, 195 a batch of 2, 144)
+by constant weights, which take the positions as the tile kernel's rows
+(`_bind_by_rows`): three panels of output channels (cut 1 and 2 over two
+threads), a dilated one with asymmetric pads."""
+
+
+@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize(("case", "outputs"), ROWS)
+def test_conv_by_rows_matches_float64(
+    case: Case,
+    outputs: int,
+    threads: int,
+    bias: bool,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(cpu_conv, "wide_simd", lambda: True)
+    taken: list[object] = []
+    method = cpu_conv.CpuConvolutions._bind_by_rows  # pyright: ignore[reportPrivateUsage]
+    monkeypatch.setattr(cpu_conv.CpuConvolutions, "_bind_by_rows", _spy(method, taken))
+    got, want = _run_conv(case, 1, 1, threads, bias, outputs, read_only=True)
+    assert taken
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize(
+    ("case", "read_only"),
+    [(ROWS[0][0], False), (Case((1, 96, 28, 28), (1, 1), (2, 2)), True)],
+)
+def test_conv_by_rows_only_where_it_pays(
+    case: Case, read_only: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Weights that are not constants, and a GEMM too shallow (a 1x1 of 96
+    channels: `ROWS_MIN_DEPTH`), take the panels (`_bind_direct`)."""
+    monkeypatch.setattr(cpu_conv, "wide_simd", lambda: True)
+    taken: list[object] = []
+    method = cpu_conv.CpuConvolutions._bind_direct  # pyright: ignore[reportPrivateUsage]
+    monkeypatch.setattr(cpu_conv.CpuConvolutions, "_bind_direct", _spy(method, taken))
+    got, want = _run_conv(case, 1, 1, 2, True, 128, read_only=read_only)
+    assert taken
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+def _spy(method: Any, taken: list[object]) -> Any:
+    """`method`, noting in `taken` each time it is called."""
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        taken.append(args)
+        return method(*args, **kwargs)
+
+    return spy
+
+
 def test_sizes_take_the_kernels() -> None:
     """Every case above is large enough for the numba path (or it would
     test the numpy one twice)."""
-    for case, _ in CONVS:
+    for case in [*(case for case, _ in CONVS), *DIRECT]:
         elements = case.x[1] * math.prod(case.kernel) * math.prod(case.out_shape())
         assert elements >= cpu_conv.KERNEL_MIN_ELEMENTS, case
 
@@ -191,35 +292,62 @@ WINOGRAD = [
     (Case((2, 9, 23, 30), (3, 3), pads=(2, 0, 1, 1)), 8),
     (Case((1, 12, 17, 19), (3, 3)), 11),
     (Case((1, 7, 40, 11), (3, 3), pads=(0, 1, 2, 2)), 5),
+    (Case((1, 20, 14, 14), (3, 3), pads=(1, 1, 1, 1)), 20),
+    (Case((2, 6, 33, 31), (3, 3), pads=(1, 1, 1, 1)), 6),
 ]
 """(case, output channels): odd output heights and widths (the last tiles
 cut), asymmetric pads, no pads, batch 2; all 3x3 of unit strides with their
-tiles and products fitting in the workspace."""
+tiles and products fitting in the workspace. With AVX-512 (the tile
+kernel's, `_bind_winograd_tiles`): 14x14 is one chunk of tiles (the output
+channels cut over the threads, the scratch its own), 33x31 five chunks (the
+last of 16 tiles) over the threads, the scratch in the workspace."""
 
 
+@pytest.mark.parametrize("wide", [True, False])
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize(("case", "outputs"), WINOGRAD)
-def test_winograd_matches_float64(case: Case, outputs: int, threads: int) -> None:
-    """The 3x3 unit-stride convolutions that run as Winograd F(2x2, 3x3):
-    float32 transforms, so a looser bound than im2col's (the tolerance is
-    well above the error measured, 1e-6 relative, and far below a wrong
-    tile's)."""
+def test_winograd_matches_float64(
+    case: Case,
+    outputs: int,
+    threads: int,
+    wide: bool,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The 3x3 unit-stride convolutions that run as Winograd F(2x2, 3x3),
+    by the tile kernel (`wide`) or numpy's GEMMs: float32 transforms, so a
+    looser bound than im2col's (the tolerance is well above the error
+    measured, 1e-6 relative, and far below a wrong tile's)."""
+    monkeypatch.setattr(cpu_conv, "wide_simd", lambda: wide)
+    taken: list[object] = []
+    name = "_bind_winograd_tiles" if wide else "_bind_winograd"
+    monkeypatch.setattr(
+        cpu_conv.CpuConvolutions,
+        name,
+        _spy(getattr(cpu_conv.CpuConvolutions, name), taken),
+    )
     c = case.x[1]
     ho, wo = case.out_shape()
     tiles = ((ho + 1) // 2) * ((wo + 1) // 2)
     assert tiles >= cpu_conv.WINOGRAD_MIN_TILES
     assert 16 * tiles * (c + outputs) <= c * 9 * ho * wo
     got, want = _run_conv(case, 1, 1, threads, bias=c != 12, outputs=outputs)
+    assert taken
     scale = float(np.abs(want).max())
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=2e-5 * scale)
 
 
+@pytest.mark.parametrize("stride", [1, 2])
+@pytest.mark.parametrize("wide", [True, False])
 @pytest.mark.parametrize("read_only", [False, True])
-def test_winograd_kernels_follow_the_weights(read_only: bool) -> None:
-    """A bound Winograd convolution transforms writable weights again on
-    every call (they may be computed: here changed in place between calls),
-    and read-only ones (the constants, used in place) once, at binding."""
-    case = Case((1, 8, 30, 30), (3, 3), pads=(1, 1, 1, 1))
+def test_bound_conv_follows_the_weights(
+    read_only: bool, wide: bool, stride: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bound Winograd convolution (stride 1) transforms writable weights
+    again on every call (they may be computed: here changed in place between
+    calls), and read-only ones (the constants, used in place) once, at
+    binding; the others (stride 2) read them at every call."""
+    monkeypatch.setattr(cpu_conv, "wide_simd", lambda: wide)
+    case = Case((1, 8, 30, 30), (3, 3), (stride, stride), pads=(1, 1, 1, 1))
     rng = np.random.default_rng(5)
     x = rng.standard_normal(case.x).astype(np.float32)
     w = rng.standard_normal((8, 8, 3, 3)).astype(np.float32)
@@ -227,9 +355,9 @@ def test_winograd_kernels_follow_the_weights(read_only: bool) -> None:
     w.setflags(write=not read_only)
     runtime = CpuRuntime(threads=2)
     try:
-        out = runtime.empty((1, 8, 30, 30), np.dtype(np.float32))
-        size = 8 * 9 * 30 * 30
-        attrs = hip.ConvAttributes((1, 1), (1, 1), case.pads, 1)
+        out = runtime.empty((1, 8, *case.out_shape()), np.dtype(np.float32))
+        size = 8 * 9 * math.prod(case.out_shape())
+        attrs = hip.ConvAttributes(case.strides, (1, 1), case.pads, 1)
         weights = runtime.upload(w)
         bound = runtime.bind_conv(
             runtime.upload(x),

@@ -1,0 +1,408 @@
+"""2-D float32 convolutions as numba kernels on the GEMM tile kernel
+(`cpu_kernels_attention._tile`, 6 x 64 outputs in 24 registers; issue 25).
+
+numpy's path writes the whole column matrix (C * kh * kw, positions) out to
+memory, then OpenBLAS packs it again for its GEMM (95-136 GFLOP/s a core).
+Each kernel here runs one thread's share of a convolution in chunks that
+stay in L2, writing its operands straight into the layouts `_tile` reads
+(156-195 GFLOP/s):
+
+- `conv`: the windows of a chunk of output positions as panels of `NR`
+  positions (K x NR each: `_tile`'s B), the weights as ONNX stores them
+  (the A, rows of K: nothing to pack, constant or not), the bias added to
+  the chunk. The output (M, positions) is NCHW as it is. Each `k` block
+  (`KC` at most) of a panel stays in L1 while every tile of rows sweeps it;
+  tiles off the edge (the last panel's positions past the chunk, rows
+  under `MR`) run whole through the task's scratch, as
+  `cpu_kernels_gemm.gemm`'s.
+- `conv_rows`: few positions, as `_tile`'s rows, by the weights packed in
+  panels of 64 output channels.
+- `winograd`: Winograd F(2x2, 3x3) by chunks of `NR` tiles, the three
+  steps of each chunk while in L2.
+
+Cache: keyed on this file, `cpu_kernels_attention` (`_tile`),
+`cpu_kernels_gemm` (`KC`) and `cpu_kernels_rows` (`wide_vectors`), whose
+code the kernels compile in (`numba_cache.key_on`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit, types
+
+from xhip.backend import (
+    cpu_kernels_attention,
+    cpu_kernels_gemm,
+    cpu_kernels_rows,
+    numba_cache,
+)
+from xhip.backend.cpu_kernels_attention import MR, NR, _tile  # pyright: ignore[reportPrivateUsage]
+from xhip.backend.cpu_kernels_gemm import KC
+from xhip.backend.cpu_kernels_rows import wide_vectors
+
+numba_cache.key_on(
+    __file__,
+    [
+        cpu_kernels_attention.__file__,
+        cpu_kernels_gemm.__file__,
+        cpu_kernels_rows.__file__,
+    ],
+)
+
+_U = np.uint64
+"""Inner-loop indices are cast to it: numba wraps a negative signed index
+around (a select per element), which keeps LLVM from vectorizing."""
+_ZERO = np.float32(0.0)
+_X3 = types.Array(types.float32, 3, "C", readonly=True)
+_W2 = types.Array(types.float32, 2, "C", readonly=True)
+_B1 = types.Array(types.float32, 1, "C", readonly=True)
+_O2, _C3, _C2 = types.float32[:, ::1], types.float32[:, :, ::1], types.float32[:, ::1]
+_PAIR = types.UniTuple(types.intp, 2)
+_V1W = types.float32[::1]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _inside(
+    tap: int, stride: int, dilation: int, pad: int, size: int, count: int
+) -> tuple[int, int]:
+    """The outputs [first, last) of one tap along a dim whose input lies
+    inside [0, size)."""
+    offset = tap * dilation - pad
+    first = max(0, (-offset + stride - 1) // stride)
+    last = min(count, (size - 1 - offset) // stride + 1)
+    return first, max(first, last)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _even(k: int) -> int:
+    """k's blocks: at most `KC`, as even as can be (k = 147: 74 and 73, not
+    128 and a thin 19 that loads and stores the tiles for little)."""
+    return -(-k // -(-k // KC))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _panels(
+    x: Any,
+    col: Any,
+    kernel: tuple[int, int],
+    strides: tuple[int, int],
+    dilations: tuple[int, int],
+    pads: tuple[int, int],
+    wo: int,
+    q0: int,
+    q1: int,
+) -> None:
+    """Output positions [q0, q1) (Wo = `wo` a row) of image x (C, H, W) into
+    col (panels, C * kh * kw, NR): position q0 + s * NR + l's window at
+    col[s, :, l], 0 where it lies in the padding. Lanes past q1 are left as
+    they are. Each output row's run of a panel is one vectorized copy per
+    tap, its padding zeroed beside."""
+    kh, kw = kernel
+    sh, sw = strides
+    dh, dw = dilations
+    ph, pw = pads
+    channels, h, w = x.shape
+    for s in range((q1 - q0 + NR - 1) // NR):
+        a = q0 + s * NR
+        b = min(a + NR, q1)
+        oy = a // wo
+        while oy * wo < b:
+            ox0 = max(a, oy * wo) - oy * wo
+            ox1 = min(b, (oy + 1) * wo) - oy * wo
+            base = oy * wo - a  # the lane of ox is base + ox
+            for i in range(kh):
+                iy = oy * sh - ph + i * dh
+                for j in range(kw):
+                    x0, x1 = _inside(j, sw, dw, pw, w, wo)
+                    x0 = min(max(x0, ox0), ox1)
+                    x1 = min(max(x1, x0), ox1)
+                    if iy < 0 or iy >= h:
+                        x0, x1 = ox1, ox1
+                    offset = j * dw - pw
+                    for c in range(channels):
+                        r = (c * kh + i) * kw + j
+                        for ox in range(ox0, x0):
+                            col[s, r, _U(base + ox)] = _ZERO
+                        if sw == 1:
+                            for ox in range(x0, x1):
+                                col[s, r, _U(base + ox)] = x[c, iy, _U(ox + offset)]
+                        elif sw == 2:
+                            for ox in range(x0, x1):
+                                col[s, r, _U(base + ox)] = x[c, iy, _U(2 * ox + offset)]
+                        else:
+                            for ox in range(x0, x1):
+                                col[s, r, _U(base + ox)] = x[
+                                    c, iy, _U(ox * sw + offset)
+                                ]
+                        for ox in range(x1, ox1):
+                            col[s, r, _U(base + ox)] = _ZERO
+            oy += 1
+
+
+@njit(
+    types.void(
+        _X3, _W2, _B1, types.boolean, _O2, _PAIR, _PAIR, _PAIR, _PAIR, types.intp,
+        types.intp, types.intp, types.intp, types.intp, _C3, _C2, _C2,
+    ),
+    cache=True, nogil=True, error_model="numpy",
+)  # fmt: skip
+def conv(
+    x: Any, w: Any, bias: Any, has_bias: bool, out: Any, kernel: tuple[int, int],
+    strides: tuple[int, int], dilations: tuple[int, int], pads: tuple[int, int],
+    wo: int, q0: int, q1: int, r0: int, r1: int, col: Any, ta: Any, tc: Any,
+) -> None:  # fmt: skip
+    """out[r0:r1, q0:q1] = w[r0:r1] @ the windows of output positions [q0,
+    q1) of image x (C, H, W) (+ bias[r0:r1] per row): w (M, C * kh * kw),
+    out (M, Ho * Wo), Wo = `wo`. Scratch: `col` (panels a chunk, K, NR), its
+    lanes past the last position zero or finite; `ta` (MR, K), `tc` (MR, NR)."""
+    wide_vectors()  # pyright: ignore[reportCallIssue]
+    k = w.shape[1]
+    ldw, ldo = w.strides[0] // 4, out.strides[0] // 4
+    full = r0 + (r1 - r0) // MR * MR  # rows of whole tiles
+    rest = r1 - full
+    if rest:  # the last rows, padded to a tile, once
+        ta[:] = _ZERO
+        for i in range(rest):
+            for j in range(k):
+                ta[i, j] = w[full + i, j]
+    step = col.strides[0]
+    base_w, base_col, base_o = w.ctypes.data, col.ctypes.data, out.ctypes.data
+    chunk = col.shape[0] * NR
+    depth = _even(k)
+    for a in range(q0, q1, chunk):
+        b = min(a + chunk, q1)
+        _panels(x, col, kernel, strides, dilations, pads, wo, a, b)
+        whole = (b - a) // NR  # panels whose NR positions all lie in [a, b)
+        for k0 in range(0, k, depth):
+            kc = min(depth, k - k0)
+            for s in range(whole):
+                panel = base_col + s * step + k0 * NR * 4
+                for r in range(r0, full, MR):
+                    pw = base_w + (r * ldw + k0) * 4
+                    po = base_o + (r * ldo + a + s * NR) * 4
+                    _tile(pw, ldw, panel, po, ldo, kc, k0 > 0)  # pyright: ignore[reportCallIssue]
+        # The tiles off the edge, whole k at once, through `tc`.
+        panels = (b - a + NR - 1) // NR
+        for s in range(panels):
+            panel = base_col + s * step
+            p = a + s * NR
+            width = min(NR, b - p)
+            if s >= whole:
+                for r in range(r0, full, MR):
+                    pw = base_w + r * ldw * 4
+                    _tile(pw, ldw, panel, tc.ctypes.data, NR, k, False)  # pyright: ignore[reportCallIssue]
+                    for i in range(MR):
+                        for j in range(width):
+                            out[r + i, p + j] = tc[i, j]
+            if rest:
+                _tile(ta.ctypes.data, k, panel, tc.ctypes.data, NR, k, False)  # pyright: ignore[reportCallIssue]
+                for i in range(rest):
+                    for j in range(width):
+                        out[full + i, p + j] = tc[i, j]
+        if has_bias:
+            for r in range(r0, r1):
+                value = bias[r]
+                for q in range(a, b):
+                    out[r, _U(q)] += value
+
+
+def readonly(x: np.ndarray) -> np.ndarray:
+    """A read-only view of `x`: the type `conv` is compiled for."""
+    view = x.view()
+    view.flags.writeable = False
+    return view
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _at(x: Any, c: int, y: int, z: int, edge: bool) -> Any:
+    """x[c, y, z], 0 outside the image when `edge` (a tile on the border)."""
+    if edge and (y < 0 or y >= x.shape[1] or z < 0 or z >= x.shape[2]):
+        return _ZERO
+    return x[c, y, _U(z)]
+
+
+@njit(
+    types.void(
+        _X3, _X3, _B1, types.boolean, _C3, _PAIR, types.intp, types.intp,
+        types.intp, types.intp, _V1W, types.intp, _O2,
+    ),
+    cache=True, nogil=True, error_model="numpy",
+)  # fmt: skip
+def winograd(
+    x: Any, u: Any, bias: Any, has_bias: bool, out: Any, pads: tuple[int, int],
+    t0: int, t1: int, r0: int, r1: int, v: Any, block: int, p: Any,
+) -> None:  # fmt: skip
+    """Winograd F(2x2, 3x3) of image x (C, H, W) into out[r0:r1] (M, Ho,
+    Wo), for output tiles [t0, t1) (2x2 each, th * tw of them, row-major):
+    chunks of `NR` tiles, each through the three steps while in L2.
+
+    1. The input transform B^T d B of each 4x4 tile d (2 apart, from -pads):
+       element e of lane l at v[e * block + c * NR + l] (a (C, NR) panel of
+       B per e; `block` C * NR and a little, so that the 16 streams do not
+       alias in L1), lanes past the chunk zeroed.
+    2. The 16 GEMMs by the tile kernel: p[:, e * NR:][:NR] = u[e] @ panel
+       e. u (16, Mp, C): the transformed kernels
+       (`cpu_kernels_conv.winograd_weights`), element-major (each GEMM's
+       weights one run of memory), Mp the rows rounded up to `MR`, zero
+       past M.
+    3. The output transform A^T p A of each tile into its 2x2 outputs, plus
+       the bias; those past Ho or Wo are dropped.
+
+    r0 and r1 are multiples of `MR` (r1 may pass M: those rows are zero).
+    The arithmetic is `cpu_kernels_conv`'s `winograd_input` and
+    `winograd_output`'s."""
+    wide_vectors()  # pyright: ignore[reportCallIssue]
+    channels, h, w = x.shape
+    m, ho, wo = out.shape
+    tw = (wo + 1) // 2
+    ph, pw = pads
+    ldu, ldp = u.strides[1] // 4, p.strides[0] // 4
+    base_u, base_v, base_p = u.ctypes.data, v.ctypes.data, p.ctypes.data
+    depth = _even(channels)
+    for a in range(t0, t1, NR):
+        b = min(a + NR, t1)
+        for c in range(channels):
+            ty, tx = a // tw, a % tw
+            for t in range(a, b):
+                y, z = 2 * ty - ph, 2 * tx - pw
+                edge = y < 0 or z < 0 or y + 4 > h or z + 4 > w
+                d00, d01 = _at(x, c, y, z, edge), _at(x, c, y, z + 1, edge)
+                d02, d03 = _at(x, c, y, z + 2, edge), _at(x, c, y, z + 3, edge)
+                d10, d11 = _at(x, c, y + 1, z, edge), _at(x, c, y + 1, z + 1, edge)
+                d12 = _at(x, c, y + 1, z + 2, edge)
+                d13 = _at(x, c, y + 1, z + 3, edge)
+                d20, d21 = _at(x, c, y + 2, z, edge), _at(x, c, y + 2, z + 1, edge)
+                d22 = _at(x, c, y + 2, z + 2, edge)
+                d23 = _at(x, c, y + 2, z + 3, edge)
+                d30, d31 = _at(x, c, y + 3, z, edge), _at(x, c, y + 3, z + 1, edge)
+                d32 = _at(x, c, y + 3, z + 2, edge)
+                d33 = _at(x, c, y + 3, z + 3, edge)
+                # B^T d: the rows d0 - d2, d1 + d2, d2 - d1, d1 - d3.
+                r00, r01, r02, r03 = d00 - d20, d01 - d21, d02 - d22, d03 - d23
+                r10, r11, r12, r13 = d10 + d20, d11 + d21, d12 + d22, d13 + d23
+                r20, r21, r22, r23 = d20 - d10, d21 - d11, d22 - d12, d23 - d13
+                r30, r31, r32, r33 = d10 - d30, d11 - d31, d12 - d32, d13 - d33
+                at = c * NR + t - a
+                # ... B: the same along each row.
+                v[_U(at)] = r00 - r02
+                v[_U(at + block)] = r01 + r02
+                v[_U(at + 2 * block)] = r02 - r01
+                v[_U(at + 3 * block)] = r01 - r03
+                v[_U(at + 4 * block)] = r10 - r12
+                v[_U(at + 5 * block)] = r11 + r12
+                v[_U(at + 6 * block)] = r12 - r11
+                v[_U(at + 7 * block)] = r11 - r13
+                v[_U(at + 8 * block)] = r20 - r22
+                v[_U(at + 9 * block)] = r21 + r22
+                v[_U(at + 10 * block)] = r22 - r21
+                v[_U(at + 11 * block)] = r21 - r23
+                v[_U(at + 12 * block)] = r30 - r32
+                v[_U(at + 13 * block)] = r31 + r32
+                v[_U(at + 14 * block)] = r32 - r31
+                v[_U(at + 15 * block)] = r31 - r33
+                tx += 1
+                if tx == tw:
+                    ty, tx = ty + 1, 0
+            for e in range(16):
+                for lane in range(b - a, NR):
+                    v[_U(e * block + c * NR + lane)] = _ZERO
+        for e in range(16):
+            for k0 in range(0, channels, depth):
+                kc = min(depth, channels - k0)
+                panel = base_v + (e * block + k0 * NR) * 4
+                for r in range(r0, r1, MR):
+                    pu = base_u + ((e * u.shape[1] + r) * ldu + k0) * 4
+                    pp = base_p + (r * ldp + e * NR) * 4
+                    _tile(pu, ldu, panel, pp, ldp, kc, k0 > 0)  # pyright: ignore[reportCallIssue]
+        for r in range(r0, min(r1, m)):
+            shift = bias[r] if has_bias else _ZERO
+            ty, tx = a // tw, a % tw
+            for t in range(a, b):
+                lane = t - a
+                # A^T p: rows p0 + p1 + p2 and p1 - p2 - p3, per column.
+                q0, q1 = p[r, _U(lane)], p[r, _U(NR + lane)]
+                q2, q3 = p[r, _U(2 * NR + lane)], p[r, _U(3 * NR + lane)]
+                q4, q5 = p[r, _U(4 * NR + lane)], p[r, _U(5 * NR + lane)]
+                q6, q7 = p[r, _U(6 * NR + lane)], p[r, _U(7 * NR + lane)]
+                q8, q9 = p[r, _U(8 * NR + lane)], p[r, _U(9 * NR + lane)]
+                q10, q11 = p[r, _U(10 * NR + lane)], p[r, _U(11 * NR + lane)]
+                q12, q13 = p[r, _U(12 * NR + lane)], p[r, _U(13 * NR + lane)]
+                q14, q15 = p[r, _U(14 * NR + lane)], p[r, _U(15 * NR + lane)]
+                s0, s1 = q0 + q4 + q8, q1 + q5 + q9
+                s2, s3 = q2 + q6 + q10, q3 + q7 + q11
+                e0, e1 = q4 - q8 - q12, q5 - q9 - q13
+                e2, e3 = q6 - q10 - q14, q7 - q11 - q15
+                y, z = 2 * ty, 2 * tx
+                out[r, y, _U(z)] = s0 + s1 + s2 + shift
+                if z + 1 < wo:
+                    out[r, y, _U(z + 1)] = s1 - s2 - s3 + shift
+                if y + 1 < ho:
+                    out[r, y + 1, _U(z)] = e0 + e1 + e2 + shift
+                    if z + 1 < wo:
+                        out[r, y + 1, _U(z + 1)] = e1 - e2 - e3 + shift
+                tx += 1
+                if tx == tw:
+                    ty, tx = ty + 1, 0
+
+
+@njit(
+    types.void(
+        _X3, _C3, _X3, _B1, types.boolean, _O2, _PAIR, _PAIR, _PAIR, _PAIR,
+        types.intp, types.intp, types.intp, _C2, _C2,
+    ),
+    cache=True, nogil=True, error_model="numpy",
+)  # fmt: skip
+def conv_rows(
+    x: Any, padded: Any, wp: Any, bias: Any, has_bias: bool, out: Any,
+    kernel: tuple[int, int], strides: tuple[int, int], dilations: tuple[int, int],
+    pads: tuple[int, int], wo: int, p0: int, p1: int, col: Any, product: Any,
+) -> None:  # fmt: skip
+    """out[p0 * NR:p1 * NR] (M, Ho * Wo) = the convolution of image x (C, H,
+    W) by the weights of panels [p0, p1) of wp (M / NR, kh * kw * C, NR:
+    the weights tap-major, packed), plus bias, with the output positions as
+    the tile kernel's rows: few positions (7x7: 49, 9 tiles of 6 rows, where
+    as panels of 64 they waste 15 of each). Each panel of 64 output channels
+    streams once, k block by k block, over the rows of windows in L2.
+
+    Scratch: `padded` (rows, columns, C), x moved channels-last at (ph, pw)
+    in a border of zeros that stays from its allocation (each window's tap a
+    run of C floats); `col` (positions rounded up to `MR`, kh * kw * C), the
+    windows as rows (those past the positions zero from allocation);
+    `product` (as many rows, NR), a panel's product, moved into out."""
+    wide_vectors()  # pyright: ignore[reportCallIssue]
+    kh, kw = kernel
+    sh, sw = strides
+    dh, dw = dilations
+    ph, pw = pads
+    channels, h, w = x.shape
+    rows, columns = padded.shape[0], padded.shape[1]
+    for y in range(min(h, rows - ph)):
+        for z in range(min(w, columns - pw)):
+            for c in range(channels):
+                padded[y + ph, z + pw, _U(c)] = x[c, y, z]
+    positions = out.shape[1]
+    for q in range(positions):
+        oy, ox = q // wo, q % wo
+        for i in range(kh):
+            for j in range(kw):
+                at = (i * kw + j) * channels
+                y, z = oy * sh + i * dh, ox * sw + j * dw
+                for c in range(channels):
+                    col[q, _U(at + c)] = padded[y, z, _U(c)]
+    k = col.shape[1]
+    depth = _even(k)
+    m = out.shape[0]
+    base_col, base_w, base_p = col.ctypes.data, wp.ctypes.data, product.ctypes.data
+    for p in range(p0, p1):
+        for k0 in range(0, k, depth):
+            kc = min(depth, k - k0)
+            panel = base_w + (p * wp.strides[0] // 4 + k0 * NR) * 4
+            for r in range(0, col.shape[0], MR):
+                pa = base_col + (r * k + k0) * 4
+                _tile(pa, k, panel, base_p + r * NR * 4, NR, kc, k0 > 0)  # pyright: ignore[reportCallIssue]
+        for j in range(min(NR, m - p * NR)):
+            shift = bias[p * NR + j] if has_bias else _ZERO
+            for q in range(positions):
+                out[p * NR + j, _U(q)] = product[q, j] + shift
