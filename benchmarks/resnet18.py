@@ -4,24 +4,32 @@ The model is torchvision's ResNet-18 as its exporters write it (BatchNorm
 folded into the convolutions, 1,000 classes), built here with `onnx.helper`
 and random weights, so nothing is downloaded; `--model PATH` runs an exported
 `.onnx` instead (e.g. `resnet18_224.torchscript.onnx` of
-`scripts/export_fixtures.py`). Both run in the same process on the same input,
-their calls alternating; prints the median time per call, the ratio, and the
-largest difference.
+`scripts/export_fixtures.py`). 2 threads each (xhip's pool, ORT's intra-op
+threads). By default each side runs in fresh processes, in turn (`fresh.py`:
+best and median per process, the ratio within each pair, load before and
+after); `--paired` runs both in this process, their calls alternating
+(`paired.py`), and prints the median times, the ratio, the compile time and
+the largest difference.
 
-    .venv/bin/python benchmarks/resnet18.py [--quick] [--model PATH]
+    .venv/bin/python benchmarks/resnet18.py [--rounds 3] [--calls 10] [--model PATH] [--paired [--quick]]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 
+import fresh
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
+from paired import paired_seconds
+
+import xhip
+from xhip.backend.cpu import CpuRuntime
 
 
 class ResNet18Builder:
@@ -123,57 +131,46 @@ class ResNet18Builder:
         return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 
 
-def interleaved_medians(
-    ours: Callable[[], object], theirs: Callable[[], object], budget: float
-) -> tuple[float, float]:
-    """Median seconds per call of each, the calls alternating (after two
-    warm-up calls each) for about `budget` seconds in all: on a shared
-    machine both see the same load, so their ratio holds where each time
-    alone drifts."""
-    for _ in range(2):
-        ours()
-        theirs()
-    times: tuple[list[float], list[float]] = ([], [])
-    deadline = time.perf_counter() + budget
-    while len(times[0]) < 5 or time.perf_counter() < deadline:
-        for fn, kept in zip((ours, theirs), times):
-            start = time.perf_counter()
-            fn()
-            kept.append(time.perf_counter() - start)
-    return statistics.median(times[0]), statistics.median(times[1])
+def _model(args: argparse.Namespace) -> onnx.ModelProto:
+    return onnx.load(args.model) if args.model else ResNet18Builder().model()
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="shorter runs")
-    parser.add_argument("--model", help="an exported ResNet-18 .onnx to run instead")
-    args = parser.parse_args()
-    budget = 4.0 if args.quick else 16.0
-
-    import onnxruntime as ort
-
-    import xhip
-
-    model = onnx.load(args.model) if args.model else ResNet18Builder().model()
+def _feeds(model: onnx.ModelProto) -> dict[str, np.ndarray]:
     (feed,) = model.graph.input
     x = np.random.default_rng(1).standard_normal((1, 3, 224, 224)).astype(np.float32)
+    return {feed.name: x}
+
+
+def make(kind: str, case: str, args: argparse.Namespace) -> Callable[[], object]:
+    """One call of `kind` ("xhip" or "ort") on the one input, in a worker."""
+    model = _model(args)
+    feeds = _feeds(model)
+    if kind == "ort":
+        session = fresh.ort_session(model.SerializeToString(), args.threads)
+        return partial(session.run, None, feeds)
+    runtime = CpuRuntime(threads=args.threads)
+    return partial(xhip.compile(model, device="cpu", runtime=runtime), feeds)
+
+
+def paired(args: argparse.Namespace) -> None:
+    """Both in this process, one call of each in turn (`paired.py`); prints
+    the compile time and the largest difference too."""
+    model = _model(args)
+    feeds = _feeds(model)
     start = time.perf_counter()
-    compiled = xhip.compile(model, device="cpu")
+    compiled = xhip.compile(
+        model, device="cpu", runtime=CpuRuntime(threads=args.threads)
+    )
     compile_s = time.perf_counter() - start
-    session = ort.InferenceSession(
-        model.SerializeToString(), providers=["CPUExecutionProvider"]
+    session = fresh.ort_session(model.SerializeToString(), args.threads, spin=False)
+    (ours, _), (theirs, _) = paired_seconds(
+        partial(compiled, feeds),
+        partial(session.run, None, feeds),
+        4.0 if args.quick else 16.0,
     )
-    ours, theirs = interleaved_medians(
-        lambda: compiled({feed.name: x}),
-        lambda: session.run(None, {feed.name: x}),
-        budget,
-    )
-    (got,) = compiled({feed.name: x}).values()
-    (want,) = session.run(None, {feed.name: x})
-    print(
-        f"cpus: {os.cpu_count()}, onnxruntime {ort.__version__} (default threads), "
-        f"model: {args.model or 'ResNet18Builder (onnx.helper, random weights)'}"
-    )
+    (got,) = compiled(feeds).values()
+    (want,) = session.run(None, feeds)
+    print(f"threads: {args.threads}, load average {os.getloadavg()[0]:.2f}")
     print(f"xhip compile: {compile_s:.1f} s")
     print(
         f"{'input':>14} {'xhip ms':>9} {'ort ms':>9} {'xhip/ort':>9} {'max |diff|':>11}"
@@ -182,6 +179,20 @@ def main() -> None:
         f"{'1x3x224x224':>14} {ours * 1e3:9.1f} {theirs * 1e3:9.1f} "
         f"{ours / theirs:9.2f} {float(np.abs(got - want).max()):11.2e}"
     )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="shorter paired runs")
+    parser.add_argument("--model", help="an exported ResNet-18 .onnx to run instead")
+    parser.add_argument("--paired", action="store_true", help="both in one process")
+    fresh.add_arguments(parser, rounds=3, calls=10)
+    args = parser.parse_args()
+    if args.paired:
+        paired(args)
+    else:
+        title = f"ResNet-18, {args.model or 'ResNet18Builder (random weights)'}"
+        fresh.main(make, args, ["1x3x224x224"], __file__, title)
 
 
 if __name__ == "__main__":

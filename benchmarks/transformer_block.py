@@ -4,18 +4,19 @@ The block (built with `onnx.helper`, random weights, dynamic batch and seq):
 LayerNormalization -> multi-head self-attention (Q, K, V projections,
 Reshape/Transpose to heads, MatMul, scale, Softmax, MatMul, output
 projection) -> residual Add -> LayerNormalization -> MLP (4x, erf GELU) ->
-residual Add. `xhip.compile(model, device="cpu")` (plan engine) and an ONNX
-Runtime session (CPU execution provider) run in the same process on the same
-inputs, one call of each in turn (`paired.py`); prints the median time per
-call after a warm-up and the ratio (and the best-of ratio), and checks that
-the two outputs agree.
+residual Add. `xhip.compile(model, device="cpu")` (plan engine) against an
+ONNX Runtime session (CPU execution provider), 2 threads each (xhip's pool,
+BLAS held at one thread; ORT's intra-op threads, inter-op 1, sequential).
 
-Threads: xhip's CPU runtime uses its default, min(cpus, 8) workers (GEMMs and
-large elementwise ops split over them, BLAS held at one thread each); ONNX
-Runtime gets intra_op_num_threads = the same count, inter_op 1, sequential
-execution.
+By default each side runs in fresh processes, in turn (`fresh.py`: issue 25's
+protocol; best and median per process, the ratio taken within each pair of
+processes, load before and after). `--paired` runs both in this one process,
+one call of each in turn (`paired.py`), after checking that their outputs
+agree; there ONNX Runtime's pool does not spin (it would take the next xhip
+call's second core).
 
-    .venv/bin/python benchmarks/transformer_block.py [--quick] [--d-model 512] [--heads 8]
+    .venv/bin/python benchmarks/transformer_block.py [--d-model 512] [--heads 8] \
+        [--rounds 3] [--calls 10] [--paired [--quick]]
 
 `--layers N` runs a stack of N such blocks instead (`big_model.py`'s model,
 written to a temporary folder), `--shapes 1x128,4x128` other (batch, seq):
@@ -29,13 +30,21 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import shutil
 import tempfile
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
+import fresh
 import numpy as np
 import onnx
+from big_model import write_big_model
 from onnx import TensorProto, helper, numpy_helper
 from paired import paired_seconds
+
+import xhip
+from xhip.backend.cpu import CpuRuntime
 
 SHAPES = ((8, 128), (4, 512))
 
@@ -104,6 +113,73 @@ def transformer_block(d: int, heads: int, seed: int = 0) -> onnx.ModelProto:
     return model
 
 
+def _model(args: argparse.Namespace, folder: str) -> onnx.ModelProto | str:
+    """The one block, or the stack of `--layers` written to `folder`."""
+    if args.layers > 1:
+        return write_big_model(folder, args.layers, args.d_model, args.heads)
+    return transformer_block(args.d_model, args.heads)
+
+
+def _shape(case: str) -> tuple[int, int]:
+    batch, seq = case.split("x")
+    return int(batch), int(seq)
+
+
+def _feeds(args: argparse.Namespace, case: str) -> dict[str, np.ndarray]:
+    batch, seq = _shape(case)
+    x = np.random.default_rng(0).standard_normal((batch, seq, args.d_model))
+    return {"X": x.astype(np.float32)}
+
+
+def make(kind: str, case: str, args: argparse.Namespace) -> Callable[[], object]:
+    """One call of `kind` ("xhip" or "ort") at `case` ("8x128"), in a worker."""
+    folder = tempfile.mkdtemp(prefix="xhip-bench-")
+    model = _model(args, folder)
+    feeds = _feeds(args, case)
+    if kind == "ort":
+        source = model if isinstance(model, str) else model.SerializeToString()
+        return partial(fresh.ort_session(source, args.threads).run, None, feeds)
+    compiled = xhip.compile(
+        model, device="cpu", runtime=CpuRuntime(threads=args.threads)
+    )
+    shutil.rmtree(folder)  # the compiled model holds its weights
+    return partial(compiled, feeds)
+
+
+def paired(args: argparse.Namespace, cases: list[str]) -> None:
+    """xhip and ORT in this one process, one call of each in turn
+    (`paired.py`); checks that their outputs agree."""
+    budget = 1.0 if args.quick else 3.0
+    folder = tempfile.TemporaryDirectory()
+    model = _model(args, folder.name)
+    runtime = CpuRuntime(threads=args.threads)
+    compiled = xhip.compile(model, device="cpu", runtime=runtime)
+    source = model if isinstance(model, str) else model.SerializeToString()
+    session = fresh.ort_session(source, args.threads, spin=False)
+    print(
+        f"cpus: {os.cpu_count()}, threads: {args.threads} (xhip workers, ORT "
+        f"intra-op), load average {os.getloadavg()[0]:.2f}"
+    )
+    print(
+        f"{'batch x seq':>12} {'xhip ms':>9} {'ort ms':>9} {'xhip/ort':>9} {'best of':>8}"
+    )
+    for case in cases:
+        feeds = _feeds(args, case)
+        got = compiled(feeds)["Y"]
+        want = np.asarray(session.run(None, feeds)[0])
+        np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-4)
+        (ours, ours_best), (theirs, theirs_best) = paired_seconds(
+            partial(compiled, feeds), partial(session.run, None, feeds), 2 * budget
+        )
+        print(
+            f"{case:>12} {ours * 1e3:9.3f} {theirs * 1e3:9.3f} "
+            f"{ours / theirs:9.2f} {ours_best / theirs_best:8.2f}"
+        )
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+    runtime.close()
+    folder.cleanup()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="shorter runs")
@@ -111,64 +187,18 @@ def main() -> None:
     parser.add_argument("--heads", type=int, default=8)
     parser.add_argument("--layers", type=int, default=1, help="blocks in a stack")
     parser.add_argument("--shapes", help="batch x seq, comma-separated: 1x128,4x128")
+    parser.add_argument("--paired", action="store_true", help="both in one process")
+    fresh.add_arguments(parser, rounds=3, calls=10)
     args = parser.parse_args()
-    budget = 1.0 if args.quick else 3.0
-    shapes = SHAPES
-    if args.shapes:
-        pairs = [part.split("x") for part in args.shapes.split(",")]
-        shapes = tuple((int(b), int(s)) for b, s in pairs)
-
-    import onnxruntime as ort
-
-    import xhip
-
-    folder = tempfile.TemporaryDirectory()
-    model: onnx.ModelProto | str = transformer_block(args.d_model, args.heads)
-    if args.layers > 1:
-        from big_model import write_big_model
-
-        model = write_big_model(folder.name, args.layers, args.d_model, args.heads)
-    compiled = xhip.compile(model, device="cpu")
-    threads = getattr(compiled.runtime, "threads", os.cpu_count() or 1)
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
-    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-    source = model if isinstance(model, str) else model.SerializeToString()
-    session = ort.InferenceSession(source, options, providers=["CPUExecutionProvider"])
-    rng = np.random.default_rng(0)
-
-    print(
-        f"cpus: {os.cpu_count()}, threads: {threads} (xhip workers, ORT intra-op), "
-        f"onnxruntime {ort.__version__}, numpy {np.__version__}, "
-        f"load average {os.getloadavg()[0]:.1f}"
-    )
-    print(
-        f"{args.layers} block(s): d_model {args.d_model}, {args.heads} heads, "
-        f"MLP {4 * args.d_model}"
-    )
-    print(
-        f"{'batch x seq':>12} {'xhip ms':>9} {'ort ms':>9} {'xhip/ort':>9} "
-        f"{'best of':>8}"
-    )
-    for batch, seq in shapes:
-        x = rng.standard_normal((batch, seq, args.d_model)).astype(np.float32)
-        feeds = {"X": x}
-        got = compiled(feeds)["Y"]
-        want = np.asarray(session.run(None, feeds)[0])
-        np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-4)
-        (ours, ours_best), (theirs, theirs_best) = paired_seconds(
-            lambda f=feeds: compiled(f),
-            lambda f=feeds: session.run(None, f),
-            2 * budget,
+    cases = args.shapes.split(",") if args.shapes else [f"{b}x{s}" for b, s in SHAPES]
+    if args.paired:
+        paired(args, cases)
+    else:
+        title = (
+            f"{args.layers} block(s): d_model {args.d_model}, {args.heads} heads, "
+            f"MLP {4 * args.d_model}"
         )
-        print(
-            f"{batch:>5} x {seq:<5} {ours * 1e3:9.3f} {theirs * 1e3:9.3f} "
-            f"{ours / theirs:9.2f} {ours_best / theirs_best:8.2f}"
-        )
-    print(f"load average after: {os.getloadavg()[0]:.1f}")
-    compiled.runtime.close()
-    folder.cleanup()
+        fresh.main(make, args, cases, __file__, title)
 
 
 if __name__ == "__main__":

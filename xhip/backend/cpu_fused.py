@@ -11,13 +11,14 @@ once (`bind_fused_elementwise`): a call is the list of numpy calls left.
 
 From `NUMBA_MIN_ELEMENTS` on, a float group runs instead as one numba loop
 (`cpu_kernels_fused`), its rows shared out over the threads: + - * / still
-round as numpy's, exp and erf are float32's within 1 and 1.11 ulp
+round as numpy's, exp and erf are float32's within 1 and 0.99 ulp
 (`cpu_kernels_rows`), not numpy's (float64 erf).
 """
 
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
@@ -129,9 +130,30 @@ def piece(x: np.ndarray, key: tuple[int | slice, ...], rank: int) -> np.ndarray:
     return x[tuple(index)]
 
 
+EXACT_KINDS = frozenset(
+    {"add", "sub", "mul", "div", "neg", "abs", "relu", "max", "min", "copy"}
+)
+"""Kinds whose numba loop rounds as numpy does, bit for bit."""
+SMALL_NUMBA_MIN_ELEMENTS = 1 << 14
+"""From this size on, a float group of `EXACT_KINDS` alone runs as a numba
+loop once numba is loaded anyway (by a large op of the same model, mostly):
+a transformer's bias + residual at 128 x 256, 4 us against numpy's 17 on one
+thread. The results are numpy's either way, so only the speed depends on
+what the process loaded before."""
+
 SLOW_ON_NUMPY = frozenset({"erf"})
 """Elementwise kinds whose numpy form is many passes (erf: Cephes in
 float64 over masked parts): alone, a large one runs as a one-step loop."""
+
+
+def _small_numba(steps: Sequence[Step], size: int) -> bool:
+    """Whether a group below `NUMBA_MIN_ELEMENTS` runs as a numba loop
+    (`SMALL_NUMBA_MIN_ELEMENTS`)."""
+    return (
+        size >= SMALL_NUMBA_MIN_ELEMENTS
+        and "numba" in sys.modules
+        and all(step.kind in EXACT_KINDS for step in steps)
+    )
 
 
 class CpuFused(CpuHost):
@@ -182,10 +204,11 @@ class CpuFused(CpuHost):
                 arrays[i] = np.empty(x.shape, x.dtype)
                 first.append(partial(np.copyto, arrays[i], x))  # before it is written
         steps = attrs.steps
-        if target.size >= NUMBA_MIN_ELEMENTS:
+        if target.size >= NUMBA_MIN_ELEMENTS or _small_numba(steps, target.size):
             from xhip.backend import cpu_kernels_fused  # lazy: numba, large groups only
 
-            loops = cpu_kernels_fused.bind_kernel(steps, arrays, target, self.threads)
+            threads = self.threads if target.size >= PARALLEL_MIN_ELEMENTS else 1
+            loops = cpu_kernels_fused.bind_kernel(steps, arrays, target, threads)
             if loops is not None:
                 run = loops[0] if len(loops) == 1 else partial(self._parallel, loops)
                 return quietly([*first, run]) if first else run

@@ -4,7 +4,7 @@
 loop over the output, written as Python source per group (`source`), so each
 element is read once, computed in registers in the op's own precision
 (float32 math for float32: `exp` and `erf` are `cpu_kernels_rows`'s, within
-1 ulp and 1.11 ulp of float64; +, -, *, / round as numpy's), and written
+1 ulp and 0.99 ulp of float64; +, -, *, / round as numpy's), and written
 once. The loop runs over rows `[lo, hi)` of the output seen as (rows, cols),
 so the runtime's threads each take a range of rows (`nogil`).
 

@@ -83,8 +83,9 @@ def _fused(
 ) -> np.ndarray:
     """The fused group `body` of `arrays` on the CPU runtime, the numba loop
     on or off (its size threshold moved)."""
-    saved = cpu_fused.NUMBA_MIN_ELEMENTS
+    saved = cpu_fused.NUMBA_MIN_ELEMENTS, cpu_fused.SMALL_NUMBA_MIN_ELEMENTS
     cpu_fused.NUMBA_MIN_ELEMENTS = 1 << 16 if numba else 1 << 62
+    cpu_fused.SMALL_NUMBA_MIN_ELEMENTS = saved[1] if numba else 1 << 62
     try:
         runtime = CpuRuntime(threads=2)
         steps = hip.parse_body(body, len(arrays))
@@ -95,7 +96,7 @@ def _fused(
         runtime.close()
         return result
     finally:
-        cpu_fused.NUMBA_MIN_ELEMENTS = saved
+        cpu_fused.NUMBA_MIN_ELEMENTS, cpu_fused.SMALL_NUMBA_MIN_ELEMENTS = saved
 
 
 GELU = (
@@ -319,3 +320,43 @@ def test_fused_loops_are_cached_on_disk(tmp_path: Path) -> None:
     assert first == ["0", "1"]
     assert second == ["1", "0"]
     assert list(tmp_path.glob("fused_*.py"))
+
+
+def _bound_group(
+    body: str, arrays: list[np.ndarray]
+) -> tuple[object, np.ndarray, CpuRuntime]:
+    """`body` of `arrays` bound on a one-thread runtime, and its output."""
+    runtime = CpuRuntime(threads=1)
+    steps = hip.parse_body(body, len(arrays))
+    inputs = [runtime.upload(a, copy=True) for a in arrays]
+    out = runtime.empty(arrays[0].shape, np.dtype(arrays[0].dtype))
+    call = runtime.bind_fused_elementwise(inputs, out, hip.FusedAttributes(steps))
+    return call, runtime.array(out), runtime
+
+
+def test_small_exact_group_is_a_loop_with_numpys_bits() -> None:
+    """A bias + residual group of 128 x 256 (under `NUMBA_MIN_ELEMENTS`) runs
+    as the numba loop once numba is loaded, and rounds as numpy's float32."""
+    rng = np.random.default_rng(8)
+    x, residual = (rng.standard_normal((128, 256)).astype(np.float32) for _ in range(2))
+    bias = rng.standard_normal(256).astype(np.float32)
+    assert x.size < cpu_fused.NUMBA_MIN_ELEMENTS
+    assert "numba" in sys.modules  # this module imports it
+    body = "add(x0, x1) : f32; add(x2, s0) : f32"
+    call, out, runtime = _bound_group(body, [x, bias, residual])
+    assert hasattr(getattr(call, "func", None), "py_func")  # a numba dispatcher
+    call()  # pyright: ignore[reportCallIssue]
+    np.testing.assert_array_equal(out, residual + (x + bias))
+    runtime.close()
+
+
+def test_small_group_with_erf_stays_on_numpy() -> None:
+    """Under `NUMBA_MIN_ELEMENTS` a group with erf keeps numpy's float64 erf:
+    only groups whose loop rounds as numpy does move to the loop."""
+    x = np.random.default_rng(9).standard_normal((128, 256)).astype(np.float32)
+    call, out, runtime = _bound_group("erf(x0) : f32; add(s0, x0) : f32", [x])
+    assert not hasattr(getattr(call, "func", None), "py_func")
+    call()  # pyright: ignore[reportCallIssue]
+    erf = np.array(np.frompyfunc(math.erf, 1, 1)(x.astype(np.float64)), np.float64)
+    np.testing.assert_allclose(out, erf + x, rtol=2e-7, atol=1e-7)
+    runtime.close()
