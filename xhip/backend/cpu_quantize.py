@@ -139,10 +139,11 @@ def quantize(
 
 def dynamic_parameters(x: np.ndarray) -> tuple[np.float32, np.uint8]:
     """ORT's scale and zero point of uint8 DynamicQuantizeLinear, float32
-    throughout: the range widened to hold 0, 1 for an empty range."""
+    throughout: the range widened to hold 0, NaN skipped (as MLAS and the
+    GPU kernel), 1 for an empty range."""
     f = np.float32
-    lo = min(f(x.min()), f(0)) if x.size else f(0)
-    hi = max(f(x.max()), f(0)) if x.size else f(0)
+    lo = f(np.fmin.reduce(x, axis=None, initial=f(0)))
+    hi = f(np.fmax.reduce(x, axis=None, initial=f(0)))
     scale = f(1) if hi == lo else f((hi - lo) / f(255))
     start = f(0) - f(lo / scale)
     zero = np.rint(np.clip(start, f(0), f(255)))

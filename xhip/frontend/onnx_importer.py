@@ -178,6 +178,9 @@ class _Importer(TensorReader):
         self.taken: dict[str, str] = {}
         """The branch each If imported as its ops takes (`inline`), by the
         If's first output."""
+        self.scoped: dict[tuple[str, ...], dict[str, ValueInfo]] = {}
+        """Each subgraph's own types, by its node's outputs and attribute:
+        sibling subgraphs may reuse names (two SequenceMap bodies' `in`)."""
 
     def report(self, step: str, done: int = 0, total: int = 1) -> None:
         if self.progress is not None:
@@ -535,6 +538,7 @@ class _Importer(TensorReader):
         branch nothing can type (its ranks follow from data it never sees),
         as the ops of the branch `name` it takes."""
         branch = next(a.g for a in node.attribute if a.name == name)
+        self.infos.update(self.scoped.get((*node.output, name), {}))
         self.graph_ops(node, name, branch, block)
         for result, out in zip(node.output, branch.output, strict=False):
             if result:
@@ -570,6 +574,7 @@ class _Importer(TensorReader):
             if name not in graphs:
                 raise self.fail(f"{self.label(node)}: attribute '{name}' is missing")
             graph = graphs[name]
+            self.infos.update(self.scoped.get((*node.output, name), {}))
             inputs = [i.name for i in graph.input]
             body = Block(
                 arg_types=[self.value_type(i, self.label(node)) for i in inputs]
@@ -595,14 +600,19 @@ class _Importer(TensorReader):
             inferred = onnx.shape_inference.infer_shapes(self.model)
         except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError):
             return  # the outputs' declared types still serve
-        pending = [g for n in inferred.graph.node for g in _subgraphs(n)]
+        pending = list(inferred.graph.node)
         while pending:
-            graph = pending.pop()
-            for value in [*graph.input, *graph.value_info, *graph.output]:
-                info = value_info(value.type)
-                if info is not None and info.shape is not None:
-                    self.infos.setdefault(value.name, info)
-            pending += [g for n in graph.node for g in _subgraphs(n)]
+            node = pending.pop()
+            for a in node.attribute:
+                if a.type != AttributeProto.GRAPH:
+                    continue
+                own = self.scoped.setdefault((*node.output, a.name), {})
+                for value in [*a.g.input, *a.g.value_info, *a.g.output]:
+                    info = value_info(value.type)
+                    if info is not None and info.shape is not None:
+                        self.infos.setdefault(value.name, info)
+                        own[value.name] = info
+                pending += a.g.node
         self.carried_infos(inferred.graph)
         if any(
             not self._typed(o) for n in self.graph.node for o in inner_outputs(n)

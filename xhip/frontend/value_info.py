@@ -3,7 +3,9 @@
 Three sources, in this order: the model's own declarations, `onnx.shape_inference`
 (static where known, `?` where not), and our rules for what it leaves open
 (`shape_rules`: at least the rank, dims it cannot prove dynamic, sized at run
-time). Where inference contradicts a declaration, the error names both types.
+time). Where inference contradicts a declaration, the error names both types;
+a declared static dim where inference carries a graph input's dynamic dim is
+that dim again (ONNX Runtime reads declarations as hints).
 Inference runs on a copy of the model
 without its weights' data, so a model with 100 MB of weights costs no copy;
 small initializers kept in external data are loaded into that copy only.
@@ -160,6 +162,7 @@ def infer_value_infos(
     """
     skeleton = _skeleton(model, load)
     _shape_open_outputs(skeleton)
+    _free_input_dims(skeleton)
     try:
         # onnx annotates `model` with a bare `os.PathLike`: strict reads it as
         # partially unknown.
@@ -209,6 +212,61 @@ def _shape_open_outputs(skeleton: ModelProto) -> None:
     for output in open_:
         if output.name in types:
             output.type.tensor_type.shape.CopyFrom(types[output.name].tensor_type.shape)
+
+
+_INPUT_DIM = "unk__xhip_input_dim"
+"""The name a bare inference gives an input's unnamed dynamic dim, to follow
+it; `unk__`, so no type ever shows it as a model's name."""
+
+
+def _free_input_dims(skeleton: ModelProto) -> None:
+    """A declared static dim (value_info, outputs) where onnx's inference,
+    without the declarations, carries a graph input's dynamic dim is that dim
+    again: ONNX Runtime takes a declaration as a hint and runs any size the
+    input allows, and a `3` would size the value's buffer for one input only."""
+    g = skeleton.graph
+    declared = [
+        v
+        for v in [*g.value_info, *g.output]
+        if v.type.WhichOneof("value") == "tensor_type"
+        and any(d.HasField("dim_value") for d in v.type.tensor_type.shape.dim)
+    ]
+    if not declared:
+        return
+    bare = ModelProto()
+    bare.CopyFrom(skeleton)
+    for value in [*bare.graph.value_info, *bare.graph.output]:
+        for dim in value.type.tensor_type.shape.dim:
+            dim.Clear()
+    inputs: set[str] = set()
+    for i, value in enumerate(bare.graph.input):
+        for j, dim in enumerate(value.type.tensor_type.shape.dim):
+            if not dim.HasField("dim_value"):
+                if not dim.dim_param:
+                    dim.dim_param = f"{_INPUT_DIM}{i}_{j}"
+                inputs.add(dim.dim_param)
+    if not inputs:
+        return
+    try:
+        inferred = onnx.shape_inference.infer_shapes(
+            bare, check_type=True, strict_mode=False, data_prop=True
+        )
+    except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError):
+        return
+    carried = {
+        v.name: v.type.tensor_type.shape.dim
+        for v in [*inferred.graph.value_info, *inferred.graph.output]
+    }
+    for value in declared:
+        dims = value.type.tensor_type.shape.dim
+        got = carried.get(value.name)
+        if got is None or len(got) != len(dims):
+            continue
+        for dim, free in zip(dims, got, strict=True):
+            if dim.HasField("dim_value") and free.dim_param in inputs:
+                dim.Clear()
+                if not free.dim_param.startswith(_INPUT_DIM):
+                    dim.dim_param = free.dim_param
 
 
 def lenient_infos(model: ModelProto) -> dict[str, ValueInfo]:
@@ -311,6 +369,7 @@ def _skeleton(
     g.node.extend(model.graph.node)
     for node in g.node:
         _state_function_defaults(node)
+    _cast_eyelike_dtypes(g)
     g.input.extend(model.graph.input)
     g.output.extend(model.graph.output)
     # A Constant's value is its type: ONNX Runtime ignores a declaration that
@@ -345,6 +404,36 @@ def _state_function_defaults(node: onnx.NodeProto) -> None:
     name, value = default
     if all(a.name != name for a in node.attribute):
         node.attribute.append(onnx.helper.make_attribute(name, value))
+
+
+_EYELIKE = "__xhip_eyelike"
+"""The suffix of an EyeLike's result before its Cast (`_cast_eyelike_dtypes`)."""
+
+
+def _cast_eyelike_dtypes(g: onnx.GraphProto) -> None:
+    """Each EyeLike with a `dtype` as EyeLike without one, then a Cast to it:
+    onnx 1.23's inference of EyeLike with a `dtype` crashes the process
+    (SIGSEGV) where its input has no type yet (a contrib op's result, before
+    the importer states it; fuzz seed 70135). A Cast to `dtype` gives the
+    same type, shape and value."""
+    if not any(n.op_type == "EyeLike" for n in g.node):
+        return
+    nodes: list[onnx.NodeProto] = []
+    for node in g.node:
+        dtype = next((a for a in node.attribute if a.name == "dtype"), None)
+        nodes.append(new := onnx.NodeProto())
+        new.CopyFrom(node)
+        if node.op_type != "EyeLike" or node.domain not in ("", "ai.onnx"):
+            continue
+        if dtype is None or not node.output or not node.output[0]:
+            continue
+        out = node.output[0]
+        new.output[0] = out + _EYELIKE
+        del new.attribute[:]
+        new.attribute.extend(a for a in node.attribute if a.name != "dtype")
+        nodes.append(onnx.helper.make_node("Cast", [new.output[0]], [out], to=dtype.i))
+    del g.node[:]
+    g.node.extend(nodes)
 
 
 def _merge(a: ValueInfo | None, b: ValueInfo | None) -> ValueInfo | None:

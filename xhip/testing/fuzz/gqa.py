@@ -147,7 +147,8 @@ def all_positions(g: Graph, x: Value) -> str:
 def _rotary(g: Graph) -> Value | None:
     """com.microsoft's RotaryEmbedding of a value's heads at positions 0 to
     S - 1 of every batch entry, or from a first position on (position_ids
-    (1,)); all of each head or half, interleaved or not."""
+    (1,)); all of each head or half, interleaved or not; `num_heads` and
+    `rotary_embedding_dim` given, or neither (the head from the caches)."""
     x = pick_sequence(g)
     if x is None:
         return None
@@ -166,16 +167,18 @@ def _rotary(g: Graph) -> Value | None:
     else:
         positions = all_positions(g, x)
     out = Value(g.fresh("rotary"), x.shape)
+    sizes = {"num_heads": count, "rotary_embedding_dim": rotary}
+    if rotary == head and g.rng.random() < 0.3:
+        sizes = {}  # heads of the caches' 2 * half, as many as the value holds
     node = helper.make_node(
         "RotaryEmbedding",
         [x.name, positions, *caches(g, rotary // 2)],
         [out.name],
         name=out.name,
         domain=MS,
-        num_heads=count,
-        rotary_embedding_dim=rotary,
         interleaved=int(g.rng.integers(2)),
     )
+    node.attribute.extend(helper.make_attribute(k, v) for k, v in sizes.items())
     g.nodes.append(node)
     g.values.append(out)
     return out

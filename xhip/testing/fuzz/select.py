@@ -38,13 +38,15 @@ def _as_float(g: Graph, x: Value) -> Value:
 
 
 def _nonzero(g: Graph) -> Value | None:
-    """NonZero of Relu(x) (about half zeros), the indices summed per dim."""
+    """NonZero of Relu(x) (about half zeros), the indices summed per dim.
+    Not of a scalar: ONNX Runtime and onnx's reference give (1, n) (numpy's
+    `atleast_1d`), onnx's shape inference (0, n) (seed 170992)."""
     x = g.pick()
-    if x is None:
+    if x is None or not x.shape:
         return None
     relu = _hidden(g, "Relu", [x.name])
     rows = _hidden(g, "NonZero", [relu.name])
-    return _sum(g, _as_float(g, rows), [1], (max(len(x.shape), 1),))
+    return _sum(g, _as_float(g, rows), [1], (len(x.shape),))
 
 
 def _compress(g: Graph) -> Value | None:

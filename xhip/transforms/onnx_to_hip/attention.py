@@ -457,16 +457,22 @@ class ConvertRotaryEmbedding(OnnxPattern[onnx.RotaryEmbeddingOp]):
         elif len(shape) == 3:
             if heads < 1:
                 raise Unsupported("a 3-D input needs a positive num_heads")
-            if shape[2] == DYNAMIC_INDEX or shape[2] % heads:
+            if shape[2] != DYNAMIC_INDEX and shape[2] % heads:
                 raise Unsupported(
-                    f"the hidden size must be static and a multiple of {heads} heads"
+                    f"the hidden size {shape[2]} is not a multiple of {heads} heads"
                 )
-            head = shape[2] // heads
+            head = DYNAMIC_INDEX if shape[2] == DYNAMIC_INDEX else shape[2] // heads
         else:
             raise Unsupported("the input must be 3-D or 4-D")
         rotary = op.get_int("rotary_embedding_dim") or head
-        if rotary == DYNAMIC_INDEX:
-            raise Unsupported("the head size must be static (for rotary_embedding_dim)")
+        if rotary == DYNAMIC_INDEX:  # the head size, half of it the caches' width
+            half = ranked(op.cos_cache, "cos_cache").get_shape()[-1]
+            if half == DYNAMIC_INDEX:
+                raise Unsupported(
+                    "the head size or the caches' last dim must be static (for "
+                    "rotary_embedding_dim)"
+                )
+            rotary = 2 * half
         if rotary % 2 or rotary < 2 or (head != DYNAMIC_INDEX and rotary > head):
             raise Unsupported(
                 f"rotary_embedding_dim {rotary} must be even and at most the head "

@@ -486,39 +486,62 @@ class ConvertMsRotaryEmbedding(OnnxPattern[onnx.MsRotaryEmbeddingOp]):
             raise Unsupported(
                 f"rotary_embedding_dim {rotary} is not twice the caches' {half} columns"
             )
-        if len(shape) == 3:
-            if shape[2] == DYNAMIC_INDEX:
-                raise Unsupported("the hidden size must be static")
+        if op.get_int("rotary_embedding_dim") and not heads:
+            raise Unsupported("rotary_embedding_dim needs num_heads")
+        if len(shape) == 3 and shape[2] != DYNAMIC_INDEX:
             heads = heads or shape[2] // rotary
             if shape[2] % heads or shape[2] // heads < rotary:
                 raise Unsupported(
                     f"the hidden size {shape[2]} is not {heads} heads of at least "
                     f"{rotary}"
                 )
-        elif len(shape) != 4 or shape[3] == DYNAMIC_INDEX or shape[3] < rotary:
-            raise Unsupported("the input must be 3-D, or 4-D with a static head size")
+        elif len(shape) == 4 and shape[3] != DYNAMIC_INDEX and shape[3] < rotary:
+            raise Unsupported(f"the head size {shape[3]} is less than {rotary}")
+        elif len(shape) not in (3, 4):
+            raise Unsupported("the input must be 3-D or 4-D")
         e = Emitter(self, op, rewriter)
         positions = op.position_ids
         if len(ids.get_shape()) == 1:
             positions = self._from_first(
                 e, positions, *e.sizes(op.input, (0, 1) if len(shape) == 3 else (0, 2))
             )
+        x = op.input
+        if len(shape) == 3 and not heads:
+            # A hidden size known at run time, heads of the caches' 2 * half:
+            # (B, S, H * R) seen as (B * S, H, 1, R), positions as (B * S, 1).
+            x, positions = self._tokens_as_batch(e, x, positions, rotary)
         y = e.emit(
             element,
-            e.sizes(op.input),
+            e.sizes(x),
             lambda out: hip.RotaryEmbeddingOp.make(
                 e.ctx,
-                x=op.input,
+                x=x,
                 cos=op.cos_cache,
                 sin=op.sin_cache,
                 position_ids=positions,
                 out=out,
                 interleaved=bool(op.get_int("interleaved")),
                 rotary_dim=rotary,
-                num_heads=heads if len(shape) == 3 else None,
+                num_heads=heads if len(shape) == 3 and heads else None,
             ),
         )
+        if x is not op.input:
+            flat = e.collapse(y, [[0], [1, 2, 3]])
+            y = e.expand(flat, [[0, 1], [2]], e.sizes(op.input))
         rewriter.replace(op, [], [e.cast_to(y, op.output)])
+
+    @staticmethod
+    def _tokens_as_batch(
+        e: Emitter, x: SSAValue, positions: SSAValue, head: int
+    ) -> tuple[SSAValue, SSAValue]:
+        """(B, S, H * D) as (B * S, H, 1, D), (B, S) positions as (B * S, 1):
+        views, for the 4-D form when only D is known."""
+        tokens = e.collapse(x, [[0, 1], [2]])
+        count, hidden = e.sizes(tokens)
+        heads = e.ix.trunc_div(hidden, head)
+        x4 = e.expand(tokens, [[0], [1, 2, 3]], [count, heads, 1, head])
+        flat = e.collapse(positions, [[0, 1]])
+        return x4, e.expand(flat, [[0, 1]], [count, 1])
 
     def _from_first(
         self, e: Emitter, first: SSAValue, batch: Index, seq: Index

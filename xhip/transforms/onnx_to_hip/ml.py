@@ -288,12 +288,24 @@ def _aggregate(
     e: Ensemble,
     aggregate: str,
     base: np.ndarray,
+    unscored_zero: bool = False,
 ) -> SSAValue:
     """The ensemble's scores (N, targets): aggregated over trees, plus `base`
-    where it has one value per target (ORT ignores it otherwise)."""
+    where it has one value per target (ORT ignores it otherwise). As ORT's
+    regressor does, a target no reached leaf scores is 0, without `base`:
+    always under MIN/MAX, under SUM/AVERAGE with `unscored_zero` (fuzz seed
+    140353)."""
     values, hits = _tree_values(parts, x, element, e)
     count, rows, targets = ranked(values, "values").get_shape()
     out_type = TensorType(element, [rows, targets])
+    per_tree = TensorType(element, [count, rows, targets])
+    scored_everywhere = e.scored.any(axis=0).all() and all(
+        e.scored[t, e.turns[t] >= 0].all() for t in range(count)
+    )
+    has: SSAValue | None = None
+    if not scored_everywhere and (aggregate in ("MIN", "MAX") or unscored_zero):
+        scored = parts.constant(e.scored.astype(dtype_of(element)), element)
+        has = parts.insert(onnx.MatMulOp, [hits, scored], per_tree)
     if aggregate in ("SUM", "AVERAGE"):
         scores = reduce_over(parts, onnx.ReduceSumOp, values, 0)
         if aggregate == "AVERAGE":
@@ -301,15 +313,9 @@ def _aggregate(
             scores = parts.insert(onnx.DivOp, [scores, n], out_type)
     elif aggregate in ("MIN", "MAX"):
         kind = onnx.ReduceMaxOp if aggregate == "MAX" else onnx.ReduceMinOp
-        scored_everywhere = e.scored.any(axis=0).all() and all(
-            e.scored[t, e.turns[t] >= 0].all() for t in range(count)
-        )
-        if scored_everywhere:
+        if has is None:
             scores = reduce_over(parts, kind, values, 0)
         else:
-            per_tree = TensorType(element, [count, rows, targets])
-            scored = parts.constant(e.scored.astype(dtype_of(element)), element)
-            has = parts.insert(onnx.MatMulOp, [hits, scored], per_tree)
             half = scalar(parts, 0.5, element)
             yes = parts.insert(
                 onnx.GreaterOp, [has, half], TensorType(i1, [count, rows, targets])
@@ -319,21 +325,18 @@ def _aggregate(
                 onnx.WhereOp, [yes, values, scalar(parts, inf, element)], per_tree
             )
             scores = reduce_over(parts, kind, masked, 0)
-            any_ = reduce_over(parts, onnx.ReduceMaxOp, has, 0)
-            some = parts.insert(
-                onnx.GreaterOp, [any_, half], TensorType(i1, [rows, targets])
-            )
-            if len(base) == targets:  # ORT: a target no tree scores is 0
-                offset = parts.constant(base.astype(dtype_of(element)), element)
-                scores = parts.insert(onnx.AddOp, [scores, offset], out_type)
-            zero = scalar(parts, 0.0, element)
-            return parts.insert(onnx.WhereOp, [some, scores, zero], out_type)
     else:
         raise Unsupported(f"aggregate_function {aggregate} is not one of {AGGREGATES}")
     if len(base) == targets:
         offset = parts.constant(base.astype(dtype_of(element)), element)
         scores = parts.insert(onnx.AddOp, [scores, offset], out_type)
-    return scores
+    if has is None:
+        return scores
+    any_ = reduce_over(parts, onnx.ReduceMaxOp, has, 0)
+    half = scalar(parts, 0.5, element)
+    some = parts.insert(onnx.GreaterOp, [any_, half], TensorType(i1, [rows, targets]))
+    zero = scalar(parts, 0.0, element)
+    return parts.insert(onnx.WhereOp, [some, scores, zero], out_type)
 
 
 def post_transform(parts: Parts, scores: SSAValue, transform: str) -> SSAValue:
@@ -501,7 +504,7 @@ class ConvertTreeEnsembleRegressor(OnnxPattern[onnx.TreeEnsembleRegressorOp]):
         x, _ = as_float(parts, op.X, "X")
         base = floats(op, "base_values", "base_values_as_tensor")
         aggregate = string(op, "aggregate_function", "SUM")
-        scores = _aggregate(parts, x, f32, e, aggregate, base)
+        scores = _aggregate(parts, x, f32, e, aggregate, base, unscored_zero=True)
         scores = post_transform(parts, scores, string(op, "post_transform", "NONE"))
         finish_values(parts, op, scores)
 

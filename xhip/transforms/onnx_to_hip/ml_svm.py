@@ -15,7 +15,7 @@ one-hot class matrices, and the label the first class with the most votes
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import TensorType, f32, i1, i64
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType, f32, i1, i64
 from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
@@ -61,12 +61,13 @@ def _kernels(
         raise Unsupported("kernel_params must be empty or (gamma, coef0, degree)")
     gamma, coef0, degree = [*params, 0.0, 0.0, 0.0][:3]
     rows, features = ranked(x, "X").get_shape()
-    if supports < 1 or len(vectors) != supports * features:
+    width = len(vectors) // max(supports, 1) if features == DYNAMIC_INDEX else features
+    if supports < 1 or len(vectors) != supports * width:
         raise Unsupported(
             f"{len(vectors)} support vector values for {supports} supports of "
-            f"{features} features"
+            f"{width} features"
         )
-    sv = vectors.reshape(supports, features).astype(np.float32)
+    sv = vectors.reshape(supports, width).astype(np.float32)
     k_type = TensorType(f32, [rows, supports])
     table = parts.constant(np.ascontiguousarray(sv.T), f32)
     dot = parts.insert(onnx.MatMulOp, [x, table], k_type)
@@ -102,7 +103,7 @@ class ConvertSVMRegressor(OnnxPattern[onnx.SVMRegressorOp]):
         parts = Parts(self, op, rewriter, PATTERNS)
         x, rows, features = _features(parts, op, op.X)
         if supports == 0:  # a linear model: the coefficients are its weights
-            if features != len(coefficients):
+            if features not in (DYNAMIC_INDEX, len(coefficients)):
                 raise Unsupported(
                     f"{len(coefficients)} coefficients for {features} features"
                 )

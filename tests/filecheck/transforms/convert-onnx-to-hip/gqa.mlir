@@ -84,3 +84,33 @@ func.func @ms_rotary_first(%ctx: !hip.context, %x: tensor<?x4x?x8xf32>, %first: 
 // CHECK-NEXT:  %4 = tensor.empty(%dim, %dim_1) : tensor<?x?xi64>
 // CHECK-NEXT:  %5 = hip.expand(%ctx) ins(%3 : tensor<1x?xi64>) outs(%4 : tensor<?x?xi64>) -> tensor<?x?xi64>
 // CHECK:       %7 = hip.rotary_embedding(%ctx) ins(%x, %cos, %sin, %5 : tensor<?x4x?x8xf32>, tensor<16x4xf32>, tensor<16x4xf32>, tensor<?x?xi64>) outs(%6 : tensor<?x4x?x8xf32>) {rotary_dim = 8 : i64} -> tensor<?x4x?x8xf32>
+
+// A hidden size known only at run time, no num_heads: heads of the caches'
+// 2 * 4 = 8, as many as it holds; (B, S, H * 8) seen as (B * S, H, 1, 8),
+// the positions as (B * S, 1), so the 4-D form rotates each head.
+
+func.func @ms_rotary_dynamic_hidden(%ctx: !hip.context, %x: tensor<?x?x?xf32>, %ids: tensor<?x?xi64>, %cos: tensor<16x4xf32>, %sin: tensor<16x4xf32>) -> tensor<?x?x?xf32> {
+  %0 = "onnx.MsRotaryEmbedding"(%x, %ids, %cos, %sin) {onnx_node_name = "rope"} : (tensor<?x?x?xf32>, tensor<?x?xi64>, tensor<16x4xf32>, tensor<16x4xf32>) -> tensor<?x?x?xf32>
+  func.return %0 : tensor<?x?x?xf32>
+}
+// CHECK-LABEL: func.func @ms_rotary_dynamic_hidden
+// CHECK:       %0 = tensor.collapse_shape %x {{\[\[}}0 : i64, 1 : i64], [2 : i64]] : tensor<?x?x?xf32> into tensor<?x?xf32>
+// CHECK:       %1 = arith.divsi %dim_1, %c8 : index
+// CHECK-NEXT:  %2 = tensor.expand_shape %0 {{\[\[}}0 : i64], [1 : i64, 2 : i64, 3 : i64]] output_shape [%dim, %1, 1, 8] : tensor<?x?xf32> into tensor<?x?x1x8xf32>
+// CHECK-NEXT:  %3 = tensor.collapse_shape %ids {{\[\[}}0 : i64, 1 : i64]] : tensor<?x?xi64> into tensor<?xi64>
+// CHECK-NEXT:  %4 = tensor.expand_shape %3 {{\[\[}}0 : i64, 1 : i64]] output_shape [%dim, 1] : tensor<?xi64> into tensor<?x1xi64>
+// CHECK:       %6 = hip.rotary_embedding(%ctx) ins(%2, %cos, %sin, %4 : tensor<?x?x1x8xf32>, tensor<16x4xf32>, tensor<16x4xf32>, tensor<?x1xi64>) outs(%5 : tensor<?x?x1x8xf32>) {rotary_dim = 8 : i64} -> tensor<?x?x1x8xf32>
+// CHECK-NEXT:  %7 = tensor.collapse_shape %6 {{\[\[}}0 : i64], [1 : i64, 2 : i64, 3 : i64]] : tensor<?x?x1x8xf32> into tensor<?x?xf32>
+// CHECK:       %8 = tensor.expand_shape %7 {{\[\[}}0 : i64, 1 : i64], [2 : i64]] output_shape [%dim_4, %dim_5, %dim_6] : tensor<?x?xf32> into tensor<?x?x?xf32>
+// CHECK-NEXT:  func.return %8 : tensor<?x?x?xf32>
+
+// The same with num_heads (and a partial rotary_embedding_dim): the 3-D
+// form, the head size hidden / num_heads at run time.
+
+func.func @ms_rotary_dynamic_hidden_heads(%ctx: !hip.context, %x: tensor<?x?x?xf32>, %ids: tensor<?x?xi64>, %cos: tensor<16x4xf32>, %sin: tensor<16x4xf32>) -> tensor<?x?x?xf32> {
+  %0 = "onnx.MsRotaryEmbedding"(%x, %ids, %cos, %sin) {num_heads = 2 : si64, rotary_embedding_dim = 8 : si64, onnx_node_name = "rope"} : (tensor<?x?x?xf32>, tensor<?x?xi64>, tensor<16x4xf32>, tensor<16x4xf32>) -> tensor<?x?x?xf32>
+  func.return %0 : tensor<?x?x?xf32>
+}
+// CHECK-LABEL: func.func @ms_rotary_dynamic_hidden_heads
+// CHECK:       %1 = hip.rotary_embedding(%ctx) ins(%x, %cos, %sin, %ids : tensor<?x?x?xf32>, tensor<16x4xf32>, tensor<16x4xf32>, tensor<?x?xi64>) outs(%0 : tensor<?x?x?xf32>) {rotary_dim = 8 : i64, num_heads = 2 : i64} -> tensor<?x?x?xf32>
+// CHECK-NEXT:  func.return %1 : tensor<?x?x?xf32>

@@ -1,0 +1,99 @@
+"""A declared type (value_info, or a graph output) that fixes a dim the
+graph's input leaves dynamic: ONNX Runtime takes it as a hint and runs any
+size the input allows, so xhip does too. The declared `3` used to size the
+value's buffer and fail at run time with a numpy broadcast error."""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper
+
+import xhip
+from tests.pytest.frontend.models import check_like_onnxruntime, make_model, tensor
+from xhip.frontend import import_model
+
+F = TensorProto.FLOAT
+
+
+def declared_model(where: str, batch: str | None = "batch") -> onnx.ModelProto:
+    """`out = relu(x) + y` on float32[batch, 4] (`batch` None: an unnamed
+    dim), with `relu`'s result (`where` 'value_info') or `out` ('output')
+    declared float32[3, 4]."""
+    model = make_model(
+        [
+            helper.make_node("Relu", ["x"], ["r"], name="relu"),
+            helper.make_node("Add", ["r", "y"], ["out"], name="add"),
+        ],
+        [tensor("x", F, [batch, 4]), tensor("y", F, [batch, 4])],
+        [tensor("out", F, [3, 4] if where == "output" else [batch, 4])],
+    )
+    if where == "value_info":
+        model.graph.value_info.append(tensor("r", F, [3, 4]))
+    return model
+
+
+CASES = {
+    "value_info": declared_model("value_info"),
+    "output": declared_model("output"),
+    "unnamed_input_dim": declared_model("value_info", None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_declared_dims_do_not_fix_a_dynamic_input_dim(name: str) -> None:
+    model = CASES[name]
+    compiled = xhip.compile(model, device="cpu")
+    cases = []
+    for n in (3, 5, 1):
+        rng = np.random.default_rng(n)
+        feeds = {k: rng.normal(size=(n, 4)).astype(np.float32) for k in ("x", "y")}
+        cases.append((f"batch {n}", feeds))
+    check_like_onnxruntime(compiled, model, cases)
+
+
+def test_the_declared_value_keeps_the_input_dim() -> None:
+    """The IR types `r` as the input's `?x4`, with the input's dim name."""
+    text = str(import_model(CASES["value_info"]))
+    assert (
+        '"onnx.Relu"(%arg0) {onnx_node_name = "relu"} : (tensor<?x4xf32>) -> tensor<?x4xf32>'
+        in text
+    ), text
+
+
+def test_a_declaration_inference_confirms_stays_static() -> None:
+    """A static input: the declared dims are the inferred ones."""
+    model = make_model(
+        [helper.make_node("Relu", ["x"], ["r"]), helper.make_node("Neg", ["r"], ["y"])],
+        [tensor("x", F, [3, 4])],
+        [tensor("y", F, [3, 4])],
+    )
+    model.graph.value_info.append(tensor("r", F, [3, 4]))
+    assert "tensor<?" not in str(import_model(model))
+
+
+@pytest.mark.parametrize("dtype", [TensorProto.FLOAT, TensorProto.DOUBLE])
+def test_eyelike_with_a_dtype_after_a_contrib_op(dtype: int) -> None:
+    """onnx's inference of EyeLike with `dtype` crashed the process (SIGSEGV)
+    while its input, a contrib op's result, had no type yet (fuzz seed
+    70135: `EyeLike(com.microsoft.Gelu(x), dtype=1)`)."""
+    nodes = [
+        helper.make_node("Gelu", ["x"], ["g"], domain="com.microsoft"),
+        helper.make_node("EyeLike", ["g"], ["e"], dtype=dtype, k=-1),
+        helper.make_node("Cast", ["e"], ["c"], to=F),
+        helper.make_node("Mul", ["g", "c"], ["y"]),
+    ]
+    model = make_model(
+        nodes, [tensor("x", F, ["batch", 6])], [tensor("y", F, ["batch", 6])]
+    )
+    model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
+    compiled = xhip.compile(model, device="cpu")
+    cases = [
+        (
+            f"batch {n}",
+            {"x": np.random.default_rng(n).normal(size=(n, 6)).astype(np.float32)},
+        )
+        for n in (4, 9)
+    ]
+    check_like_onnxruntime(compiled, model, cases)
