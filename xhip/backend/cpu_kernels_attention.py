@@ -15,20 +15,29 @@ right, but 5x slower than numpy's blocks, which the runtime keeps there
 `attend` runs blocks of `ROWS` query rows: per chunk of `CHUNK` keys, the
 scores (q * scale) @ k into the thread's scratch, + mask, exp unshifted (the
 row sums kept beside), then exp @ v added to the block's outputs; divided
-by the sums at the end. A block whose row sums leave [low, high] (an exp
-overflowed, or underflowed too much, or a NaN) runs again shifted by its
-rows' maxima, as `cpu_attention._Attend`; a row whose sum is still NaN (all
-keys masked) gets `fill` * sum of v when there is a `fill`.
+by the sums at the end. The exp goes a vector at a time in LLVM IR
+(`_exp_run`: numba's loop over 16 lanes kept their sums in memory, a
+store-to-load chain a vector), and so do the outputs and the packing's
+rows (`_scale_run`, `_gather_run`). A block whose row sums leave [low,
+high] (an exp overflowed, or underflowed too much, or a NaN) runs again
+shifted by its rows' maxima, as `cpu_attention._Attend`; a row whose sum
+is still NaN (all keys masked) gets `fill` * sum of v when there is a
+`fill`.
 
 `pack` copies k (D, T) and v (T, Dv) of a head into panels of `NR` columns
 once per call (their padding zeroed once, by `bind`), so that every tile is
-a whole one; the query rows are copied, scaled, into a scratch padded to
-`MR` rows. Few query rows (`MIN_ROWS`) do not pay for the packing.
+a whole one (a v whose rows are whole panels, Dv = NR floats in a row and
+T a multiple of NR, is read in place); the query rows are copied, scaled,
+into a scratch padded to `MR` rows. Few query rows (`MIN_ROWS`) do not pay for the packing.
 
 Threads: `attend_pool`, one launch on numba's threads (`cpu_host.numba_pool`:
 its OpenMP or TBB layer) that packs and then attends, each thread taking
 the next share (`take`); elsewhere a call a share on the runtime's Python
-threads. `take`, `team` and `review` serve `cpu_kernels_gemm.gemm_pool` too.
+threads. With at least as many heads as shares (8 x 128, 8 x 512; one
+thread) a share is whole heads, each packed just before its blocks
+(`attend_own`): no launch and wait for the packing, and the panels still
+in the core's caches. `take`, `team` and `review` serve
+`cpu_kernels_gemm.gemm_pool` too.
 
 Cache: keyed on this file and `cpu_kernels_rows` (`exp32`), whose code the
 kernels compile in (`numba_cache.key_on`).
@@ -48,7 +57,17 @@ from numba.extending import intrinsic
 from numba.np.ufunc.parallel import _launch_threads  # pyright: ignore[reportPrivateUsage]
 
 from xhip.backend import cpu_kernels_rows, numba_cache
-from xhip.backend.cpu_kernels_rows import LANES, exp32, wide_vectors
+from xhip.backend.cpu_kernels_rows import (  # pyright: ignore[reportPrivateUsage]
+    _EXP_MAX,
+    _EXP_MIN,
+    _EXP_P,
+    _LN2_HI,
+    _LN2_LO,
+    _LOG2E,
+    LANES,
+    exp32,
+    wide_vectors,
+)
 
 numba_cache.key_on(__file__, [cpu_kernels_rows.__file__])
 
@@ -91,7 +110,7 @@ _C3 = types.float32[:, :, ::1]
 """The kernels' operand types, given so that each compiles once, when this
 module is imported: every view as "A" (read-only: numpy's broadcast views
 are), the mask "C" (its rows vectorize), scratch and panels "C"."""
-_ZERO, _NEG = _F(0.0), _F(-np.inf)
+_ZERO, _UNIT, _NEG = _F(0.0), _F(1.0), _F(-np.inf)
 MAX_THREADS: int = config.NUMBA_NUM_THREADS  # pyright: ignore[reportAttributeAccessIssue]
 """The most threads a parallel kernel may ask numba for."""
 
@@ -158,6 +177,178 @@ def _tile(
     return sig, codegen
 
 
+def _vec_exp(builder: Any, x: Any) -> Any:
+    """`cpu_kernels_rows.exp32` of a vector of `_LANE` floats, as LLVM IR."""
+    vec = x.type
+    f32, i32 = ir.FloatType(), ir.IntType(32)
+    ivec = ir.VectorType(i32, _LANE)
+    fma = cgutils.get_or_insert_function(
+        builder.module, ir.FunctionType(vec, [vec] * 3), "llvm.fmuladd.v16f32"
+    )
+    floor = cgutils.get_or_insert_function(
+        builder.module, ir.FunctionType(vec, [vec]), "llvm.floor.v16f32"
+    )
+
+    def splat(c: Any) -> Any:
+        return ir.Constant(vec, [f32(float(c))] * _LANE)
+
+    low, top = splat(_EXP_MIN), splat(_EXP_MAX)
+    c = builder.select(builder.fcmp_ordered(">", x, low), x, low)
+    c = builder.select(builder.fcmp_ordered("<", c, top), c, top)
+    n = builder.call(floor, [builder.call(fma, [c, splat(_LOG2E), splat(0.5)])])
+    r = builder.call(fma, [n, splat(-_LN2_HI), c])
+    r = builder.call(fma, [n, splat(-_LN2_LO), r])
+    p = splat(_EXP_P[0])
+    for a in _EXP_P[1:]:
+        p = builder.call(fma, [p, r, splat(a)])
+    p = builder.fadd(builder.call(fma, [p, builder.fmul(r, r), r]), splat(1.0))
+    k = builder.fptosi(n, ivec)
+    half = builder.ashr(k, ir.Constant(ivec, [i32(1)] * _LANE))
+    bias = ir.Constant(ivec, [i32(127)] * _LANE)
+    shift = ir.Constant(ivec, [i32(23)] * _LANE)
+
+    def power(e: Any) -> Any:
+        return builder.bitcast(builder.shl(builder.add(e, bias), shift), vec)
+
+    p = builder.fmul(p, power(half))
+    rest = builder.select(
+        builder.fcmp_ordered(">", x, low), power(builder.sub(k, half)), splat(0.0)
+    )
+    p = builder.fmul(p, rest)
+    return builder.select(builder.fcmp_ordered("==", x, x), p, x)
+
+
+@intrinsic
+def _exp_run(
+    typingctx: Any, row: Any, mask: Any, has_mask: Any, n: Any, shift: Any
+) -> Any:
+    """row[j] = exp(row[j] (+ mask[j]) - shift) for j < n (a multiple of
+    `_LANE`), float32 addresses; their sum, kept in `_LANE` lanes (a
+    register) and added up lane by lane at the end."""
+    sig = types.float32(
+        types.intp, types.intp, types.boolean, types.intp, types.float32
+    )
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        prow, pmask, has, n, shift = args
+        f32 = ir.FloatType()
+        vec = ir.VectorType(f32, _LANE)
+        fptr, vptr = f32.as_pointer(), vec.as_pointer()
+        prow, pmask = builder.inttoptr(prow, fptr), builder.inttoptr(pmask, fptr)
+        intp = n.type
+        total = cgutils.alloca_once(builder, vec)  # a register after SROA
+        builder.store(ir.Constant(vec, [f32(0.0)] * _LANE), total)
+        undef = ir.Constant(vec, ir.Undefined)
+        splat = ir.Constant(ir.VectorType(ir.IntType(32), _LANE), [0] * _LANE)
+        sv = builder.shuffle_vector(
+            builder.insert_element(undef, shift, ir.IntType(32)(0)), undef, splat
+        )
+        with cgutils.for_range(builder, builder.udiv(n, intp(_LANE))) as loop:
+            at = builder.mul(loop.index, intp(_LANE))
+            slot = builder.bitcast(builder.gep(prow, [at]), vptr)
+            x = cgutils.alloca_once(builder, vec)
+            builder.store(builder.load(slot, align=4), x)
+            with builder.if_then(has):
+                at_mask = builder.bitcast(builder.gep(pmask, [at]), vptr)
+                m = builder.load(at_mask, align=4)
+                builder.store(builder.fadd(builder.load(x), m), x)
+            e = _vec_exp(builder, builder.fsub(builder.load(x), sv))
+            builder.store(e, slot, align=4)
+            builder.store(builder.fadd(builder.load(total), e), total)
+        acc = builder.load(total)
+        result = builder.extract_element(acc, ir.IntType(32)(0))
+        for lane in range(1, _LANE):
+            result = builder.fadd(
+                result, builder.extract_element(acc, ir.IntType(32)(lane))
+            )
+        return result
+
+    return sig, codegen
+
+
+@intrinsic
+def _scale_run(typingctx: Any, src: Any, dst: Any, n: Any, factor: Any) -> Any:
+    """dst[j] = src[j] * factor for j < n, float32 addresses, `_LANE` at a
+    time, the rest one by one."""
+    sig = types.void(types.intp, types.intp, types.intp, types.float32)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        psrc, pdst, n, factor = args
+        f32 = ir.FloatType()
+        vec = ir.VectorType(f32, _LANE)
+        fptr, vptr = f32.as_pointer(), vec.as_pointer()
+        psrc, pdst = builder.inttoptr(psrc, fptr), builder.inttoptr(pdst, fptr)
+        intp = n.type
+        undef = ir.Constant(vec, ir.Undefined)
+        splat = ir.Constant(ir.VectorType(ir.IntType(32), _LANE), [0] * _LANE)
+        fv = builder.shuffle_vector(
+            builder.insert_element(undef, factor, ir.IntType(32)(0)), undef, splat
+        )
+        whole = builder.udiv(n, intp(_LANE))
+        with cgutils.for_range(builder, whole) as loop:
+            at = builder.mul(loop.index, intp(_LANE))
+            x = builder.load(builder.bitcast(builder.gep(psrc, [at]), vptr), align=4)
+            y = builder.fmul(x, fv)
+            builder.store(y, builder.bitcast(builder.gep(pdst, [at]), vptr), align=4)
+        start = builder.mul(whole, intp(_LANE))
+        with cgutils.for_range(builder, builder.sub(n, start)) as loop:
+            at = builder.add(start, loop.index)
+            x = builder.load(builder.gep(psrc, [at]))
+            builder.store(builder.fmul(x, factor), builder.gep(pdst, [at]))
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@intrinsic
+def _gather_run(typingctx: Any, src: Any, step: Any, dst: Any, n: Any) -> Any:
+    """dst[j] = the float at src + j * step (bytes) for j < n, float32
+    addresses: `_LANE` a gather, the rest one by one (a transposing copy)."""
+    sig = types.void(types.intp, types.intp, types.intp, types.intp)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        psrc, step, pdst, n = args
+        f32, i1, i32 = ir.FloatType(), ir.IntType(1), ir.IntType(32)
+        vec = ir.VectorType(f32, _LANE)
+        fptr = f32.as_pointer()
+        intp = n.type
+        ivec = ir.VectorType(intp, _LANE)
+        pvec = ir.VectorType(fptr, _LANE)
+        gather = cgutils.get_or_insert_function(
+            builder.module,
+            ir.FunctionType(vec, [pvec, i32, ir.VectorType(i1, _LANE), vec]),
+            "llvm.masked.gather.v16f32.v16p0f32",
+        )
+        undef = ir.Constant(ivec, ir.Undefined)
+        zeros = ir.Constant(ir.VectorType(i32, _LANE), [0] * _LANE)
+
+        def splat(x: Any) -> Any:
+            one = builder.insert_element(undef, x, i32(0))
+            return builder.shuffle_vector(one, undef, zeros)
+
+        lanes = builder.mul(ir.Constant(ivec, list(range(_LANE))), splat(step))
+        every = ir.Constant(ir.VectorType(i1, _LANE), [1] * _LANE)
+        out = builder.inttoptr(pdst, fptr)
+        whole = builder.udiv(n, intp(_LANE))
+        with cgutils.for_range(builder, whole) as loop:
+            at = builder.mul(loop.index, intp(_LANE))
+            first = builder.add(psrc, builder.mul(at, step))
+            ptrs = builder.inttoptr(builder.add(splat(first), lanes), pvec)
+            x = builder.call(gather, [ptrs, i32(4), every, ir.Constant(vec, None)])
+            slot = builder.bitcast(builder.gep(out, [at]), vec.as_pointer())
+            builder.store(x, slot, align=4)
+        start = builder.mul(whole, intp(_LANE))
+        with cgutils.for_range(builder, builder.sub(n, start)) as loop:
+            at = builder.add(start, loop.index)
+            x = builder.load(
+                builder.inttoptr(builder.add(psrc, builder.mul(at, step)), fptr)
+            )
+            builder.store(x, builder.gep(out, [at]))
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
 @intrinsic
 def use_threads(typingctx: Any, n: Any) -> Any:
     """`numba.set_num_threads(n)` in a parallel kernel, n in [1,
@@ -194,8 +385,10 @@ def take(typingctx: Any, counter: Any, i: Any) -> Any:
 @njit(types.void(_IN4, _IN4, _C4, _C4, types.intp, types.intp), cache=True, nogil=True)
 def pack(k: Any, v: Any, kp: Any, vp: Any, lo: int, hi: int) -> None:
     """Heads [lo, hi) (flat over k's two batch dims) of k (D, T) into kp
-    (T / NR, D, NR) and of v (T, Dv) into vp (Dv / NR, T, NR); their
-    padding stays as it is (zeros from `bind`)."""
+    (T / NR, D, NR) and of v (T, Dv) into vp (Dv / NR, T, NR), v not where
+    vp has no rows (`bind`'s `direct`); their padding stays as it is
+    (zeros from `bind`)."""
+    wide_vectors()  # pyright: ignore[reportCallIssue]
     heads = k.shape[1]
     d, t = k.shape[2], k.shape[3]
     width = v.shape[3]
@@ -205,45 +398,46 @@ def pack(k: Any, v: Any, kp: Any, vp: Any, lo: int, hi: int) -> None:
         for s in range(kp.shape[1]):
             j0 = s * NR
             n = min(NR, t - j0)
-            if across:  # read along D, k's rows in memory
-                for j in range(n):
-                    for i in range(d):
-                        kp[u, s, i, j] = k[b, h, i, j0 + j]
+            if across:  # k's rows in memory: gathered along them
+                at = k.ctypes.data + b * k.strides[0] + h * k.strides[1]
+                at += j0 * k.strides[3]
+                to = kp.ctypes.data + (u * kp.shape[1] + s) * kp.strides[1]
+                for i in range(d):
+                    _gather_run(at + i * k.strides[2], k.strides[3], to + i * NR * 4, n)  # pyright: ignore[reportCallIssue]
+            elif k.strides[3] == 4:  # rows of floats: copied a vector at a time
+                at = k.ctypes.data + b * k.strides[0] + h * k.strides[1] + j0 * 4
+                to = kp.ctypes.data + (u * kp.shape[1] + s) * kp.strides[1]
+                for i in range(d):
+                    _scale_run(at + i * k.strides[2], to + i * NR * 4, n, _UNIT)  # pyright: ignore[reportCallIssue]
             else:
                 for i in range(d):
                     for j in range(n):
                         kp[u, s, i, j] = k[b, h, i, j0 + j]
-        for s in range(vp.shape[1]):
+        for s in range(vp.shape[1] if vp.shape[2] > 0 else 0):  # not `direct`
             c0 = s * NR
             n = min(NR, width - c0)
-            for j in range(t):
-                for c in range(n):
-                    vp[u, s, j, c] = v[b, h, j, c0 + c]
+            if v.strides[3] == 4:
+                at = v.ctypes.data + b * v.strides[0] + h * v.strides[1] + c0 * 4
+                to = vp.ctypes.data + (u * vp.shape[1] + s) * vp.strides[1]
+                for j in range(t):
+                    _scale_run(at + j * v.strides[2], to + j * NR * 4, n, _UNIT)  # pyright: ignore[reportCallIssue]
+            else:
+                for j in range(t):
+                    for c in range(n):
+                        vp[u, s, j, c] = v[b, h, j, c0 + c]
 
 
 @njit(cache=True, nogil=True, error_model="numpy", fastmath={"contract"})
 def _exp_row(
     s: Any, i: int, mask: Any, has_mask: bool, c0: int, n: int, width: int,
-    shift: Any, lanes: Any,
+    shift: Any,
 ) -> Any:  # fmt: skip
     """s[i, :n] = exp(s[i, :n] + mask[c0:c0 + n] - shift), zero from n to
     `width`; the sum of the row."""
     wide_vectors()  # pyright: ignore[reportCallIssue]
     whole = n - n % LANES
-    lanes[:] = _ZERO
-    if has_mask:
-        for j in range(0, whole, LANES):
-            for lane in range(LANES):
-                e = exp32(s[i, j + lane] + mask[c0 + j + lane] - shift)
-                s[i, j + lane] = e
-                lanes[lane] += e
-    else:
-        for j in range(0, whole, LANES):
-            for lane in range(LANES):
-                e = exp32(s[i, j + lane] - shift)
-                s[i, j + lane] = e
-                lanes[lane] += e
-    total = _ZERO
+    at = s.ctypes.data + i * s.shape[1] * 4
+    total = _exp_run(at, mask.ctypes.data + c0 * 4, has_mask, whole, shift)  # pyright: ignore[reportCallIssue]
     for j in range(whole, n):
         x = s[i, j] + mask[c0 + j] if has_mask else s[i, j]
         e = exp32(x - shift)
@@ -251,8 +445,6 @@ def _exp_row(
         total += e
     for j in range(n, width):
         s[i, j] = _ZERO
-    for lane in range(LANES):
-        total += lanes[lane]
     return total
 
 
@@ -272,21 +464,22 @@ def _scores(qs: Any, keys: int, step: int, tiles: int, s: Any, cols: int) -> Non
 
 @njit(
     types.void(
-        _IN4, _C4, _C4, _MASK, types.boolean, types.intp, _ONE, types.boolean,
-        _ONE, types.boolean, types.Array(types.float32, 4, "A"), types.int64[:, ::1],
-        types.float32, types.float32, _C2, _C2, _C2,
+        _IN4, _C4, _C4, _IN4, _MASK, types.boolean, types.intp, _ONE,
+        types.boolean, _ONE, types.boolean, types.Array(types.float32, 4, "A"),
+        types.int64[:, ::1], types.float32, types.float32, _C2, _C2, _C2,
     ),
     cache=True, nogil=True, error_model="numpy",
 )  # fmt: skip
 def attend(
-    q: Any, kp: Any, vp: Any, mask: Any, has_mask: bool, t: int, scale: Any,
-    divide: bool, fill: Any, has_fill: bool, out: Any, units: Any, low: Any,
-    high: Any, qs: Any, s: Any, acc: Any,
+    q: Any, kp: Any, vp: Any, v: Any, mask: Any, has_mask: bool, t: int,
+    scale: Any, divide: bool, fill: Any, has_fill: bool, out: Any, units: Any,
+    low: Any, high: Any, qs: Any, s: Any, acc: Any,
 ) -> None:  # fmt: skip
     """The blocks `units` (rows of (head, first row, end row), heads flat
     over q's two batch dims) of softmax(q * scale (or / scale when
-    `divide`) @ k + mask) @ v into `out`. The thread's scratch: `qs` (rows
-    a block, D), `s` (rows, keys a chunk), `acc` (rows, Dv padded to NR)."""
+    `divide`) @ k + mask) @ v into `out`; v's panels `vp`, or v itself
+    where `vp` has no rows (`direct`). The thread's scratch: `qs` (rows a
+    block, D), `s` (rows, keys a chunk), `acc` (rows, Dv padded to NR)."""
     wide_vectors()  # pyright: ignore[reportCallIssue]
     heads = q.shape[1]
     d, width = q.shape[3], out.shape[3]
@@ -294,7 +487,6 @@ def attend(
     padded = kp.shape[1] * NR
     chunk = s.shape[1]
     f = scale[0]
-    lanes = np.empty(LANES, np.float32)
     sums = np.empty(qs.shape[0], np.float32)
     peaks = np.empty(qs.shape[0], np.float32)
     row, ld = s.shape[1], acc.shape[1]
@@ -305,6 +497,8 @@ def attend(
         tiles = -(-rows // MR)
         keys = kp.ctypes.data + u * kp.strides[0]
         values = vp.ctypes.data + u * vp.strides[0]
+        if vp.shape[2] == 0:  # v's rows are its panel (`direct`)
+            values = v.ctypes.data + b * v.strides[0] + h * v.strides[1]
         mb, mh = b % mask.shape[0], h % mask.shape[1]
         qs[:] = _ZERO
         for i in range(rows):
@@ -323,9 +517,7 @@ def attend(
                     if i < rows:
                         line = mask[mb, mh, (r0 + i) % mask.shape[2]]
                         shift = peaks[i] if shifted else _ZERO
-                        sums[i] += _exp_row(
-                            s, i, line, has_mask, c0, n, cols, shift, lanes
-                        )
+                        sums[i] += _exp_row(s, i, line, has_mask, c0, n, cols, shift)
                     else:
                         s[i, :] = _ZERO
                 for p in range(strips):
@@ -361,12 +553,47 @@ def attend(
                 for c in range(width):
                     column = _ZERO
                     for j in range(t):
-                        column += vp[u, c // NR, j, c % NR]
+                        column += v[b, h, j, c]
                     out[b, h, r0 + i, c] = fill[0] * column
             else:  # times the reciprocal: a division each costs 7% at 1 x 128
                 inverse = _F(1.0) / total
-                for c in range(width):
-                    out[b, h, r0 + i, c] = acc[i, c] * inverse
+                if out.strides[3] == 4:
+                    to = out.ctypes.data + b * out.strides[0] + h * out.strides[1]
+                    to += (r0 + i) * out.strides[2]
+                    _scale_run(acc.ctypes.data + i * ld * 4, to, width, inverse)  # pyright: ignore[reportCallIssue]
+                else:
+                    for c in range(width):
+                        out[b, h, r0 + i, c] = acc[i, c] * inverse
+
+
+@njit(
+    types.void(
+        _IN4, _IN4, _C4, _C4, _IN4, _MASK, types.boolean, types.intp, _ONE,
+        types.boolean, _ONE, types.boolean, types.Array(types.float32, 4, "A"),
+        types.int64[:, ::1], types.float32, types.float32, _C2, _C2, _C2,
+    ),
+    cache=True, nogil=True, error_model="numpy",
+)  # fmt: skip
+def attend_own(
+    k: Any, v: Any, kp: Any, vp: Any, q: Any, mask: Any, has_mask: bool, t: int,
+    scale: Any, divide: bool, fill: Any, has_fill: bool, out: Any, units: Any,
+    low: Any, high: Any, qs: Any, s: Any, acc: Any,
+) -> None:  # fmt: skip
+    """`attend` of `units`, whole heads, each head packed (`pack`) just
+    before its blocks: its panels still in this core's caches, and no
+    wait for all heads' packing."""
+    first = 0
+    while first < units.shape[0]:
+        u = units[first, 0]
+        end = first
+        while end < units.shape[0] and units[end, 0] == u:
+            end += 1
+        pack(k, v, kp, vp, u, u + 1)
+        attend(
+            q, kp, vp, v, mask, has_mask, t, scale, divide, fill, has_fill, out,
+            units[first:end], low, high, qs, s, acc,
+        )  # fmt: skip
+        first = end
 
 
 LATE, ALONE = 2, 32
@@ -395,7 +622,10 @@ def team(state: Any, threads: int) -> int:
 @njit(cache=True, nogil=True, inline="always")
 def review(state: Any, threads: int) -> None:
     """After a call: a thread that took no share counts towards running
-    alone (`LATE`, `ALONE`)."""
+    alone (`LATE`, `ALONE`), but for the step's first calls (`WARM`)."""
+    if state[2] < 0:
+        state[2] += 1
+        return
     if threads > 1:
         for j in range(threads):
             if state[4 + j] == 0:
@@ -406,10 +636,21 @@ def review(state: Any, threads: int) -> None:
         state[3] = 0
 
 
-def pool_state(threads: int) -> np.ndarray:
-    """A step's pool state: two share counters (`take`), calls left alone,
-    late calls running, and the shares each thread took."""
-    return np.zeros(4 + threads, np.int64)
+WARM = 4
+"""A step's first calls whose late threads `review` does not count: the
+first launch creates numba's threads, the next wake them from their sleep
+through the compiling. Counted, at load 3.2-3.6 they sent every step of a
+fresh process to the caller alone for its first 34 calls: all that a
+15-call benchmark times."""
+
+
+def pool_state(threads: int, warm: int = 0) -> np.ndarray:
+    """A step's pool state: two share counters (`take`), calls left alone
+    (below zero: calls of `warm` still to come), late calls running, and
+    the shares each thread took."""
+    state = np.zeros(4 + threads, np.int64)
+    state[2] = -warm
+    return state
 
 
 @njit(
@@ -417,7 +658,7 @@ def pool_state(threads: int) -> np.ndarray:
         _IN4, _IN4, _C4, _C4, _IN4, _MASK, types.boolean, types.intp, _ONE,
         types.boolean, _ONE, types.boolean, types.Array(types.float32, 4, "A"),
         types.int64[:, ::1], types.int64[::1], types.float32, types.float32, _C3,
-        _C3, _C3, types.int64[::1],
+        _C3, _C3, types.int64[::1], types.boolean,
     ),
     cache=True, nogil=True, error_model="numpy", parallel=True,
 )  # fmt: skip
@@ -425,27 +666,38 @@ def attend_pool(
     k: Any, v: Any, kp: Any, vp: Any, q: Any, mask: Any, has_mask: bool, t: int,
     scale: Any, divide: bool, fill: Any, has_fill: bool, out: Any, units: Any,
     cuts: Any, low: Any, high: Any, qs: Any, s: Any, acc: Any, state: Any,
+    own: bool,
 ) -> None:  # fmt: skip
     """`pack` of every head, then `attend` of the units [cuts[i],
     cuts[i + 1]) for each share i, on numba's threads, one launch each: a
     thread takes the next head or share (`take`) until none is left, so that
     one that the machine holds back does less of them (a static split waits
     for it); `qs[j]`, `s[j]`, `acc[j]` the scratch of thread j of at most
-    `len(qs)` (`team`, `review`)."""
+    `len(qs)` (`team`, `review`). With `own` (shares of whole heads) a
+    share packs its own heads (`attend_own`): one launch, no barrier."""
     threads = team(state, qs.shape[0])  # pyright: ignore[reportCallIssue]
     heads, shares = kp.shape[0], cuts.shape[0] - 1
-    for _ in prange(threads):
-        u = take(state, 0)  # pyright: ignore[reportCallIssue]
-        while u < heads:
-            pack(k, v, kp, vp, u, u + 1)
+    if not own:  # a launch of its own: every head packed before any block
+        for _ in prange(threads):
             u = take(state, 0)  # pyright: ignore[reportCallIssue]
+            while u < heads:
+                pack(k, v, kp, vp, u, u + 1)
+                u = take(state, 0)  # pyright: ignore[reportCallIssue]
     for j in prange(threads):
         i = take(state, 1)  # pyright: ignore[reportCallIssue]
         while i < shares:
-            attend(
-                q, kp, vp, mask, has_mask, t, scale, divide, fill, has_fill, out,
-                units[cuts[i] : cuts[i + 1]], low, high, qs[j], s[j], acc[j],
-            )  # fmt: skip
+            if own:
+                attend_own(
+                    k, v, kp, vp, q, mask, has_mask, t, scale, divide, fill,
+                    has_fill, out, units[cuts[i] : cuts[i + 1]], low, high, qs[j],
+                    s[j], acc[j],
+                )  # fmt: skip
+            else:
+                attend(
+                    q, kp, vp, v, mask, has_mask, t, scale, divide, fill, has_fill,
+                    out, units[cuts[i] : cuts[i + 1]], low, high, qs[j], s[j],
+                    acc[j],
+                )  # fmt: skip
             state[4 + j] += 1
             i = take(state, 1)  # pyright: ignore[reportCallIssue]
     review(state, threads)  # pyright: ignore[reportCallIssue]
@@ -482,8 +734,10 @@ def bind(
 ) -> list[list[partial[None]]] | None:  # fmt: skip
     """The calls of one fused attention, float32 operands broadcast to
     out's batch dims, in phases whose calls may run at once: the packing (a
-    call a thread) and the blocks (a few calls a thread), or with `pool`
-    (and threads) one call of both on numba's threads (`attend_pool`);
+    call a thread) and the blocks (a few calls a thread), or one phase of
+    shares of whole heads that pack their own (`attend_own`) where there are
+    as many heads, or with `pool` (and threads) one call of it all on
+    numba's threads (`attend_pool`);
     None where the kernels do not take it (D or Dv over `MAX_HEAD`, fewer
     than `MIN_ROWS` query rows, batch dims that do not merge, a mask not
     contiguous along the keys)."""
@@ -504,7 +758,11 @@ def bind(
     heads = b * h
     panels = -(-t // NR)
     kp = np.zeros((heads, panels, d, NR), np.float32)
-    vp = np.zeros((heads, -(-width // NR), panels * NR, NR), np.float32)
+    # `direct`: v's rows (Dv = NR floats, in a row) are a whole panel already.
+    direct = width == NR and t % NR == 0 and v4.strides[2:] == (NR * 4, 4)
+    vp = np.zeros(
+        (heads, -(-width // NR), 0 if direct else panels * NR, NR), np.float32
+    )
     m = _readonly(np.zeros((1, 1, 1, 1), np.float32)) if m4 is None else m4
     f = _readonly(np.ones(1, np.float32) if scale is None else scale.reshape(1))
     fills = _readonly(np.zeros(1, np.float32) if fill is None else fill.reshape(1))
@@ -517,17 +775,43 @@ def bind(
     # (`cpu_host._Share`, `attend_pool`): a core that another job slows does
     # less of them.
     count = min(threads * SHARES if threads > 1 else 1, len(units))
-    cuts = np.array([len(units) * i // count for i in range(count + 1)], np.int64)
+    # As many heads as shares: shares of whole heads, each packing its own.
+    own = heads >= count
+    if own:
+        count = min(count, heads)
+        cuts = np.array([heads * i // count for i in range(count + 1)], np.int64)
+        cuts *= -(-s // rows)  # units a head
+    else:
+        cuts = np.array([len(units) * i // count for i in range(count + 1)], np.int64)
     given = (m, mask is not None, t, f, divide, fills, fill is not None, o4)
     if pool and threads > 1:
         workers = min(threads, count, MAX_THREADS)
         call = partial(
             attend_pool, k4, v4, kp, vp, q4, *given, units, cuts, lo, hi,
             *_scratch(workers, rows, d, chunk, panels, vp.shape[1]),
-            pool_state(workers),
+            pool_state(workers, WARM), own,
         )  # fmt: skip
         return [[call]]
     scratch = _scratch(count, rows, d, chunk, panels, vp.shape[1])
+    if own:
+        return [
+            [
+                partial(
+                    attend_own,
+                    k4,
+                    v4,
+                    kp,
+                    vp,
+                    q4,
+                    *given,
+                    units[cuts[i] : cuts[i + 1]],
+                    lo,
+                    hi,
+                    *(x[i] for x in scratch),
+                )  # fmt: skip
+                for i in range(count)
+            ]
+        ]
     packers = min(threads, heads)
     packs = [
         partial(pack, k4, v4, kp, vp, heads * i // packers, heads * (i + 1) // packers)
@@ -539,6 +823,7 @@ def bind(
             q4,
             kp,
             vp,
+            v4,
             *given,
             units[cuts[i] : cuts[i + 1]],
             lo,

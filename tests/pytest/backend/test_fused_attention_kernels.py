@@ -107,6 +107,7 @@ def _operands(
         ((2, 1), 64, 1500, 128, 128),  # the largest heads, Dv two panels
         ((1, 1), 200, 513, 64, 80),  # Dv != D, 80: a padded second panel
         ((40,), 65, 64, 16, 16),  # one batch dim, keys one panel
+        ((2, 3), 70, 256, 64, 64),  # v's rows whole panels: read in place
     ],
 )
 @pytest.mark.parametrize("threads", [1, 2])
@@ -121,6 +122,33 @@ def test_odd_sizes_match_float64(
         got, _reference(q, k, v, scale, False, None, None), rtol=2e-5, atol=2e-5
     )
     assert calls == [True]
+
+
+@pytest.mark.parametrize("heads", [(3, 4), (1, 3)])
+@pytest.mark.parametrize(("threads", "pool"), [(1, False), (2, False), (2, True)])
+def test_strided_operands_match_float64(
+    heads: tuple[int, int], threads: int, pool: bool
+) -> None:
+    """k the transposed view of (T, D) (the models' Transpose), v and out
+    strided along their last dim (the element-wise copies beside the vector
+    ones); shares of whole heads that pack their own (12 heads) and a
+    packing phase before the blocks (3 heads under the 8 shares)."""
+    rng = np.random.default_rng(21)
+    s, t, d, dv = 70, 200, 64, 48
+    q = rng.normal(0, 1, (*heads, s, d)).astype(np.float32)
+    k = rng.normal(0, 1, (*heads, t, d)).astype(np.float32).transpose(0, 1, 3, 2)
+    v = rng.normal(0, 1, (*heads, t, 2 * dv)).astype(np.float32)[..., ::2]
+    out = np.full((*heads, s, 2 * dv), 7, np.float32)[..., ::2]
+    bound = kernels.bind(
+        q, k, v, None, out, np.asarray([0.125], np.float32), False, None, threads,
+        cpu_attention.SUM_MIN, cpu_attention.SUM_MAX, pool=pool,
+    )  # fmt: skip
+    assert bound is not None
+    for phase in bound:
+        for call in phase:
+            call()
+    want = _reference(q, k, v, 0.125, False, None, None)
+    np.testing.assert_allclose(out, want, rtol=2e-5, atol=2e-5)
 
 
 def _masks(kind: str, s: int, t: int) -> np.ndarray:
@@ -165,11 +193,12 @@ def test_rows_out_of_range_take_the_shifted_pass(calls: list[bool]) -> None:
 
 
 @pytest.mark.parametrize("fill", [None, 0.0, 0.25])
+@pytest.mark.parametrize(("t", "dv"), [(800, 32), (768, 64)])  # packed v, v in place
 def test_fully_masked_rows_are_nan_or_fill_at_v(
-    calls: list[bool], fill: float | None
+    calls: list[bool], fill: float | None, t: int, dv: int
 ) -> None:
-    s, t = 70, 800
-    q, k, v = _operands(5, (2, 2), s, t, 64, 32)
+    s = 70
+    q, k, v = _operands(5, (2, 2), s, t, 64, dv)
     mask = np.zeros((2, 1, s, t), np.float32)
     mask[0, :, 3] = -np.inf  # a fully masked row in batch 0
     mask[1, :, 17:] = -np.inf  # the rows of batch 1 from 17 on
@@ -229,3 +258,20 @@ def test_wide_simd_follows_numbas_cpu_settings(
         assert cpu_attention.wide_simd() == wide
     finally:
         cpu_attention.wide_simd.cache_clear()
+
+
+def test_a_steps_first_calls_do_not_count_a_late_thread() -> None:
+    """`pool_state(threads, WARM)`: the first `WARM` calls, whose threads
+    are being created or woken, leave the step on its threads however late
+    one came; the rule (`LATE`, `ALONE`) counts from the next call on."""
+    state = kernels.pool_state(2, kernels.WARM)
+    for _ in range(kernels.WARM):
+        assert kernels.team(state, 2) == 2  # pyright: ignore[reportCallIssue]
+        state[4:] = (8, 0)  # the second thread took nothing
+        kernels.review(state, 2)  # pyright: ignore[reportCallIssue]
+    assert state[2] == 0 and state[3] == 0
+    for _ in range(kernels.LATE):
+        assert kernels.team(state, 2) == 2  # pyright: ignore[reportCallIssue]
+        state[4:] = (8, 0)
+        kernels.review(state, 2)  # pyright: ignore[reportCallIssue]
+    assert state[2] == kernels.ALONE
