@@ -20,7 +20,10 @@ per pixel:
   64 tiles transformed, multiplied and transformed back in L2
   (`_bind_winograd_tiles`); other convolutions' windows written into the
   tile kernel's panels and multiplied by the weights in place
-  (`_bind_direct`).
+  (`_bind_direct`). On numba's pool (`cpu_host.numba_pool`) each of these
+  convolutions, and the large max pool, is one launch whose threads take
+  its shares (`cpu_kernels_convgemm`'s `_pool` kernels), not a Python
+  worker woken a share.
 - `pool`: one `maximum`/`add` per kernel tap over the output positions whose
   input lies inside the image (whole strided planes); the average's divisor
   is a separable product of per-dim counts; a large 2-D float32 max pool by
@@ -41,6 +44,7 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from xhip.backend import cpu_host
 from xhip.backend.cpu_host import (
     BLAS_PARALLEL_MIN_MACS,
     CpuHost,
@@ -634,7 +638,10 @@ class CpuConvolutions(CpuHost):
         chunk = max(1, min(panels, CHUNK_BYTES // (taps * k.NR * 4)))
         big = n * m * taps * positions >= BLAS_PARALLEL_MIN_MACS
         pieces = self.threads if big else 1
+        shares_a_thread = self._pooled() if big else 0
         if panels >= 2 * pieces:
+            if shares_a_thread:  # at least 2 panels a share
+                pieces = max(pieces, min(pieces * shares_a_thread, panels // 2))
             cuts = [panels * t // pieces * k.NR for t in range(pieces)] + [positions]
             shares = [(lo, hi, 0, m) for lo, hi in zip(cuts, cuts[1:]) if hi > lo]
         else:
@@ -644,15 +651,26 @@ class CpuConvolutions(CpuHost):
                 (0, positions, lo, hi) for lo, hi in zip(cuts, cuts[1:]) if hi > lo
             ]
         window = _window_2d(attrs)
+        rest = ((kh, kw), *window, wo)
+        chunks = [min(chunk, -(-(q1 - q0) // k.NR)) for q0, q1, _, _ in shares]
+        if shares_a_thread and n * len(shares) > 1:
+            team, state = self._team(n * len(shares))
+            col = np.zeros((team, max(chunks), taps, k.NR), np.float32)
+            ta = np.empty((team, k.MR, taps), np.float32)
+            tc = np.empty((team, k.MR, k.NR), np.float32)
+            at = np.array(shares, np.int64)
+            head = (images, weights, bias, has_bias, outs)
+            return partial(k.conv_pool, *head, *rest, at, col, ta, tc, state)
         tasks: list[Callable[[], object]] = []
-        for q0, q1, r0, r1 in shares:
-            chunk_panels = min(chunk, -(-(q1 - q0) // k.NR))
+        for (q0, q1, r0, r1), chunk_panels in zip(shares, chunks):
             col = np.zeros((chunk_panels, taps, k.NR), np.float32)
             ta = np.empty((k.MR, taps), np.float32)
             tc = np.empty((k.MR, k.NR), np.float32)
-            rest = ((kh, kw), *window, wo, q0, q1, r0, r1, col, ta, tc)
+            own = (q0, q1, r0, r1, col, ta, tc)
             convs = [
-                partial(k.conv, images[i], weights, bias, has_bias, outs[i], *rest)
+                partial(
+                    k.conv, images[i], weights, bias, has_bias, outs[i], *rest, *own
+                )
                 for i in range(n)
             ]
             tasks.append(partial(run_all, convs))
@@ -694,15 +712,25 @@ class CpuConvolutions(CpuHost):
         big = n * m * taps * positions >= BLAS_PARALLEL_MIN_MACS
         pieces = min(self.threads if big else 1, panels)
         cuts = [panels * t // pieces for t in range(pieces + 1)]
+        head = (packed, bias, has_bias)
+        rest = ((kh, kw), (sh, sw), (dh, dw), (ph, pw), wo)
+        if big and n * pieces > 1 and self._pooled():
+            team, state = self._team(n * pieces)
+            shares = np.array(list(zip(cuts, cuts[1:])), np.int64)
+            padded = np.zeros((team, *spans, c), np.float32)
+            col = np.zeros((team, rows, taps), np.float32)
+            product = np.empty((team, rows, k.NR), np.float32)
+            tail = (shares, col, product, state)
+            return partial(k.conv_rows_pool, images, padded, *head, outs, *rest, *tail)
         tasks: list[Callable[[], object]] = []
         for p0, p1 in zip(cuts, cuts[1:]):
             padded = np.zeros((*spans, c), np.float32)
             col = np.zeros((rows, taps), np.float32)
             product = np.empty((rows, k.NR), np.float32)
-            head = (padded, packed, bias, has_bias)
-            rest = ((kh, kw), (sh, sw), (dh, dw), (ph, pw), wo, p0, p1, col, product)
+            own = (p0, p1, col, product)
             convs = [
-                partial(k.conv_rows, images[i], *head, outs[i], *rest) for i in range(n)
+                partial(k.conv_rows, images[i], padded, *head, outs[i], *rest, *own)
+                for i in range(n)
             ]
             tasks.append(partial(run_all, convs))
         return partial(self._parallel, tasks)
@@ -757,8 +785,10 @@ class CpuConvolutions(CpuHost):
             np.zeros(1, np.float32) if shift is None else contiguous(shift, calls)
         )
         chunks = -(-tiles // g.NR)
+        shares_a_thread = self._pooled()
         if chunks >= self.threads:
-            cuts = [chunks * t // self.threads * g.NR for t in range(self.threads)]
+            pieces = min(chunks, self.threads * max(1, shares_a_thread))
+            cuts = [chunks * t // pieces * g.NR for t in range(pieces)]
             shares = [(lo, hi, 0, rows) for lo, hi in zip(cuts, [*cuts[1:], tiles])]
         else:
             across = rows // g.MR
@@ -766,10 +796,22 @@ class CpuConvolutions(CpuHost):
             shares = [(0, tiles, lo, hi) for lo, hi in zip(cuts, cuts[1:])]
         shares = [(a, b, lo, hi) for a, b, lo, hi in shares if a < b and lo < hi]
         block = c * g.NR + 16  # + 16: the 16 streams do not alias in L1
-        scratch = 16 * block + rows * (16 * g.NR + 16)
-        pool = work if work.size >= scratch * len(shares) else None
+        width = 16 * g.NR + 16
         readonly_kernels = g.readonly(kernels)
+        head = (readonly_kernels, bias, has_bias)
         pads = (attrs.pads[0], attrs.pads[1])
+        if shares_a_thread and n * len(shares) > 1:
+            team, state = self._team(n * len(shares))
+            need = team * (16 * block + rows * width)
+            own = work[:need] if work.size >= need else np.empty(need, np.float32)
+            v = own[: team * 16 * block].reshape(team, 16 * block)
+            products = own[team * 16 * block :].reshape(team, rows, width)
+            at = np.array(shares, np.int64)
+            tail = (pads, at, v, block, products, state)
+            steps.append(partial(g.winograd_pool, images, *head, target, *tail))
+            return partial(run_all, steps)
+        scratch = 16 * block + rows * width
+        pool = work if work.size >= scratch * len(shares) else None
         tasks: list[Callable[[], object]] = []
         for j, (t0, t1, r0, r1) in enumerate(shares):
             own = (
@@ -778,8 +820,7 @@ class CpuConvolutions(CpuHost):
                 else pool[j * scratch : (j + 1) * scratch]
             )
             v = own[: 16 * block]
-            products = own[16 * block :].reshape(rows, 16 * g.NR + 16)
-            head = (readonly_kernels, bias, has_bias)
+            products = own[16 * block :].reshape(rows, width)
             rest = (pads, t0, t1, r0, r1, v, block, products)
             convs = [
                 partial(g.winograd, images[i], *head, target[i], *rest)
@@ -788,6 +829,30 @@ class CpuConvolutions(CpuHost):
             tasks.append(partial(run_all, convs))
         steps.append(partial(self._parallel, tasks))
         return partial(run_all, steps)
+
+    def _pooled(self) -> int:
+        """Shares a thread where a convolution's units (an image's share
+        each) run as one launch on numba's pool (`cpu_host.numba_pool`):
+        more than one, so that a thread the machine holds back takes fewer
+        (`cpu_kernels_attention.SHARES`); 0 where they run on the Python
+        threads (or on one, the caller)."""
+        if self.threads == 1 or not cpu_host.numba_pool():
+            return 0
+        from xhip.backend.cpu_kernels_attention import SHARES  # lazy: numba
+
+        return SHARES
+
+    def _team(self, units: int) -> tuple[int, np.ndarray]:
+        """The threads of a launch on numba's pool (one a unit at most) and
+        its state (`cpu_kernels_attention.pool_state`)."""
+        from xhip.backend.cpu_kernels_attention import (  # lazy: numba
+            MAX_THREADS,
+            WARM,
+            pool_state,
+        )
+
+        threads = min(self.threads, units, MAX_THREADS)
+        return threads, pool_state(threads, WARM)
 
     def _spans(self, count: int) -> list[tuple[int, int]]:
         """[lo, hi) of `count` items cut over the threads, none empty."""
@@ -884,13 +949,27 @@ class CpuConvolutions(CpuHost):
         pieces = (
             self.threads if o.size * math.prod(kernel) >= PARALLEL_MIN_ELEMENTS else 1
         )
+        shares_a_thread = self._pooled() if pieces > 1 else 0
+        pieces = min(count, pieces * max(1, shares_a_thread))
         cuts = [count * t // pieces for t in range(pieces + 1)]
-        tasks = [
-            partial(k.max_pool, planes, pooled, (kernel[0], kernel[1]), *window, lo, hi)
-            for lo, hi in zip(cuts, cuts[1:])
-            if hi > lo
-        ]
-        calls.append(partial(self._parallel, tasks))
+        spans = [(lo, hi) for lo, hi in zip(cuts, cuts[1:]) if hi > lo]
+        taps = (kernel[0], kernel[1])
+        if shares_a_thread and len(spans) > 1:
+            from xhip.backend import cpu_kernels_convgemm as g  # lazy: numba
+
+            team, state = self._team(len(spans))
+            shares = np.array(spans, np.int64)
+            launch = partial(
+                g.max_pool_pool, g.readonly(planes), pooled, taps, *window, shares,
+                team, state,
+            )  # fmt: skip
+            calls.append(launch)
+        else:
+            tasks = [
+                partial(k.max_pool, planes, pooled, taps, *window, lo, hi)
+                for lo, hi in spans
+            ]
+            calls.append(partial(self._parallel, tasks))
         if target is not o:
             calls.append(partial(np.copyto, o, target))
         return partial(run_all, calls)

@@ -20,9 +20,17 @@ stay in L2, writing its operands straight into the layouts `_tile` reads
 - `winograd`: Winograd F(2x2, 3x3) by chunks of `NR` tiles, the three
   steps of each chunk while in L2.
 
-Cache: keyed on this file, `cpu_kernels_attention` (`_tile`),
-`cpu_kernels_gemm` (`KC`) and `cpu_kernels_rows` (`wide_vectors`), whose
-code the kernels compile in (`numba_cache.key_on`).
+On several threads, each has a `_pool` form: the shares of every image of
+a convolution in one launch on numba's threads (`cpu_host.numba_pool`),
+each thread taking the next (`take`) with its own scratch, as
+`cpu_kernels_gemm.gemm_pool`; elsewhere a call a share on the runtime's
+Python threads. `max_pool_pool` is `cpu_kernels_conv.max_pool`'s (here,
+where the pool's helpers are loaded anyway).
+
+Cache: keyed on this file, `cpu_kernels_attention` (`_tile`, `take`,
+`team`, `review`), `cpu_kernels_conv` (`max_pool`), `cpu_kernels_gemm`
+(`KC`) and `cpu_kernels_rows` (`wide_vectors`), whose code the kernels
+compile in (`numba_cache.key_on`).
 """
 
 from __future__ import annotations
@@ -30,15 +38,24 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit, types
+from numba import njit, prange, types
 
 from xhip.backend import (
     cpu_kernels_attention,
+    cpu_kernels_conv,
     cpu_kernels_gemm,
     cpu_kernels_rows,
     numba_cache,
 )
-from xhip.backend.cpu_kernels_attention import MR, NR, _tile  # pyright: ignore[reportPrivateUsage]
+from xhip.backend.cpu_kernels_attention import (  # pyright: ignore[reportPrivateUsage]
+    MR,
+    NR,
+    _tile,
+    review,
+    take,
+    team,
+)
+from xhip.backend.cpu_kernels_conv import max_pool
 from xhip.backend.cpu_kernels_gemm import KC
 from xhip.backend.cpu_kernels_rows import wide_vectors
 
@@ -46,6 +63,7 @@ numba_cache.key_on(
     __file__,
     [
         cpu_kernels_attention.__file__,
+        cpu_kernels_conv.__file__,
         cpu_kernels_gemm.__file__,
         cpu_kernels_rows.__file__,
     ],
@@ -61,6 +79,9 @@ _B1 = types.Array(types.float32, 1, "C", readonly=True)
 _O2, _C3, _C2 = types.float32[:, ::1], types.float32[:, :, ::1], types.float32[:, ::1]
 _PAIR = types.UniTuple(types.intp, 2)
 _V1W = types.float32[::1]
+_X4 = types.Array(types.float32, 4, "C", readonly=True)
+_O3, _C4 = types.float32[:, :, ::1], types.float32[:, :, :, ::1]
+_SHARES, _STATE = types.int64[:, ::1], types.int64[::1]
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -406,3 +427,120 @@ def conv_rows(
             shift = bias[p * NR + j] if has_bias else _ZERO
             for q in range(positions):
                 out[p * NR + j, _U(q)] = product[q, j] + shift
+
+
+@njit(
+    types.void(
+        _X4, _W2, _B1, types.boolean, _O3, _PAIR, _PAIR, _PAIR, _PAIR, types.intp,
+        _SHARES, _C4, _C3, _C3, _STATE,
+    ),
+    cache=True, nogil=True, error_model="numpy", parallel=True,
+)  # fmt: skip
+def conv_pool(
+    x: Any, w: Any, bias: Any, has_bias: bool, out: Any, kernel: tuple[int, int],
+    strides: tuple[int, int], dilations: tuple[int, int], pads: tuple[int, int],
+    wo: int, shares: Any, col: Any, ta: Any, tc: Any, state: Any,
+) -> None:  # fmt: skip
+    """`conv` of the shares (q0, q1, r0, r1) of each image of x (N, C, H,
+    W) into out (N, M, Ho * Wo), one launch on numba's threads: unit u is
+    image u // len(shares)'s share u % len(shares); `col[j]`, `ta[j]`,
+    `tc[j]` the scratch of thread j (`team`, `review`)."""
+    threads = team(state, col.shape[0])  # pyright: ignore[reportCallIssue]
+    count = shares.shape[0]
+    units = x.shape[0] * count
+    for j in prange(threads):
+        u = take(state, 0)  # pyright: ignore[reportCallIssue]
+        while u < units:
+            n, i = u // count, u % count
+            conv(
+                x[n], w, bias, has_bias, out[n], kernel, strides, dilations, pads,
+                wo, shares[i, 0], shares[i, 1], shares[i, 2], shares[i, 3], col[j],
+                ta[j], tc[j],
+            )  # fmt: skip
+            state[4 + j] += 1
+            u = take(state, 0)  # pyright: ignore[reportCallIssue]
+    review(state, threads)  # pyright: ignore[reportCallIssue]
+
+
+@njit(
+    types.void(
+        _X4, _C4, _X3, _B1, types.boolean, _O3, _PAIR, _PAIR, _PAIR, _PAIR,
+        types.intp, _SHARES, _C3, _C3, _STATE,
+    ),
+    cache=True, nogil=True, error_model="numpy", parallel=True,
+)  # fmt: skip
+def conv_rows_pool(
+    x: Any, padded: Any, wp: Any, bias: Any, has_bias: bool, out: Any,
+    kernel: tuple[int, int], strides: tuple[int, int], dilations: tuple[int, int],
+    pads: tuple[int, int], wo: int, shares: Any, col: Any, product: Any,
+    state: Any,
+) -> None:  # fmt: skip
+    """`conv_rows` of the shares (p0, p1) of each image, one launch on
+    numba's threads, as `conv_pool`; `padded[j]`, `col[j]`, `product[j]`
+    thread j's scratch."""
+    threads = team(state, col.shape[0])  # pyright: ignore[reportCallIssue]
+    count = shares.shape[0]
+    units = x.shape[0] * count
+    for j in prange(threads):
+        u = take(state, 0)  # pyright: ignore[reportCallIssue]
+        while u < units:
+            n, i = u // count, u % count
+            conv_rows(
+                x[n], padded[j], wp, bias, has_bias, out[n], kernel, strides,
+                dilations, pads, wo, shares[i, 0], shares[i, 1], col[j], product[j],
+            )  # fmt: skip
+            state[4 + j] += 1
+            u = take(state, 0)  # pyright: ignore[reportCallIssue]
+    review(state, threads)  # pyright: ignore[reportCallIssue]
+
+
+@njit(
+    types.void(
+        _X4, _X3, _B1, types.boolean, _C4, _PAIR, _SHARES, _C2, types.intp, _C3,
+        _STATE,
+    ),
+    cache=True, nogil=True, error_model="numpy", parallel=True,
+)  # fmt: skip
+def winograd_pool(
+    x: Any, u: Any, bias: Any, has_bias: bool, out: Any, pads: tuple[int, int],
+    shares: Any, v: Any, block: int, p: Any, state: Any,
+) -> None:  # fmt: skip
+    """`winograd` of the shares (t0, t1, r0, r1) of each image of x into
+    out (N, M, Ho, Wo), one launch on numba's threads, as `conv_pool`;
+    `v[j]`, `p[j]` thread j's scratch."""
+    threads = team(state, v.shape[0])  # pyright: ignore[reportCallIssue]
+    count = shares.shape[0]
+    units = x.shape[0] * count
+    for j in prange(threads):
+        t = take(state, 0)  # pyright: ignore[reportCallIssue]
+        while t < units:
+            n, i = t // count, t % count
+            winograd(
+                x[n], u, bias, has_bias, out[n], pads, shares[i, 0], shares[i, 1],
+                shares[i, 2], shares[i, 3], v[j], block, p[j],
+            )  # fmt: skip
+            state[4 + j] += 1
+            t = take(state, 0)  # pyright: ignore[reportCallIssue]
+    review(state, threads)  # pyright: ignore[reportCallIssue]
+
+
+@njit(
+    types.void(_X3, _C3, _PAIR, _PAIR, _PAIR, _PAIR, _SHARES, types.intp, _STATE),
+    cache=True, nogil=True, parallel=True,
+)  # fmt: skip
+def max_pool_pool(
+    x: Any, out: Any, kernel: tuple[int, int], strides: tuple[int, int],
+    dilations: tuple[int, int], pads: tuple[int, int], shares: Any, threads: int,
+    state: Any,
+) -> None:  # fmt: skip
+    """`cpu_kernels_conv.max_pool` of the runs of planes (lo, hi) in
+    `shares`, one launch on at most `threads` of numba's, as `conv_pool`."""
+    team_size = team(state, threads)  # pyright: ignore[reportCallIssue]
+    for j in prange(team_size):
+        i = take(state, 0)  # pyright: ignore[reportCallIssue]
+        while i < shares.shape[0]:
+            lo, hi = shares[i, 0], shares[i, 1]
+            max_pool(x, out, kernel, strides, dilations, pads, lo, hi)
+            state[4 + j] += 1
+            i = take(state, 0)  # pyright: ignore[reportCallIssue]
+    review(state, team_size)  # pyright: ignore[reportCallIssue]

@@ -34,6 +34,7 @@ from xhip.backend.cpu_kernels_attention import (  # pyright: ignore[reportPrivat
     MR,
     NR,
     SHARES,
+    WARM,
     _tile,
     pool_state,
     review,
@@ -221,7 +222,7 @@ def bind(
     has_bias = bias is not None
     if pool and threads > 1:
         ta, tc = _scratch(threads, k)
-        state = pool_state(threads)
+        state = pool_state(threads, WARM)
         return [partial(gemm_pool, xs, wp, n, o, b, has_bias, shares, ta, tc, state)]
     ta, tc = _scratch(len(shares), k)
     return [

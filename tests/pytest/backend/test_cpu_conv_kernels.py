@@ -5,12 +5,15 @@ kernel) and the positions-cut GEMM, against numpy float64 references: odd
 sizes, strides 2 and 3, dilations, asymmetric pads, windows past the end
 (ceil mode), batch > 1, groups, one thread and two, with AVX-512's paths
 (`wide_simd`, forced: the kernels are right on any CPU, only slower) and
-without. The numpy forms below the size threshold are covered by the node
+without; the tile kernel's on two threads both as one launch on numba's
+pool (`conv_pool`, `conv_rows_pool`, `winograd_pool`) and as a call a
+share on the runtime's Python threads (`cpu_host.numba_pool`). The numpy forms below the size threshold are covered by the node
 suite and `test_conv_models.py`."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +21,8 @@ import numpy as np
 import pytest
 from numpy.lib.stride_tricks import sliding_window_view
 
-from xhip.backend import cpu_conv
+from xhip.backend import cpu_conv, cpu_host
+from xhip.backend import cpu_kernels_convgemm as convgemm
 from xhip.backend.cpu import CpuRuntime
 from xhip.dialects import hip
 
@@ -92,6 +96,39 @@ CONVS = [
 the last a depthwise with two output channels per input."""
 
 
+TEAMS = [
+    pytest.param((1, True), id="1"),
+    pytest.param((2, True), id="2-numba"),
+    pytest.param((2, False), id="2-python"),
+]
+"""(threads, numba's pool allowed): one thread, two on numba's pool, two on
+the runtime's Python threads."""
+
+
+def _pooled(
+    monkeypatch: pytest.MonkeyPatch, team: tuple[int, bool]
+) -> Callable[[bool], None]:
+    """numba's pool allowed or not (`cpu_host.numba_pool`); the check, once
+    the convolution ran, that it launched a pool kernel exactly where it
+    should (two threads, the pool allowed, work enough for two)."""
+    threads, pool = team
+    monkeypatch.setattr(cpu_host, "numba_pool", lambda: pool)
+    launched: list[str] = []
+    for name in ("conv_pool", "conv_rows_pool", "winograd_pool", "max_pool_pool"):
+        kernel = getattr(convgemm, name)
+
+        def spy(*args: Any, kernel: Any = kernel, name: str = name) -> None:
+            launched.append(name)
+            kernel(*args)
+
+        monkeypatch.setattr(convgemm, name, spy)
+
+    def check(shared: bool) -> None:
+        assert bool(launched) == (threads > 1 and pool and shared), launched
+
+    return check
+
+
 def _run_conv(
     case: Case,
     group: int,
@@ -162,14 +199,20 @@ instead), a 1x1 of stride 2, a dilated one of unequal strides."""
 
 
 @pytest.mark.parametrize("chunk_bytes", [cpu_conv.CHUNK_BYTES, 1])
-@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("team", TEAMS)
 @pytest.mark.parametrize("case", DIRECT)
 def test_conv_by_tile_kernel_matches_float64(
-    case: Case, threads: int, chunk_bytes: int, monkeypatch: pytest.MonkeyPatch
+    case: Case,
+    team: tuple[int, bool],
+    chunk_bytes: int,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The tile kernel's convolution (`cpu_kernels_convgemm.conv`), output
     channels not a multiple of the tile's rows (2 * C + 3), with and without
-    a bias; with chunks of one panel, many chunks a thread, the last short."""
+    a bias; with chunks of one panel, many chunks a thread, the last short;
+    on two threads those of `BLAS_PARALLEL_MIN_MACS` or more."""
+    check = _pooled(monkeypatch, team)
+    threads = team[0]
     monkeypatch.setattr(cpu_conv, "wide_simd", lambda: True)
     monkeypatch.setattr(cpu_conv, "CHUNK_BYTES", chunk_bytes)
     taken: list[object] = []
@@ -181,6 +224,9 @@ def test_conv_by_tile_kernel_matches_float64(
     got, want = _run_conv(case, 1, 1, threads, bias=case.x[1] % 2 == 0)
     assert taken
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+    m = 2 * case.x[1] + 3
+    macs = math.prod(case.x[:2]) * m * math.prod((*case.kernel, *case.out_shape()))
+    check(macs >= cpu_host.BLAS_PARALLEL_MIN_MACS)
 
 
 ROWS = [
@@ -195,15 +241,17 @@ threads), a dilated one with asymmetric pads."""
 
 
 @pytest.mark.parametrize("bias", [True, False])
-@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("team", TEAMS)
 @pytest.mark.parametrize(("case", "outputs"), ROWS)
 def test_conv_by_rows_matches_float64(
     case: Case,
     outputs: int,
-    threads: int,
+    team: tuple[int, bool],
     bias: bool,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    check = _pooled(monkeypatch, team)
+    threads = team[0]
     monkeypatch.setattr(cpu_conv, "wide_simd", lambda: True)
     taken: list[object] = []
     method = cpu_conv.CpuConvolutions._bind_by_rows  # pyright: ignore[reportPrivateUsage]
@@ -211,6 +259,7 @@ def test_conv_by_rows_matches_float64(
     got, want = _run_conv(case, 1, 1, threads, bias, outputs, read_only=True)
     assert taken
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+    check(outputs > convgemm.NR or case.x[0] > 1)
 
 
 @pytest.mark.parametrize(
@@ -257,9 +306,13 @@ POOLS = [
 ]
 
 
-@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("team", TEAMS)
 @pytest.mark.parametrize("case", POOLS)
-def test_max_pool_matches_float64(case: Case, threads: int) -> None:
+def test_max_pool_matches_float64(
+    case: Case, team: tuple[int, bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    check = _pooled(monkeypatch, team)
+    threads = team[0]
     rng = np.random.default_rng(sum(case.x))
     x = rng.standard_normal(case.x).astype(np.float32)
     x[0, 0, 3, 4] = np.nan  # NaN wins its windows, as np.maximum
@@ -276,6 +329,7 @@ def test_max_pool_matches_float64(case: Case, threads: int) -> None:
     finally:
         runtime.close()
     np.testing.assert_array_equal(got, want.astype(np.float32))
+    check(out.size * math.prod(case.kernel) >= cpu_conv.PARALLEL_MIN_ELEMENTS)
 
 
 def test_gemm_cut_by_positions_matches(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -304,12 +358,12 @@ last of 16 tiles) over the threads, the scratch in the workspace."""
 
 
 @pytest.mark.parametrize("wide", [True, False])
-@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("team", TEAMS)
 @pytest.mark.parametrize(("case", "outputs"), WINOGRAD)
 def test_winograd_matches_float64(
     case: Case,
     outputs: int,
-    threads: int,
+    team: tuple[int, bool],
     wide: bool,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -317,6 +371,8 @@ def test_winograd_matches_float64(
     by the tile kernel (`wide`) or numpy's GEMMs: float32 transforms, so a
     looser bound than im2col's (the tolerance is well above the error
     measured, 1e-6 relative, and far below a wrong tile's)."""
+    check = _pooled(monkeypatch, team)
+    threads = team[0]
     monkeypatch.setattr(cpu_conv, "wide_simd", lambda: wide)
     taken: list[object] = []
     name = "_bind_winograd_tiles" if wide else "_bind_winograd"
@@ -334,18 +390,25 @@ def test_winograd_matches_float64(
     assert taken
     scale = float(np.abs(want).max())
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=2e-5 * scale)
+    check(wide)
 
 
+@pytest.mark.parametrize("pool", [True, False])
 @pytest.mark.parametrize("stride", [1, 2])
 @pytest.mark.parametrize("wide", [True, False])
 @pytest.mark.parametrize("read_only", [False, True])
 def test_bound_conv_follows_the_weights(
-    read_only: bool, wide: bool, stride: int, monkeypatch: pytest.MonkeyPatch
+    read_only: bool,
+    wide: bool,
+    stride: int,
+    pool: bool,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A bound Winograd convolution (stride 1) transforms writable weights
     again on every call (they may be computed: here changed in place between
     calls), and read-only ones (the constants, used in place) once, at
     binding; the others (stride 2) read them at every call."""
+    check = _pooled(monkeypatch, (2, pool))
     monkeypatch.setattr(cpu_conv, "wide_simd", lambda: wide)
     case = Case((1, 8, 30, 30), (3, 3), (stride, stride), pads=(1, 1, 1, 1))
     rng = np.random.default_rng(5)
@@ -375,6 +438,7 @@ def test_bound_conv_follows_the_weights(
             calls.append((runtime.download(out), scale))
     finally:
         runtime.close()
+    check(wide and stride == 1)
     for got, scale in calls:
         factor = 1.0 if read_only else scale
         want = conv_reference(x, original * factor, None, case, 1)
