@@ -160,6 +160,17 @@ def _rows_first(positions: int, channels: int, depth: int) -> bool:
     return as_rows * 5 <= as_panels * 4 and depth >= ROWS_MIN_DEPTH
 
 
+def _kernel_bias(
+    shift: np.ndarray | None, calls: list[Callable[[], object]]
+) -> tuple[np.ndarray, bool]:
+    """The tile kernels' bias operand (read-only, as they are compiled for;
+    a zero where there is none) and whether there is one."""
+    from xhip.backend.cpu_kernels_attention import readonly  # lazy: numba, large only
+
+    bias = np.zeros(1, np.float32) if shift is None else contiguous(shift, calls)
+    return readonly(bias), shift is not None
+
+
 def _window_2d(
     attrs: WindowAttributes,
 ) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]:
@@ -629,10 +640,7 @@ class CpuConvolutions(CpuHost):
         positions, taps = ho * wo, c * kh * kw
         images = k.readonly(contiguous(xs, calls))
         weights = k.readonly(contiguous(ws, calls).reshape(m, taps))
-        has_bias = shift is not None
-        bias = k.readonly(
-            np.zeros(1, np.float32) if shift is None else contiguous(shift, calls)
-        )
+        bias, has_bias = _kernel_bias(shift, calls)
         outs = target.reshape(n, m, positions)
         panels = -(-positions // k.NR)
         chunk = max(1, min(panels, CHUNK_BYTES // (taps * k.NR * 4)))
@@ -700,10 +708,7 @@ class CpuConvolutions(CpuHost):
         ordered = np.ascontiguousarray(ws.transpose(0, 2, 3, 1)).reshape(m, taps)
         packed = k.readonly(g.packed(ordered.T))
         images = k.readonly(contiguous(xs, calls))
-        has_bias = shift is not None
-        bias = k.readonly(
-            np.zeros(1, np.float32) if shift is None else contiguous(shift, calls)
-        )
+        bias, has_bias = _kernel_bias(shift, calls)
         outs = target.reshape(n, m, positions)
         (sh, sw), (dh, dw), (ph, pw) = _window_2d(attrs)
         spans = ((ho - 1) * sh + (kh - 1) * dh + 1, (wo - 1) * sw + (kw - 1) * dw + 1)
@@ -780,10 +785,7 @@ class CpuConvolutions(CpuHost):
             transform()
         else:
             steps.append(transform)
-        has_bias = shift is not None
-        bias = g.readonly(
-            np.zeros(1, np.float32) if shift is None else contiguous(shift, calls)
-        )
+        bias, has_bias = _kernel_bias(shift, calls)
         chunks = -(-tiles // g.NR)
         shares_a_thread = self._pooled()
         if chunks >= self.threads:

@@ -703,7 +703,7 @@ def attend_pool(
     review(state, threads)  # pyright: ignore[reportCallIssue]
 
 
-def _readonly(x: np.ndarray) -> np.ndarray:
+def readonly(x: np.ndarray) -> np.ndarray:
     """A read-only view of `x`: the type the kernels are compiled for."""
     view = x.view()
     view.flags.writeable = False
@@ -744,7 +744,7 @@ def bind(
     d, width, t = q.shape[-1], v.shape[-1], k.shape[-1]
     if d > MAX_HEAD or width > MAX_HEAD or t == 0 or q.shape[-2] < MIN_ROWS:
         return None
-    views = [_two_batch(x) for x in (_readonly(q), _readonly(k), _readonly(v), out)]
+    views = [_two_batch(x) for x in (readonly(q), readonly(k), readonly(v), out)]
     m4 = None if mask is None else _two_batch(mask)
     if any(x is None for x in views) or (mask is not None and m4 is None):
         return None
@@ -752,7 +752,7 @@ def bind(
         m4 = m4[tuple(slice(0, 1) if st == 0 else slice(None) for st in m4.strides)]
         if m4.shape[-1] != t or not m4.flags.c_contiguous:
             return None
-        m4 = _readonly(m4)
+        m4 = readonly(m4)
     q4, k4, v4, o4 = (x for x in views if x is not None)
     b, h, s = o4.shape[:3]
     heads = b * h
@@ -763,9 +763,9 @@ def bind(
     vp = np.zeros(
         (heads, -(-width // NR), 0 if direct else panels * NR, NR), np.float32
     )
-    m = _readonly(np.zeros((1, 1, 1, 1), np.float32)) if m4 is None else m4
-    f = _readonly(np.ones(1, np.float32) if scale is None else scale.reshape(1))
-    fills = _readonly(np.zeros(1, np.float32) if fill is None else fill.reshape(1))
+    m = readonly(np.zeros((1, 1, 1, 1), np.float32)) if m4 is None else m4
+    f = readonly(np.ones(1, np.float32) if scale is None else scale.reshape(1))
+    fills = readonly(np.zeros(1, np.float32) if fill is None else fill.reshape(1))
     units = np.array(
         [(u, r, min(r + rows, s)) for u in range(heads) for r in range(0, s, rows)],
         np.int64,

@@ -55,6 +55,7 @@ from xhip.backend.cpu_kernels_attention import (  # pyright: ignore[reportPrivat
     take,
     team,
 )
+from xhip.backend.cpu_kernels_attention import readonly as readonly
 from xhip.backend.cpu_kernels_conv import max_pool
 from xhip.backend.cpu_kernels_gemm import KC
 from xhip.backend.cpu_kernels_rows import wide_vectors
@@ -227,13 +228,6 @@ def conv(
                 value = bias[r]
                 for q in range(a, b):
                     out[r, _U(q)] += value
-
-
-def readonly(x: np.ndarray) -> np.ndarray:
-    """A read-only view of `x`: the type `conv` is compiled for."""
-    view = x.view()
-    view.flags.writeable = False
-    return view
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -37,6 +37,7 @@ from xhip.backend.cpu_kernels_attention import (  # pyright: ignore[reportPrivat
     WARM,
     _tile,
     pool_state,
+    readonly,
     review,
     take,
     team,
@@ -171,19 +172,12 @@ def gemm_pool(
     review(state, threads)  # pyright: ignore[reportCallIssue]
 
 
-def _readonly(x: np.ndarray) -> np.ndarray:
-    """A read-only view of `x`: the type the kernels are compiled for."""
-    view = x.view()
-    view.flags.writeable = False
-    return view
-
-
 def packed(w: np.ndarray) -> np.ndarray:
     """w (k, n) float32 in panels of `NR` columns (`pack`), zero-padded."""
     k, n = w.shape
     panels = -(-n // NR)
     wp = np.zeros((panels, k, NR), np.float32)
-    pack(_readonly(w), wp, 0, panels)
+    pack(readonly(w), wp, 0, panels)
     return wp
 
 
@@ -205,10 +199,10 @@ def bind(
     # does less of them (`gemm_pool`).
     pieces = max(1, min(pieces * SHARES if pool else pieces, units))
     cuts = [units * i // pieces for i in range(pieces + 1)]
-    b = _readonly(
+    b = readonly(
         np.zeros(1, np.float32) if bias is None else np.ascontiguousarray(bias)
     )
-    xs = _readonly(x)
+    xs = readonly(x)
     shares = np.array(
         [
             (0, rows, lo, hi)
