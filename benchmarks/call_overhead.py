@@ -4,8 +4,12 @@ The attention example (`examples/attention.onnx`) and the pre-LN transformer
 block of `transformer_block.py` (d_model 64, 4 heads), compiled for the CPU
 runtime, run in the same process as ONNX Runtime (CPU execution provider) on
 the same inputs. Per shape it prints the microseconds per call, best of
-`--repeats` timings of a loop of calls: xhip with bound plans (the default),
-xhip unbound (`max_bound_plans=0`), ONNX Runtime.
+`--repeats` timings of a loop of calls: xhip with bound plans (the default,
+reading inputs and writing outputs in place where that pays: inplace.py),
+xhip with bound plans that copy every input in and output out
+(`in_place_min_bytes` past any size), xhip unbound (`max_bound_plans=0`), ONNX
+Runtime. The four alternate within each repeat, so a busy machine slows them
+alike.
 
 `--fixtures`: also the committed real exports (`tests/fixtures/models/`,
 llama, bert, gpt2 by torchscript and dynamo) at batch x seq 1 x 1 and 1 x 16,
@@ -23,7 +27,7 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -33,25 +37,31 @@ from transformer_block import transformer_block
 
 REPO = Path(__file__).resolve().parents[1]
 ATTENTION = REPO / "examples" / "attention.onnx"
-SHAPES = ((1, 1), (1, 16), (4, 128), (8, 512))
+SHAPES = ((1, 1), (1, 16), (4, 128), (8, 128), (8, 512))
 FIXTURES = ("llama", "bert", "gpt2")
 
 
-def best_us(fn: Callable[[], object], budget: float, repeats: int) -> float:
-    """Best over `repeats` loops of the mean us per call, each about
-    `budget / repeats` seconds."""
-    fn()
-    start = time.perf_counter()
-    fn()
-    once = max(time.perf_counter() - start, 1e-7)
-    calls = max(1, int(budget / repeats / once))
-    best = float("inf")
-    for _ in range(repeats):
+def best_us(
+    fns: Sequence[Callable[[], object]], budget: float, repeats: int
+) -> list[float]:
+    """Per function, the best over `repeats` loops of the mean us per call,
+    each loop about `budget / repeats / len(fns)` seconds; the functions'
+    loops alternate."""
+    loops: list[int] = []
+    for fn in fns:
+        fn()
         start = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        best = min(best, (time.perf_counter() - start) / calls)
-    return best * 1e6
+        fn()
+        once = max(time.perf_counter() - start, 1e-7)
+        loops.append(max(1, int(budget / repeats / len(fns) / once)))
+    best = [float("inf")] * len(fns)
+    for _ in range(repeats):
+        for i, (fn, calls) in enumerate(zip(fns, loops)):
+            start = time.perf_counter()
+            for _ in range(calls):
+                fn()
+            best[i] = min(best[i], (time.perf_counter() - start) / calls)
+    return [b * 1e6 for b in best]
 
 
 def _models() -> list[tuple[str, onnx.ModelProto]]:
@@ -99,7 +109,10 @@ def cpu(
     from xhip.backend.session import CompiledModel
 
     print(f"cpus: {os.cpu_count()}, onnxruntime {ort.__version__}; us per call")
-    print(f"{'model':<13} {'batch x seq':>11} {'bound':>9} {'unbound':>9} {'ort':>9}")
+    print(
+        f"{'model':<13} {'batch x seq':>11} {'bound':>9} {'copying':>9} "
+        f"{'unbound':>9} {'ort':>9}"
+    )
     cases = [(name, model, _inputs, shapes) for name, model in _models()]
     if fixtures:
         cases += [
@@ -108,6 +121,8 @@ def cpu(
     for name, model, make_inputs, sizes in cases:
         ir = xhip.compile_to_ir(model)
         bound = CompiledModel(ir.module, ir.signature, ir.constants, CpuRuntime())
+        copying = CompiledModel(ir.module, ir.signature, ir.constants, CpuRuntime())
+        copying.in_place_min_bytes = 1 << 62
         unbound = CompiledModel(
             ir.module, ir.signature, ir.constants, CpuRuntime(), max_bound_plans=0
         )
@@ -116,14 +131,16 @@ def cpu(
         )
         for batch, seq in sizes:
             feeds = make_inputs(model, batch, seq)
-            ours = best_us(partial(bound, feeds), budget, repeats)
-            plain = best_us(partial(unbound, feeds), budget, repeats)
-            theirs = best_us(partial(session.run, None, feeds), budget, repeats)
+            fns = [bound, copying, unbound]
+            calls: list[Callable[[], object]] = [partial(fn, feeds) for fn in fns]
+            calls.append(partial(session.run, None, feeds))
+            times = best_us(calls, budget, repeats)
             print(
-                f"{name:<13} {batch:>4} x {seq:<4} {ours:9.1f} {plain:9.1f} "
-                f"{theirs:9.1f}"
+                f"{name:<13} {batch:>4} x {seq:<4} "
+                + " ".join(f"{t:9.1f}" for t in times)
             )
         bound.close()
+        copying.close()
         unbound.close()
 
 

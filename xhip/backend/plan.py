@@ -26,6 +26,7 @@ from xdsl.traits import SymbolTable
 
 from xhip.backend.build_env import BuildEnv, OpFn, RuntimeStep, UnsupportedOpError
 from xhip.backend.build_hip import build
+from xhip.backend.inplace import InPlace
 from xhip.backend.runtime import Buffer, DeviceArray, MemoryPlanError, overlaps
 from xhip.dialects import hip
 from xhip.dialects import memref as xmemref
@@ -181,6 +182,9 @@ class BoundPlan:
     results: tuple[Any, ...]
     buffers: list[Buffer]
     inputs: tuple[DeviceArray, ...] = ()
+    inplace: InPlace | None = None
+    """The calls over the caller's inputs and fresh outputs, where the
+    session found they give the same bits (inplace.py)."""
 
     def __call__(self) -> None:
         for call in self.calls:

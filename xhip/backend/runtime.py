@@ -491,5 +491,9 @@ class Runtime(ABC):
         self.synchronize()
         return tuple(int(v) for v in self.download(src).reshape(-1).tolist())
 
+    def after_fork(self) -> None:  # noqa: B027 (optional hook)
+        """In a forked child (`CompiledModel`'s fork hook): forget worker
+        threads and handles the parent made, which the child lacks."""
+
     def close(self) -> None:  # noqa: B027 (optional hook)
         """Release library handles and worker threads."""

@@ -10,7 +10,9 @@ last stage that still returns the outputs (`Signature.with_result_dims`).
 
 from __future__ import annotations
 
+import os
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -32,6 +34,7 @@ from xdsl.ir import Attribute, BlockArgument
 
 from xhip.backend import build_guard  # noqa: F401 (registers hip.guard's builder)
 from xhip.backend.cpu import CpuRuntime
+from xhip.backend.inplace import InPlace
 from xhip.backend.interpreter import (
     BuildEnv,
     HipContext,
@@ -280,6 +283,10 @@ def _check_input(
 
 Engine = Literal["plan", "interpreter"]
 
+IN_PLACE_MIN_BYTES = 16384
+"""Below this, copying an input or output costs less than rebuilding the
+calls that view it (`CompiledModel.in_place_min_bytes`)."""
+
 
 def fuse_for_execution(
     module: ModuleOp,
@@ -330,7 +337,9 @@ class CompiledModel:
 
     With the plan engine (outside debug mode), the first call with given input
     shapes binds the plan (`Plan.bind`): later calls with those shapes copy
-    the inputs into the bound plan's own buffers and replay its runtime calls.
+    the inputs into the bound plan's own buffers and replay its runtime calls
+    (or, where it pays, read the inputs and write new outputs in place:
+    inplace.py, `in_place_min_bytes`).
     The last `max_bound_plans` input shapes keep theirs (LRU), with their
     memory; `bound_plans` says how many are held, 0 turns them off.
     """
@@ -381,8 +390,12 @@ class CompiledModel:
         self._bound_lock = threading.Lock()
         """Held while a bound plan runs or the cache changes: a call finding it
         taken (another thread's) runs unbound."""
+        _MODELS.add(self)
         self._input_names = [spec.name for spec in signature.inputs]
         self._input_dtypes = [spec.dtype for spec in signature.inputs]
+        self.in_place_min_bytes = IN_PLACE_MIN_BYTES
+        """The smallest input or output a bound plan reads or writes in place
+        (inplace.py) rather than copying."""
         self._binds = False
         if engine == "plan":
             self._plan = Plan(self.function, self._env)
@@ -483,11 +496,23 @@ class CompiledModel:
         self, plan: BoundPlan, arrays: Sequence[np.ndarray]
     ) -> dict[str, np.ndarray]:
         runtime = self.runtime
-        for value, array in zip(plan.inputs, arrays):
-            runtime.write(value, array)
+        inplace = plan.inplace
+        if inplace is None:
+            for value, array in zip(plan.inputs, arrays):
+                runtime.write(value, array)
+            with np.errstate(all="ignore"):
+                plan()
+            return self._download(plan)
+        targets, results, copied = inplace.targets(arrays)
+        for number in copied:
+            runtime.write(plan.inputs[number], arrays[number])
         with np.errstate(all="ignore"):
-            plan()
-        return self._download(plan)
+            inplace.run(targets)
+        runtime.synchronize()
+        return {
+            spec.name: runtime.download(value) if fresh is None else fresh
+            for spec, value, fresh in zip(self.signature.outputs, plan.results, results)
+        }
 
     def _download(self, plan: BoundPlan) -> dict[str, np.ndarray]:
         runtime = self.runtime
@@ -529,7 +554,54 @@ class CompiledModel:
             plan.results = tuple(self._merge(outs, list(plan.results)))
         plan.buffers += [v.buffer for v in ins + outs]
         self._keep(key, plan)
-        return self._download(plan)  # `bind` ran the calls once
+        results = self._download(plan)  # `bind` ran the calls once
+        plan.inplace = self._in_place(plan, outs, arrays, results)
+        return results
+
+    def _in_place(
+        self,
+        plan: BoundPlan,
+        outs: list[DeviceArray],
+        arrays: list[np.ndarray],
+        expected: dict[str, np.ndarray],
+    ) -> InPlace | None:
+        """The bound plan's in-place form (inplace.py), if it has one that
+        gives the `expected` outputs bit for bit on these `arrays` with the
+        inputs' own buffers and the new outputs poisoned (all bits set), and
+        leaves the caller's `arrays` as they were (a plan may write an input's
+        buffer once it has read it)."""
+        found = InPlace.find(
+            plan.calls, plan.inputs, plan.results, outs, self.in_place_min_bytes
+        )
+        if found is None:
+            return None
+        targets, results, copied = found.targets(arrays)
+        if any(found.inputs[number] is not None for number in copied):
+            return None  # these arrays cannot show it works
+        for slot, value in zip(found.inputs, plan.inputs):
+            if slot is not None:
+                value.buffer.handle.fill(0xFF)
+        for fresh in results:
+            if fresh is not None:
+                fresh.reshape(-1).view(np.uint8).fill(0xFF)
+        runtime = self.runtime
+        held = [array.tobytes() for array in arrays]
+        try:
+            with np.errstate(all="ignore"):
+                found.run(targets)
+            runtime.synchronize()
+        except Exception:  # noqa: BLE001 (a call refusing a view: copies stay)
+            return None
+        finally:
+            for value, array in zip(plan.inputs, arrays):
+                runtime.write(value, array)
+        if any(array.tobytes() != bytes_ for array, bytes_ in zip(arrays, held)):
+            return None  # a call writes an input's buffer: the caller's array
+        for spec, value, fresh in zip(self.signature.outputs, plan.results, results):
+            got = runtime.download(value) if fresh is None else fresh
+            if got.tobytes() != expected[spec.name].tobytes():
+                return None
+        return found
 
     def _keep(self, key: tuple[tuple[int, ...], ...], plan: BoundPlan | None) -> None:
         self._bound[key] = plan
@@ -606,6 +678,20 @@ class CompiledModel:
                 runtime.free(value.buffer)
         return {spec.name: a for spec, a in zip(self.signature.outputs, host)}
 
+    def _after_fork(self) -> None:
+        """In a forked child: the bound plans go (rebinding asks
+        `cpu_host.numba_pool` again, which says no in a child: GNU OpenMP
+        aborts a child that launches the parent's pool), and so does the
+        lock, which a thread the child lacks may hold. A GPU runtime's plans
+        are forgotten, not freed: its device context is the parent's."""
+        self._bound_lock = threading.Lock()
+        plans = [plan for plan in self._bound.values() if plan is not None]
+        self._bound.clear()
+        if isinstance(self.runtime, CpuRuntime):
+            for plan in plans:
+                self._drop(plan)
+        self.runtime.after_fork()
+
     def close(self) -> None:
         with self._bound_lock:
             for plan in self._bound.values():
@@ -628,3 +714,15 @@ class CompiledModel:
             if not blob.buffer.owned:  # counted by `_upload_constants`
                 self.runtime.allocations.remove(blob.buffer)
             self.runtime.free(blob.buffer)
+
+
+_MODELS: weakref.WeakSet[CompiledModel] = weakref.WeakSet()
+"""Every live model, for `_after_fork_in_child`."""
+
+
+def _after_fork_in_child() -> None:
+    for model in list(_MODELS):
+        model._after_fork()  # pyright: ignore[reportPrivateUsage]
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
