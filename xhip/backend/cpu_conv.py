@@ -18,20 +18,17 @@ per pixel:
   On AVX-512 (`wide_simd`) the GEMMs of one group are the tile kernel's
   (`cpu_kernels_convgemm`), each a kernel per thread: Winograd's chunks of
   64 tiles transformed, multiplied and transformed back in L2
-  (`_bind_winograd_tiles`); other convolutions' windows written into the
-  tile kernel's panels and multiplied by the weights in place
-  (`_bind_direct`). On numba's pool (`cpu_host.numba_pool`) each of these
-  convolutions, and the large max pool, is one launch whose threads take
-  its shares (`cpu_kernels_convgemm`'s `_pool` kernels), not a Python
-  worker woken a share.
-- `pool`: one `maximum`/`add` per kernel tap over the output positions whose
-  input lies inside the image (whole strided planes); the average's divisor
-  is a separable product of per-dim counts; a large 2-D float32 max pool by
-  the numba kernel, the planes cut over the threads. With MaxPool's
-  `Indices`, the input is copied once into a padded array (-inf outside),
-  viewed as windows (`sliding_window_view`, the strides and dilations as
-  steps), and the indices are an `argmax` over the flattened window, turned
-  back into input coordinates.
+  (`_bind_winograd_tiles`), or with few tiles and constant weights the
+  tiles as the kernel's rows (`_bind_winograd_rows`); other convolutions'
+  windows written into the tile kernel's panels and multiplied by the
+  weights in place (`_bind_direct`; a large strided kernel, the stem's,
+  reads them from the image split by stride phase), or few positions as
+  its rows (`_bind_by_rows`). On numba's pool (`cpu_host.numba_pool`) each
+  of these convolutions, and the large max pool, is one launch whose
+  threads take its shares (`cpu_kernels_convgemm`'s `_pool` kernels), not
+  a Python worker woken a share.
+- `pool`: a large 2-D float32 max pool by the numba kernel, the planes cut
+  over the threads; the rest by numpy (`cpu_pooling.pool`).
 """
 
 from __future__ import annotations
@@ -39,10 +36,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
 from xhip.backend import cpu_host
 from xhip.backend.cpu_host import (
@@ -53,6 +48,7 @@ from xhip.backend.cpu_host import (
     run_all,
     wide_simd,
 )
+from xhip.backend.cpu_pooling import pool, window_slices
 from xhip.backend.runtime import DA, InputError, OptDA
 from xhip.dialects.hip import ConvAttributes, PoolAttributes, WindowAttributes
 from xhip.dialects.hip.conv import window_too_large
@@ -84,6 +80,22 @@ made each call, would cost about what the GEMMs save. The tile kernel's
 Winograd fills a quarter of its 64-tile panel there: 512x7x7, one thread,
 4.0 ms against 1.7-1.9 by `_bind_direct`; at 256x14x14 (49 tiles) 0.98-1.05
 against 1.96."""
+
+WINOGRAD_ROWS_BYTES = 1 << 21
+"""Most bytes of an image's transformed tiles (16 * tiles * C floats) where
+a 3x3 convolution runs as Winograd with the tiles as the tile kernel's
+rows (`_bind_winograd_rows`): in L2 beside the weights' stream. One
+thread, CPU time, best of 30 alternating with `_bind_winograd_tiles`, load
+3.2-3.5: 256x14x14 1.12 ms against 1.19-1.21 (49 tiles: 54 rows against a
+64-lane panel), 128x28x28 (1.6 MB) 1.02 against 1.11-1.16; 64x56x56 (3.2
+MB, past L2) 1.49 against 1.29-1.31."""
+
+SPLIT_MIN_TAPS = 25
+"""Fewest taps of a strided kernel whose windows `_bind_direct` reads from
+the image split by stride phase (`_splits`). One thread, CPU time, best of
+30 alternating, load 3-4: the stem (3 to 64, 7x7/2 at 224) 1.64-1.67 ms
+against 1.94-1.96; 3x3/2 (64 to 128 at 56; 256 to 512 at 14) 0.94, 0.89
+against 0.86, 0.85 (the split's copy costs more than it saves)."""
 
 COLUMN_SPLIT_RATIO = 4
 """A GEMM with at least this many times more positions than output rows is
@@ -126,6 +138,34 @@ def _winograd_fits(
     )
 
 
+def _winograd_rows_fits(
+    xs: np.ndarray, ws: np.ndarray, o: np.ndarray, attrs: ConvAttributes
+) -> bool:
+    """Whether a convolution runs as Winograd with the tiles as the tile
+    kernel's rows (`_bind_winograd_rows`): 3x3, unit strides and
+    dilations, one group, float32 on AVX-512 (`wide_simd`), constant
+    weights (transformed once), large enough for the kernels, at least
+    `WINOGRAD_MIN_TILES` tiles (at 7x7, 16 tiles, the transformed kernels,
+    16.8 MB at 512 channels against 9.4, are read from memory for 18 rows:
+    `_bind_by_rows` is as fast) and its transformed tiles within
+    `WINOGRAD_ROWS_BYTES`."""
+    if ws.shape[2:] != (3, 3) or attrs.group != 1 or ws.flags.writeable:
+        return False
+    if attrs.strides != (1, 1) or attrs.dilations != (1, 1):
+        return False
+    if not xs.dtype == ws.dtype == o.dtype == np.float32:
+        return False
+    tiles = ((o.shape[2] + 1) // 2) * ((o.shape[3] + 1) // 2)
+    rows = -(-tiles // _MR) * _MR
+    c = xs.shape[1]
+    return (
+        tiles >= WINOGRAD_MIN_TILES
+        and 16 * rows * c * 4 <= WINOGRAD_ROWS_BYTES
+        and _uses_kernels(xs, (3, 3), c * 9 * math.prod(o.shape[2:]))
+        and wide_simd()
+    )
+
+
 def _direct_fits(
     xs: np.ndarray, ws: np.ndarray, o: np.ndarray, attrs: ConvAttributes
 ) -> bool:
@@ -143,6 +183,13 @@ def _direct_fits(
     )
 
 
+def _splits(kernel: tuple[int, int], strides: tuple[int, int]) -> bool:
+    """Whether `_bind_direct` first pads and splits the image by stride
+    phase (`cpu_kernels_convgemm.split_image`), so that its windows are
+    contiguous copies: a strided kernel of at least `SPLIT_MIN_TAPS`."""
+    return strides[1] > 1 and kernel[0] * kernel[1] >= SPLIT_MIN_TAPS
+
+
 def _rows_first(positions: int, channels: int, depth: int) -> bool:
     """Whether a convolution's GEMM takes the output positions as the tile
     kernel's rows (`_bind_by_rows`) rather than as its panels of 64
@@ -153,11 +200,15 @@ def _rows_first(positions: int, channels: int, depth: int) -> bool:
     either way). One thread, CPU time, warm / cold caches: 128x28x28 to 256,
     3x3 stride 2, 0.90 / 0.98 ms against 1.22 / 1.14; its 1x1 0.18 / 0.27
     against 0.16 / 0.23; at 7x7 (49 positions, 54 rows against a panel, an
-    eighth less) the two tie (512 channels: 2.40 / 2.42 against 2.32 /
-    2.39)."""
+    eighth less) the two tie on one thread (512 channels: 2.40 / 2.42
+    against 2.32 / 2.39), but a single panel takes rows too: on two threads
+    each would write all its windows for half the output channels (512 to
+    512 at 7x7, best of 40-80 alternating, load 1.2-3.6: 0.88-1.94 ms
+    against 1.25-2.11; one thread 1.54-1.93 against 1.75-1.98)."""
     as_panels = -(-positions // _NR) * _NR * (-(-channels // _MR) * _MR)
     as_rows = -(-positions // _MR) * _MR * (-(-channels // _NR) * _NR)
-    return as_rows * 5 <= as_panels * 4 and depth >= ROWS_MIN_DEPTH
+    fewer = as_rows * 5 <= as_panels * 4 or positions <= _NR < channels
+    return fewer and depth >= ROWS_MIN_DEPTH
 
 
 def _kernel_bias(
@@ -180,28 +231,6 @@ def _window_2d(
     return (s[0], s[1]), (d[0], d[1]), (p[0], p[1])
 
 
-def _tap_slices(
-    tap: Sequence[int],
-    in_shape: Sequence[int],
-    out_shape: Sequence[int],
-    window: WindowAttributes,
-) -> tuple[tuple[slice, ...], tuple[slice, ...]] | None:
-    """For one kernel tap: the output positions whose input lies inside the
-    image, and those input elements (each as slices per spatial dim)."""
-    dst: list[slice] = []
-    src: list[slice] = []
-    for d, t in enumerate(tap):
-        s = window.strides[d]
-        offset = t * window.dilations[d] - window.pads[d]  # input = o * s + offset
-        lo = max(0, -(offset // s))
-        hi = min(out_shape[d], (in_shape[d] - 1 - offset) // s + 1)
-        if hi <= lo:
-            return None
-        dst.append(slice(lo, hi))
-        src.append(slice(lo * s + offset, (hi - 1) * s + offset + 1, s))
-    return tuple(dst), tuple(src)
-
-
 def bind_im2col(
     image: np.ndarray, col: np.ndarray, kernel: Sequence[int], window: WindowAttributes
 ) -> list[Callable[[], object]]:
@@ -213,143 +242,12 @@ def bind_im2col(
         calls.append(partial(col.fill, 0))
     in_shape, out_shape = image.shape[1:], col.shape[2:]
     for k, tap in enumerate(np.ndindex(*kernel)):
-        slices = _tap_slices(tap, in_shape, out_shape, window)
+        slices = window_slices(tap, in_shape, out_shape, window)
         if slices is not None:
             dst, src = slices
             part = col[(slice(None), k, *dst)]
             calls.append(partial(np.copyto, part, image[(slice(None), *src)]))
     return calls
-
-
-def _window_counts(
-    count: int,
-    kernel: int,
-    stride: int,
-    dilation: int,
-    lo: int,
-    hi: int,
-    pad: int,
-) -> np.ndarray:
-    """How many taps of each of `count` windows fall in [lo, hi) of the input."""
-    starts = np.arange(count) * stride - pad
-    taps = starts[:, None] + np.arange(kernel)[None, :] * dilation
-    return np.count_nonzero((taps >= lo) & (taps < hi), axis=1)
-
-
-def pool(
-    x: np.ndarray, out: np.ndarray, indices: np.ndarray | None, attrs: PoolAttributes
-) -> None:
-    rank = x.ndim - 2
-    spatial = tuple(range(2, 2 + rank))
-    kernel, strides, dilations = attrs.kernel, attrs.strides, attrs.dilations
-    pads = attrs.pads
-    if out.size == 0:
-        return
-    if kernel is None and indices is None:  # a global pool
-        if attrs.kind == "max":
-            np.max(x, axis=spatial, keepdims=True, out=out)
-        else:
-            np.mean(x, axis=spatial, keepdims=True, out=out)
-        return
-    kernel = tuple(x.shape[2:]) if kernel is None else tuple(kernel)
-    in_shape, out_shape = x.shape[2:], out.shape[2:]
-    if indices is None:
-        _pool_by_taps(x, out, kernel, attrs)
-        return
-    # MaxPool's Indices: the window view, padded with the lowest value.
-    spans = [(k - 1) * d + 1 for k, d in zip(kernel, dilations)]
-    lengths = [(o - 1) * s + span for o, s, span in zip(out_shape, strides, spans)]
-    fill: Any = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
-    padded = np.full((*x.shape[:2], *lengths), fill, dtype=x.dtype)
-    inner = tuple(
-        slice(pads[d], min(pads[d] + in_shape[d], lengths[d])) for d in range(rank)
-    )
-    keep = tuple(slice(0, s.stop - s.start) for s in inner)
-    padded[(slice(None), slice(None), *inner)] = x[(slice(None), slice(None), *keep)]
-    windows = sliding_window_view(padded, spans, axis=spatial)
-    steps = (
-        slice(None),
-        slice(None),
-        *(slice(None, None, s) for s in strides),
-        *(slice(None, None, d) for d in dilations),
-    )
-    windows = windows[steps]
-    np.max(windows, axis=tuple(range(2 + rank, 2 + 2 * rank)), out=out)
-    _argmax_indices(windows, indices, kernel, attrs, x.shape)
-
-
-def _pool_by_taps(
-    x: np.ndarray, out: np.ndarray, kernel: Sequence[int], attrs: PoolAttributes
-) -> None:
-    """Max or average pool as one `maximum`/`add` per kernel tap over the
-    output positions whose input lies inside the image (`_tap_slices`): no
-    padded copy, and whole strided planes per call, where a reduction over
-    a window view walks each window's few elements."""
-    rank, kind = len(kernel), attrs.kind
-    strides, dilations, pads = attrs.strides, attrs.dilations, attrs.pads
-    in_shape, out_shape = x.shape[2:], out.shape[2:]
-    lead = (slice(None), slice(None))
-    if kind == "max":
-        acc = out
-        acc.fill(-np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min)
-        combine: Any = np.maximum
-    else:
-        acc = np.zeros(out.shape, np.float64 if x.dtype == np.float64 else np.float32)
-        combine = np.add
-    for tap in np.ndindex(*kernel):
-        slices = _tap_slices(tap, in_shape, out_shape, attrs)
-        if slices is not None:
-            dst, src = slices
-            view = acc[(*lead, *dst)]
-            combine(view, x[(*lead, *src)], out=view)
-    if kind == "max":
-        return
-    counts: Any = np.ones((), dtype=np.int64)
-    for d in range(rank):
-        lo, hi = (
-            (-pads[d], in_shape[d] + pads[rank + d])
-            if attrs.count_include_pad
-            else (0, in_shape[d])
-        )
-        per_dim = _window_counts(
-            out_shape[d], kernel[d], strides[d], dilations[d], lo, hi, pads[d]
-        )
-        counts = np.multiply.outer(counts, per_dim)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        np.divide(acc, counts, out=out, casting="unsafe")
-
-
-def _argmax_indices(
-    windows: np.ndarray,
-    indices: np.ndarray,
-    kernel: Sequence[int],
-    attrs: PoolAttributes,
-    x_shape: Sequence[int],
-) -> None:
-    """Each window's first maximum as a flat index into x (N, C, s...)."""
-    rank = len(kernel)
-    strides, dilations, pads = attrs.strides, attrs.dilations, attrs.pads
-    lead = windows.shape[: 2 + rank]
-    flat = windows.reshape(*lead, -1)
-    tap = np.argmax(flat, axis=-1)
-    tap_coords = np.unravel_index(tap, tuple(kernel))
-    in_shape = x_shape[2:]
-    nc = np.arange(lead[0])[:, None] * lead[1] + np.arange(lead[1])[None, :]
-    index = nc.reshape(lead[0], lead[1], *(1 for _ in range(rank))) * math.prod(
-        in_shape
-    )
-    for d in range(rank):
-        shape = [1] * (2 + rank)
-        shape[2 + d] = lead[2 + d]
-        start = (np.arange(lead[2 + d]) * strides[d] - pads[d]).reshape(shape)
-        coord = start + tap_coords[d] * dilations[d]
-        weight = (
-            math.prod(in_shape[:d])
-            if attrs.column_major
-            else math.prod(in_shape[d + 1 :])
-        )
-        index = index + coord * weight
-    np.copyto(indices, index, casting="unsafe")
 
 
 class CpuConvolutions(CpuHost):
@@ -390,6 +288,9 @@ class CpuConvolutions(CpuHost):
             images = contiguous(xs, calls).reshape(n, group, c // group, positions)
             out_rows = target.reshape(n, group, m // group, positions)
             calls.append(self._bind_gemm(weights, images, out_rows))
+        elif _winograd_rows_fits(xs, ws, o, attrs):
+            calls.append(self._bind_winograd_rows(xs, ws, shift, target, attrs, calls))
+            shift = None
         elif _winograd_fits(xs, ws, o, work, attrs) and wide_simd():
             calls.append(
                 self._bind_winograd_tiles(xs, ws, shift, target, work, attrs, calls)
@@ -658,8 +559,16 @@ class CpuConvolutions(CpuHost):
             shares = [
                 (0, positions, lo, hi) for lo, hi in zip(cuts, cuts[1:]) if hi > lo
             ]
-        window = _window_2d(attrs)
-        rest = ((kh, kw), *window, wo)
+        (sh, sw), (dh, dw), (ph, pw) = window = _window_2d(attrs)
+        steps: list[Callable[[], object]] = []
+        split = 0
+        if _splits((kh, kw), (sh, sw)):
+            rows = (ho - 1) * sh + (kh - 1) * dh + 1
+            split = ((wo - 1) * sw + (kw - 1) * dw) // sw + 1
+            phases = np.zeros((n, c, rows, sw * split), np.float32)
+            steps.append(partial(k.split_image, images, phases, (ph, pw), sw))
+            images = k.readonly(phases)
+        rest = ((kh, kw), *window, wo, split)
         chunks = [min(chunk, -(-(q1 - q0) // k.NR)) for q0, q1, _, _ in shares]
         if shares_a_thread and n * len(shares) > 1:
             team, state = self._team(n * len(shares))
@@ -668,7 +577,8 @@ class CpuConvolutions(CpuHost):
             tc = np.empty((team, k.MR, k.NR), np.float32)
             at = np.array(shares, np.int64)
             head = (images, weights, bias, has_bias, outs)
-            return partial(k.conv_pool, *head, *rest, at, col, ta, tc, state)
+            steps.append(partial(k.conv_pool, *head, *rest, at, col, ta, tc, state))
+            return partial(run_all, steps)
         tasks: list[Callable[[], object]] = []
         for (q0, q1, r0, r1), chunk_panels in zip(shares, chunks):
             col = np.zeros((chunk_panels, taps, k.NR), np.float32)
@@ -682,7 +592,8 @@ class CpuConvolutions(CpuHost):
                 for i in range(n)
             ]
             tasks.append(partial(run_all, convs))
-        return partial(self._parallel, tasks)
+        steps.append(partial(self._parallel, tasks))
+        return partial(run_all, steps)
 
     def _bind_by_rows(
         self,
@@ -831,6 +742,65 @@ class CpuConvolutions(CpuHost):
             tasks.append(partial(run_all, convs))
         steps.append(partial(self._parallel, tasks))
         return partial(run_all, steps)
+
+    def _bind_winograd_rows(
+        self,
+        xs: np.ndarray,
+        ws: np.ndarray,
+        shift: np.ndarray | None,
+        target: np.ndarray,
+        attrs: ConvAttributes,
+        calls: list[Callable[[], object]],
+    ) -> Callable[[], object]:
+        """Winograd F(2x2, 3x3) of few tiles and constant weights as one
+        numba kernel per thread (`cpu_kernels_convgemm.winograd_rows`): the
+        kernels transformed once and packed per element in panels of 64
+        output channels, the threads taking runs of panels; each transforms
+        an image's tiles into its own rows once, then streams its panels
+        over them."""
+        from xhip.backend import cpu_kernels_conv as k  # lazy: numba, large only
+        from xhip.backend import cpu_kernels_convgemm as g  # lazy: numba, large only
+
+        n, c = xs.shape[:2]
+        m, (ho, wo) = ws.shape[0], target.shape[2:]
+        th, tw = (ho + 1) // 2, (wo + 1) // 2
+        rows = -(-th * tw // g.MR) * g.MR
+        panels = -(-m // g.NR)
+        kernels = np.zeros((panels * g.NR, 16, c), np.float32)
+        k.winograd_weights(np.ascontiguousarray(ws), kernels, 0, m)
+        by_panel = kernels.reshape(panels, g.NR, 16, c).transpose(2, 0, 3, 1)
+        packed = g.readonly(np.ascontiguousarray(by_panel))
+        images = g.readonly(contiguous(xs, calls))
+        bias, has_bias = _kernel_bias(shift, calls)
+        pads = (attrs.pads[0], attrs.pads[1])
+        big = n * m * c * 9 * ho * wo >= BLAS_PARALLEL_MIN_MACS
+        pieces = min(self.threads if big else 1, panels)
+        shares_a_thread = self._pooled() if pieces > 1 else 0
+        units = min(panels, pieces * max(1, shares_a_thread))
+        cuts = [panels * t // units for t in range(units + 1)]
+        spans = (2 * th + 2, 2 * tw + 2, c)
+        head = (packed, bias, has_bias)
+        if shares_a_thread and n * units > 1:
+            team, state = self._team(n * units)
+            shares = np.array(list(zip(cuts, cuts[1:])), np.int64)
+            padded = np.zeros((team, *spans), np.float32)
+            v = np.zeros((team, 16, rows * c + 16), np.float32)
+            product = np.empty((team, 16, rows, g.NR), np.float32)
+            tail = (pads, shares, v, product, state)
+            return partial(g.winograd_rows_pool, images, padded, *head, target, *tail)
+        tasks: list[Callable[[], object]] = []
+        pieces_cuts = [panels * t // pieces for t in range(pieces + 1)]
+        for p0, p1 in zip(pieces_cuts, pieces_cuts[1:]):
+            padded = np.zeros(spans, np.float32)
+            v = np.zeros((16, rows * c + 16), np.float32)
+            product = np.empty((16, rows, g.NR), np.float32)
+            own = (pads, p0, p1, True, v, product)
+            convs = [
+                partial(g.winograd_rows, images[i], padded, *head, target[i], *own)
+                for i in range(n)
+            ]
+            tasks.append(partial(run_all, convs))
+        return partial(self._parallel, tasks)
 
     def _pooled(self) -> int:
         """Shares a thread where a convolution's units (an image's share

@@ -17,8 +17,18 @@ stay in L2, writing its operands straight into the layouts `_tile` reads
   `cpu_kernels_gemm.gemm`'s.
 - `conv_rows`: few positions, as `_tile`'s rows, by the weights packed in
   panels of 64 output channels.
+- `winograd_rows`: few tiles (ResNet's 14x14 and 28x28 stages), as
+  `_tile`'s rows, by the transformed kernels packed in panels of 64 output
+  channels.
 - `winograd`: Winograd F(2x2, 3x3) by chunks of `NR` tiles, the three
   steps of each chunk while in L2.
+
+Where the weights' panels stream from memory past the rows (`conv_rows`,
+`winograd_rows`: each block of a panel serves a few tiles of rows only),
+each tile of rows first asks for its part of the next block
+(`_prefetch`), so that the stream overlaps the multiply-adds: one thread,
+512 to 512 at 7x7 by rows 1.53-1.57 ms against 1.79-1.93, 256 to 256 at
+14x14 by Winograd rows 0.86 against 0.93-1.04 (load 5-6).
 
 On several threads, each has a `_pool` form: the shares of every image of
 a convolution in one launch on numba's threads (`cpu_host.numba_pool`),
@@ -38,7 +48,10 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from llvmlite import ir
 from numba import njit, prange, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from xhip.backend import (
     cpu_kernels_attention,
@@ -69,6 +82,25 @@ numba_cache.key_on(
         cpu_kernels_rows.__file__,
     ],
 )
+
+
+@intrinsic
+def _prefetch(typingctx: Any, address: Any) -> Any:
+    """Asks for the cache line at `address` (an intp) to be loaded into L1
+    ahead of its use (`llvm.prefetch`: a hint, never a fault)."""
+    sig = types.void(types.intp)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        byte = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        hint = ir.FunctionType(ir.VoidType(), [byte, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, hint, "llvm.prefetch.p0")
+        # read, the most locality, the data cache
+        builder.call(fn, [builder.inttoptr(args[0], byte), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
 
 _U = np.uint64
 """Inner-loop indices are cast to it: numba wraps a negative signed index
@@ -163,22 +195,89 @@ def _panels(
             oy += 1
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _split_panels(
+    x: Any,
+    col: Any,
+    kernel: tuple[int, int],
+    strides: tuple[int, int],
+    dilations: tuple[int, int],
+    split: int,
+    wo: int,
+    q0: int,
+    q1: int,
+) -> None:
+    """`_panels` from x (C, Hp, phases * `split`), the image padded and
+    split by stride phase (`split_image`): tap (i, j) of output (oy, ox)
+    at x[c, oy * sh + i * dh, (j * dw) % sw * split + ox + (j * dw) // sw],
+    so that each output row's run of a tap is one contiguous copy, with
+    nothing to test or zero."""
+    kh, kw = kernel
+    sh, sw = strides
+    dh, dw = dilations
+    channels = x.shape[0]
+    for s in range((q1 - q0 + NR - 1) // NR):
+        a = q0 + s * NR
+        b = min(a + NR, q1)
+        oy = a // wo
+        while oy * wo < b:
+            ox0 = max(a, oy * wo) - oy * wo
+            ox1 = min(b, (oy + 1) * wo) - oy * wo
+            base = oy * wo - a  # the lane of ox is base + ox
+            for c in range(channels):
+                for i in range(kh):
+                    iy = oy * sh + i * dh
+                    for j in range(kw):
+                        r = (c * kh + i) * kw + j
+                        at = (j * dw) % sw * split + (j * dw) // sw
+                        for ox in range(ox0, ox1):
+                            col[s, r, _U(base + ox)] = x[c, iy, _U(at + ox)]
+            oy += 1
+
+
+@njit(
+    types.void(_X4, types.float32[:, :, :, ::1], _PAIR, types.intp),
+    cache=True, nogil=True, error_model="numpy",
+)  # fmt: skip
+def split_image(x: Any, out: Any, pads: tuple[int, int], stride: int) -> None:
+    """Each image of x (N, C, H, W) padded by `pads` (top, left) and split
+    by the column's phase under `stride` into out (N, C, Hp, stride * Wq):
+    padded column z at out[..., z % stride * Wq + z // stride]. Writes the
+    image's elements only: the border stays zero from out's allocation."""
+    ph, pw = pads
+    h, w = x.shape[2], x.shape[3]
+    rows, split = out.shape[2], out.shape[3] // stride
+    end = min(w, split * stride - pw)  # the columns that land in out
+    for n in range(x.shape[0]):
+        for c in range(x.shape[1]):
+            for y in range(min(h, rows - ph)):
+                src, dst = x[n, c, y], out[n, c, y + ph]
+                for phase in range(stride):
+                    first = (phase - pw) % stride  # z + pw = phase (mod stride)
+                    at = phase * split + (first + pw) // stride
+                    for u in range((end - first + stride - 1) // stride):
+                        dst[_U(at + u)] = src[_U(first + u * stride)]
+
+
 @njit(
     types.void(
         _X3, _W2, _B1, types.boolean, _O2, _PAIR, _PAIR, _PAIR, _PAIR, types.intp,
-        types.intp, types.intp, types.intp, types.intp, _C3, _C2, _C2,
+        types.intp, types.intp, types.intp, types.intp, types.intp, _C3, _C2, _C2,
     ),
     cache=True, nogil=True, error_model="numpy",
 )  # fmt: skip
 def conv(
     x: Any, w: Any, bias: Any, has_bias: bool, out: Any, kernel: tuple[int, int],
     strides: tuple[int, int], dilations: tuple[int, int], pads: tuple[int, int],
-    wo: int, q0: int, q1: int, r0: int, r1: int, col: Any, ta: Any, tc: Any,
+    wo: int, split: int, q0: int, q1: int, r0: int, r1: int, col: Any, ta: Any,
+    tc: Any,
 ) -> None:  # fmt: skip
     """out[r0:r1, q0:q1] = w[r0:r1] @ the windows of output positions [q0,
     q1) of image x (C, H, W) (+ bias[r0:r1] per row): w (M, C * kh * kw),
-    out (M, Ho * Wo), Wo = `wo`. Scratch: `col` (panels a chunk, K, NR), its
-    lanes past the last position zero or finite; `ta` (MR, K), `tc` (MR, NR)."""
+    out (M, Ho * Wo), Wo = `wo`. With `split`, x is the image padded and
+    split by stride phase (`split_image`, phases `split` floats long).
+    Scratch: `col` (panels a chunk, K, NR), its lanes past the last position
+    zero or finite; `ta` (MR, K), `tc` (MR, NR)."""
     wide_vectors()  # pyright: ignore[reportCallIssue]
     k = w.shape[1]
     ldw, ldo = w.strides[0] // 4, out.strides[0] // 4
@@ -195,7 +294,10 @@ def conv(
     depth = _even(k)
     for a in range(q0, q1, chunk):
         b = min(a + chunk, q1)
-        _panels(x, col, kernel, strides, dilations, pads, wo, a, b)
+        if split:
+            _split_panels(x, col, kernel, strides, dilations, split, wo, a, b)
+        else:
+            _panels(x, col, kernel, strides, dilations, pads, wo, a, b)
         whole = (b - a) // NR  # panels whose NR positions all lie in [a, b)
         for k0 in range(0, k, depth):
             kc = min(depth, k - k0)
@@ -410,13 +512,19 @@ def conv_rows(
     depth = _even(k)
     m = out.shape[0]
     base_col, base_w, base_p = col.ctypes.data, wp.ctypes.data, product.ctypes.data
+    tiles = col.shape[0] // MR
+    lines = depth * NR * 4 // 64  # of a block of a panel
+    share = -(-lines // tiles)
     for p in range(p0, p1):
         for k0 in range(0, k, depth):
             kc = min(depth, k - k0)
             panel = base_w + (p * wp.strides[0] // 4 + k0 * NR) * 4
-            for r in range(0, col.shape[0], MR):
-                pa = base_col + (r * k + k0) * 4
-                _tile(pa, k, panel, base_p + r * NR * 4, NR, kc, k0 > 0)  # pyright: ignore[reportCallIssue]
+            ahead = panel + kc * NR * 4  # the next block (the weights' stream)
+            for i in range(tiles):
+                for line in range(i * share, min(lines, (i + 1) * share)):
+                    _prefetch(ahead + line * 64)  # pyright: ignore[reportCallIssue]
+                pa = base_col + (i * MR * k + k0) * 4
+                _tile(pa, k, panel, base_p + i * MR * NR * 4, NR, kc, k0 > 0)  # pyright: ignore[reportCallIssue]
         for j in range(min(NR, m - p * NR)):
             shift = bias[p * NR + j] if has_bias else _ZERO
             for q in range(positions):
@@ -425,15 +533,144 @@ def conv_rows(
 
 @njit(
     types.void(
+        _X3, _C3, _X4, _B1, types.boolean, _O3, _PAIR, types.intp, types.intp,
+        types.boolean, _C2, _C3,
+    ),
+    cache=True, nogil=True, error_model="numpy",
+)  # fmt: skip
+def winograd_rows(
+    x: Any, padded: Any, wp: Any, bias: Any, has_bias: bool, out: Any,
+    pads: tuple[int, int], p0: int, p1: int, transform: bool, v: Any, product: Any,
+) -> None:  # fmt: skip
+    """Winograd F(2x2, 3x3) of image x (C, H, W) into the output channels of
+    panels [p0, p1) of out (M, Ho, Wo), with the tiles as the tile kernel's
+    rows and the output channels as its panels of `NR`: few tiles (14x14
+    outputs: 49, 9 tiles of 6 rows, where as a panel of 64 lanes they
+    waste 15; 7x7: 16 in 18 rows, not 64).
+
+    1. With `transform`: x moved channels-last into `padded` (2 * th + 2,
+       2 * tw + 2, C) at (ph, pw) in a border of zeros that stays from its
+       allocation, then each 4x4 tile d's B^T d B into v (16, rows, C):
+       element e of tile t at v[e, t], a run of C floats (rows past the
+       tiles zero from allocation). Without, v holds this image's already.
+    2. Per panel p, the 16 GEMMs by the tile kernel: product[e] (rows, NR)
+       = v[e] @ wp[e, p]; wp (16, panels, C, NR): the transformed kernels
+       (`cpu_kernels_conv.winograd_weights`) of each element packed in
+       panels of `NR` output channels, zero past M.
+    3. A^T p A of each tile into its 2x2 outputs, plus the bias; those past
+       Ho or Wo are dropped.
+
+    The arithmetic is `winograd`'s."""
+    wide_vectors()  # pyright: ignore[reportCallIssue]
+    channels, h, w = x.shape
+    m, ho, wo = out.shape
+    tw = (wo + 1) // 2
+    tiles = ((ho + 1) // 2) * tw
+    rows = product.shape[1]
+    if transform:
+        ph, pw = pads
+        for y in range(min(h, padded.shape[0] - ph)):
+            for z in range(min(w, padded.shape[1] - pw)):
+                for c in range(channels):
+                    padded[y + ph, z + pw, _U(c)] = x[c, y, z]
+        for t in range(tiles):
+            y, z = 2 * (t // tw), 2 * (t % tw)
+            at = t * channels
+            for c in range(channels):
+                d00, d01 = padded[y, z, _U(c)], padded[y, z + 1, _U(c)]
+                d02, d03 = padded[y, z + 2, _U(c)], padded[y, z + 3, _U(c)]
+                d10, d11 = padded[y + 1, z, _U(c)], padded[y + 1, z + 1, _U(c)]
+                d12, d13 = padded[y + 1, z + 2, _U(c)], padded[y + 1, z + 3, _U(c)]
+                d20, d21 = padded[y + 2, z, _U(c)], padded[y + 2, z + 1, _U(c)]
+                d22, d23 = padded[y + 2, z + 2, _U(c)], padded[y + 2, z + 3, _U(c)]
+                d30, d31 = padded[y + 3, z, _U(c)], padded[y + 3, z + 1, _U(c)]
+                d32, d33 = padded[y + 3, z + 2, _U(c)], padded[y + 3, z + 3, _U(c)]
+                # B^T d: the rows d0 - d2, d1 + d2, d2 - d1, d1 - d3.
+                r00, r01, r02, r03 = d00 - d20, d01 - d21, d02 - d22, d03 - d23
+                r10, r11, r12, r13 = d10 + d20, d11 + d21, d12 + d22, d13 + d23
+                r20, r21, r22, r23 = d20 - d10, d21 - d11, d22 - d12, d23 - d13
+                r30, r31, r32, r33 = d10 - d30, d11 - d31, d12 - d32, d13 - d33
+                # ... B: the same along each row.
+                v[0, _U(at + c)] = r00 - r02
+                v[1, _U(at + c)] = r01 + r02
+                v[2, _U(at + c)] = r02 - r01
+                v[3, _U(at + c)] = r01 - r03
+                v[4, _U(at + c)] = r10 - r12
+                v[5, _U(at + c)] = r11 + r12
+                v[6, _U(at + c)] = r12 - r11
+                v[7, _U(at + c)] = r11 - r13
+                v[8, _U(at + c)] = r20 - r22
+                v[9, _U(at + c)] = r21 + r22
+                v[10, _U(at + c)] = r22 - r21
+                v[11, _U(at + c)] = r21 - r23
+                v[12, _U(at + c)] = r30 - r32
+                v[13, _U(at + c)] = r31 + r32
+                v[14, _U(at + c)] = r32 - r31
+                v[15, _U(at + c)] = r31 - r33
+    depth = _even(channels)
+    base_v, base_w, base_p = v.ctypes.data, wp.ctypes.data, product.ctypes.data
+    ldw_e, ldw_p = wp.strides[0] // 4, wp.strides[1] // 4
+    ldv = v.strides[0] // 4
+    tiles_of_rows = rows // MR
+    lines = depth * NR * 4 // 64  # of a block of a panel
+    share = -(-lines // tiles_of_rows)
+    for p in range(p0, p1):
+        for e in range(16):
+            for k0 in range(0, channels, depth):
+                kc = min(depth, channels - k0)
+                panel = base_w + (e * ldw_e + p * ldw_p + k0 * NR) * 4
+                # The next block of the weights' stream, asked for ahead.
+                if k0 + kc < channels:
+                    ahead = panel + kc * NR * 4
+                elif e < 15:
+                    ahead = base_w + ((e + 1) * ldw_e + p * ldw_p) * 4
+                else:
+                    ahead = base_w + (p + 1) * ldw_p * 4
+                for i in range(tiles_of_rows):
+                    for line in range(i * share, min(lines, (i + 1) * share)):
+                        _prefetch(ahead + line * 64)  # pyright: ignore[reportCallIssue]
+                    pa = base_v + (e * ldv + i * MR * channels + k0) * 4
+                    pc = base_p + (e * rows + i * MR) * NR * 4
+                    _tile(pa, channels, panel, pc, NR, kc, k0 > 0)  # pyright: ignore[reportCallIssue]
+        lanes = min(NR, m - p * NR)
+        for t in range(tiles):
+            y, z = 2 * (t // tw), 2 * (t % tw)
+            for j in range(lanes):
+                r = p * NR + j
+                shift = bias[r] if has_bias else _ZERO
+                # A^T p: rows p0 + p1 + p2 and p1 - p2 - p3, per column.
+                q0, q1 = product[0, t, _U(j)], product[1, t, _U(j)]
+                q2, q3 = product[2, t, _U(j)], product[3, t, _U(j)]
+                q4, q5 = product[4, t, _U(j)], product[5, t, _U(j)]
+                q6, q7 = product[6, t, _U(j)], product[7, t, _U(j)]
+                q8, q9 = product[8, t, _U(j)], product[9, t, _U(j)]
+                q10, q11 = product[10, t, _U(j)], product[11, t, _U(j)]
+                q12, q13 = product[12, t, _U(j)], product[13, t, _U(j)]
+                q14, q15 = product[14, t, _U(j)], product[15, t, _U(j)]
+                s0, s1 = q0 + q4 + q8, q1 + q5 + q9
+                s2, s3 = q2 + q6 + q10, q3 + q7 + q11
+                e0, e1 = q4 - q8 - q12, q5 - q9 - q13
+                e2, e3 = q6 - q10 - q14, q7 - q11 - q15
+                out[r, y, _U(z)] = s0 + s1 + s2 + shift
+                if z + 1 < wo:
+                    out[r, y, _U(z + 1)] = s1 - s2 - s3 + shift
+                if y + 1 < ho:
+                    out[r, y + 1, _U(z)] = e0 + e1 + e2 + shift
+                    if z + 1 < wo:
+                        out[r, y + 1, _U(z + 1)] = e1 - e2 - e3 + shift
+
+
+@njit(
+    types.void(
         _X4, _W2, _B1, types.boolean, _O3, _PAIR, _PAIR, _PAIR, _PAIR, types.intp,
-        _SHARES, _C4, _C3, _C3, _STATE,
+        types.intp, _SHARES, _C4, _C3, _C3, _STATE,
     ),
     cache=True, nogil=True, error_model="numpy", parallel=True,
 )  # fmt: skip
 def conv_pool(
     x: Any, w: Any, bias: Any, has_bias: bool, out: Any, kernel: tuple[int, int],
     strides: tuple[int, int], dilations: tuple[int, int], pads: tuple[int, int],
-    wo: int, shares: Any, col: Any, ta: Any, tc: Any, state: Any,
+    wo: int, split: int, shares: Any, col: Any, ta: Any, tc: Any, state: Any,
 ) -> None:  # fmt: skip
     """`conv` of the shares (q0, q1, r0, r1) of each image of x (N, C, H,
     W) into out (N, M, Ho * Wo), one launch on numba's threads: unit u is
@@ -448,8 +685,8 @@ def conv_pool(
             n, i = u // count, u % count
             conv(
                 x[n], w, bias, has_bias, out[n], kernel, strides, dilations, pads,
-                wo, shares[i, 0], shares[i, 1], shares[i, 2], shares[i, 3], col[j],
-                ta[j], tc[j],
+                wo, split, shares[i, 0], shares[i, 1], shares[i, 2], shares[i, 3],
+                col[j], ta[j], tc[j],
             )  # fmt: skip
             state[4 + j] += 1
             u = take(state, 0)  # pyright: ignore[reportCallIssue]
@@ -515,6 +752,39 @@ def winograd_pool(
             )  # fmt: skip
             state[4 + j] += 1
             t = take(state, 0)  # pyright: ignore[reportCallIssue]
+    review(state, threads)  # pyright: ignore[reportCallIssue]
+
+
+@njit(
+    types.void(
+        _X4, _C4, _X4, _B1, types.boolean, _C4, _PAIR, _SHARES, _C3, _C4, _STATE,
+    ),
+    cache=True, nogil=True, error_model="numpy", parallel=True,
+)  # fmt: skip
+def winograd_rows_pool(
+    x: Any, padded: Any, wp: Any, bias: Any, has_bias: bool, out: Any,
+    pads: tuple[int, int], shares: Any, v: Any, product: Any, state: Any,
+) -> None:  # fmt: skip
+    """`winograd_rows` of the shares (p0, p1) of each image of x into out
+    (N, M, Ho, Wo), one launch on numba's threads, as `conv_pool`;
+    `padded[j]`, `v[j]`, `product[j]` thread j's scratch. A thread
+    transforms an image's tiles once, at its first share of it (the units
+    run image by image)."""
+    threads = team(state, v.shape[0])  # pyright: ignore[reportCallIssue]
+    count = shares.shape[0]
+    units = x.shape[0] * count
+    for j in prange(threads):
+        held = -1
+        u = take(state, 0)  # pyright: ignore[reportCallIssue]
+        while u < units:
+            n, i = u // count, u % count
+            winograd_rows(
+                x[n], padded[j], wp, bias, has_bias, out[n], pads, shares[i, 0],
+                shares[i, 1], n != held, v[j], product[j],
+            )  # fmt: skip
+            held = n
+            state[4 + j] += 1
+            u = take(state, 0)  # pyright: ignore[reportCallIssue]
     review(state, threads)  # pyright: ignore[reportCallIssue]
 
 

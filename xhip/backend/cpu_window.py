@@ -21,8 +21,8 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from xhip.backend.cpu_conv import _tap_slices
 from xhip.backend.cpu_host import CpuHost
+from xhip.backend.cpu_pooling import window_slices
 from xhip.backend.runtime import DA, OptDA
 from xhip.dialects.hip import ConvAttributes, LpPoolAttributes, WindowAttributes
 
@@ -35,8 +35,8 @@ def tap_slices(
 ) -> tuple[tuple[slice, ...], tuple[slice, ...]] | None:
     """For one kernel tap: the input positions `i` whose output `i * s - pad +
     t * dil` lies inside y, and those output elements (slices per dim): the
-    convolution's map (`cpu_conv._tap_slices`) with y as its input."""
-    return _tap_slices(tap, y_shape, x_shape, window)
+    convolution's map (`cpu_pooling.window_slices`) with y as its input."""
+    return window_slices(tap, y_shape, x_shape, window)
 
 
 def lp_pool(x: np.ndarray, out: np.ndarray, attrs: LpPoolAttributes) -> None:

@@ -114,7 +114,13 @@ def _pooled(
     threads, pool = team
     monkeypatch.setattr(cpu_host, "numba_pool", lambda: pool)
     launched: list[str] = []
-    for name in ("conv_pool", "conv_rows_pool", "winograd_pool", "max_pool_pool"):
+    for name in (
+        "conv_pool",
+        "conv_rows_pool",
+        "winograd_pool",
+        "winograd_rows_pool",
+        "max_pool_pool",
+    ):
         kernel = getattr(convgemm, name)
 
         def spy(*args: Any, kernel: Any = kernel, name: str = name) -> None:
@@ -233,11 +239,14 @@ ROWS = [
     (Case((1, 64, 28, 28), (3, 3), (2, 2), pads=(1, 1, 1, 1)), 128),
     (Case((2, 64, 15, 13), (3, 3), pads=(1, 1, 1, 1)), 192),
     (Case((1, 60, 12, 12), (3, 3), (1, 1), (2, 2), (2, 1, 2, 3)), 64),
+    (Case((1, 64, 7, 7), (3, 3), pads=(1, 1, 1, 1)), 150),
 ]
-"""(case, output channels): few positions (196, 195 a batch of 2, 144)
-by constant weights, which take the positions as the tile kernel's rows
-(`_bind_by_rows`): three panels of output channels (cut 1 and 2 over two
-threads), a dilated one with asymmetric pads."""
+"""(case, output channels): few positions (196, 195 a batch of 2, 144,
+and 49: less than one panel of 64) by constant weights, which take the
+positions as the tile kernel's rows (`_bind_by_rows`): three panels of
+output channels (cut 1 and 2 over two threads), a dilated one with
+asymmetric pads. The 3x3 unit-stride ones with tiles enough would be
+Winograd by rows (`WINOGRAD_ROWS_BYTES`, off here)."""
 
 
 @pytest.mark.parametrize("bias", [True, False])
@@ -253,6 +262,7 @@ def test_conv_by_rows_matches_float64(
     check = _pooled(monkeypatch, team)
     threads = team[0]
     monkeypatch.setattr(cpu_conv, "wide_simd", lambda: True)
+    monkeypatch.setattr(cpu_conv, "WINOGRAD_ROWS_BYTES", 0)
     taken: list[object] = []
     method = cpu_conv.CpuConvolutions._bind_by_rows  # pyright: ignore[reportPrivateUsage]
     monkeypatch.setattr(cpu_conv.CpuConvolutions, "_bind_by_rows", _spy(method, taken))
@@ -260,6 +270,86 @@ def test_conv_by_rows_matches_float64(
     assert taken
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
     check(outputs > convgemm.NR or case.x[0] > 1)
+
+
+WINOGRAD_ROWS = [
+    (Case((1, 40, 14, 14), (3, 3), pads=(1, 1, 1, 1)), 70),
+    (Case((2, 24, 13, 11), (3, 3), pads=(2, 0, 1, 1)), 130),
+    (Case((1, 16, 17, 19), (3, 3)), 64),
+]
+"""(case, output channels): few tiles and constant weights, which run as
+Winograd with the tiles as the tile kernel's rows (`_bind_winograd_rows`):
+49 tiles and two panels of output channels (the second of 6), odd output
+sizes with asymmetric pads at batch 2 over three panels, no pads and one
+whole panel."""
+
+
+@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("team", TEAMS)
+@pytest.mark.parametrize(("case", "outputs"), WINOGRAD_ROWS)
+def test_winograd_rows_matches_float64(
+    case: Case,
+    outputs: int,
+    team: tuple[int, bool],
+    bias: bool,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    check = _pooled(monkeypatch, team)
+    threads = team[0]
+    monkeypatch.setattr(cpu_conv, "wide_simd", lambda: True)
+    taken: list[object] = []
+    method = cpu_conv.CpuConvolutions._bind_winograd_rows  # pyright: ignore[reportPrivateUsage]
+    monkeypatch.setattr(
+        cpu_conv.CpuConvolutions, "_bind_winograd_rows", _spy(method, taken)
+    )
+    got, want = _run_conv(case, 1, 1, threads, bias, outputs, read_only=True)
+    assert taken
+    scale = float(np.abs(want).max())
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=2e-5 * scale)
+    ho, wo = case.out_shape()
+    macs = case.x[0] * case.x[1] * outputs * 9 * ho * wo
+    check(outputs > convgemm.NR and macs >= cpu_host.BLAS_PARALLEL_MIN_MACS)
+
+
+SPLIT = [
+    Case((2, 3, 61, 57), (7, 7), (2, 2), pads=(3, 3, 3, 3)),
+    Case((1, 5, 41, 37), (3, 3), (2, 2), pads=(1, 0, 2, 1)),
+    Case((1, 4, 50, 33), (5, 5), (1, 3), (2, 1), (3, 0, 1, 2)),
+    Case((1, 6, 90, 38), (3, 2), (3, 2), (2, 3), (2, 1, 0, 3)),
+]
+"""Strided convolutions whose windows `_bind_direct` reads from the image
+split by stride phase (`cpu_kernels_convgemm.split_image`): the stem's
+7x7/2 at batch 2 (split as it is), and with `SPLIT_MIN_TAPS` lowered a
+3x3/2 with asymmetric pads, a dilated 5x5 of strides (1, 3), a dilated
+3x2 of strides (3, 2)."""
+
+
+@pytest.mark.parametrize("team", TEAMS)
+@pytest.mark.parametrize("case", SPLIT)
+def test_conv_split_by_phase_matches_float64(
+    case: Case, team: tuple[int, bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    check = _pooled(monkeypatch, team)
+    threads = team[0]
+    monkeypatch.setattr(cpu_conv, "wide_simd", lambda: True)
+    monkeypatch.setattr(cpu_conv, "SPLIT_MIN_TAPS", 1)
+    split: list[object] = []
+    monkeypatch.setattr(convgemm, "split_image", _spy(convgemm.split_image, split))
+    got, want = _run_conv(case, 1, 1, threads, bias=case.x[1] % 2 == 1)
+    assert split
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+    m = 2 * case.x[1] + 3
+    macs = math.prod(case.x[:2]) * m * math.prod((*case.kernel, *case.out_shape()))
+    check(macs >= cpu_host.BLAS_PARALLEL_MIN_MACS)
+
+
+def test_the_stem_splits_by_phase() -> None:
+    """The rule as ResNet's convolutions meet it: the 7x7/2 stem splits;
+    3x3/2 and 1x1/2 read the image as it is (the copy would cost more)."""
+    assert cpu_conv._splits((7, 7), (2, 2))  # pyright: ignore[reportPrivateUsage]
+    assert not cpu_conv._splits((3, 3), (2, 2))  # pyright: ignore[reportPrivateUsage]
+    assert not cpu_conv._splits((1, 1), (2, 2))  # pyright: ignore[reportPrivateUsage]
+    assert not cpu_conv._splits((7, 7), (1, 1))  # pyright: ignore[reportPrivateUsage]
 
 
 @pytest.mark.parametrize(
@@ -407,9 +497,12 @@ def test_bound_conv_follows_the_weights(
     """A bound Winograd convolution (stride 1) transforms writable weights
     again on every call (they may be computed: here changed in place between
     calls), and read-only ones (the constants, used in place) once, at
-    binding; the others (stride 2) read them at every call."""
+    binding; the others (stride 2) read them at every call. (Winograd by
+    rows takes read-only weights only: `test_winograd_rows_matches_float64`;
+    off here.)"""
     check = _pooled(monkeypatch, (2, pool))
     monkeypatch.setattr(cpu_conv, "wide_simd", lambda: wide)
+    monkeypatch.setattr(cpu_conv, "WINOGRAD_ROWS_BYTES", 0)
     case = Case((1, 8, 30, 30), (3, 3), (stride, stride), pads=(1, 1, 1, 1))
     rng = np.random.default_rng(5)
     x = rng.standard_normal(case.x).astype(np.float32)
