@@ -367,19 +367,27 @@ class CpuAttention(CpuHost):
         out: DA, attrs: FusedAttentionAttributes, q_bias: OptDA = None,
         k_bias: OptDA = None, v_bias: OptDA = None,
     ) -> Callable[[], object]:  # fmt: skip
-        """float32 (and float16, in float32) from `KERNEL_MIN_SCORES` scores
-        on, on a CPU with AVX-512 (`wide_simd`): `cpu_kernels_attention`'s
-        numba kernels, where they take the shapes (faster GEMMs than numpy's
-        BLAS at attention's sizes), on the threads from
-        `PARALLEL_MIN_ELEMENTS` on (numba's, `numba_pool`, or ours).
-        Else blocks of query rows by chunks of keys (`FUSED_BLOCK_BYTES` of
-        scores each), so no S x T buffer; the blocks split over the threads (each with scratch of
-        its own) once the scores reach `PARALLEL_MIN_ELEMENTS`. An input that
-        overlaps `out` is copied first, at every call; a biased one is added
-        to its bias into a buffer of its own (in the work type), at every call."""
+        """float32 from `KERNEL_MIN_SCORES` scores on, on a CPU with AVX-512
+        (`wide_simd`): `cpu_kernels_attention`'s numba kernels, where they
+        take the shapes (`_bind_kernels`). Else blocks of query rows by
+        chunks of keys (`FUSED_BLOCK_BYTES` of scores each), so no S x T
+        buffer; the blocks split over the threads (each with scratch of its
+        own) once the scores reach `PARALLEL_MIN_ELEMENTS`; float16 computed
+        in float32. An input that overlaps `out` is copied first, at every
+        call; here a biased one is added to its bias into a buffer of its own
+        (in the work type), at every call."""
         o: np.ndarray = self.array(out)
         if o.size == 0:
             return nothing
+        scores = o.size // o.shape[-1] * self.array(k).shape[-1]
+        big = scores >= PARALLEL_MIN_ELEMENTS
+        if scores >= KERNEL_MIN_SCORES and _work(o.dtype) == np.float32 and wide_simd():
+            biases = (q_bias, k_bias, v_bias)
+            kernels = self._bind_kernels(
+                q, k, v, mask, scale, fill, o, attrs, biases, big
+            )
+            if kernels is not None:
+                return kernels
         calls: list[Callable[[], object]] = []
 
         def apart(x: np.ndarray) -> np.ndarray:
@@ -421,25 +429,6 @@ class CpuAttention(CpuHost):
         mb = None if ma is None else np.broadcast_to(ma, (*batch, s, t))
         factor = None if scale is None else widened(self.array(scale))
         filled = None if fill is None else widened(self.array(fill))
-        scores = o.size // o.shape[-1] * t
-        big = scores >= PARALLEL_MIN_ELEMENTS
-        if scores >= KERNEL_MIN_SCORES and o.dtype == np.float32 and wide_simd():
-            from xhip.backend import cpu_kernels_attention as attn  # lazy: numba
-
-            vb = np.broadcast_to(va, batch + va.shape[-2:])
-            threads = self.threads if big else 1
-            bound = attn.bind(
-                qb, kb, vb, mb, o, factor, attrs.divide, filled, threads,
-                SUM_MIN, SUM_MAX, pool=threads > 1 and numba_pool(),
-            )  # fmt: skip
-            if bound is not None:
-                calls += [
-                    phase[0] if len(phase) == 1 else partial(self._parallel, phase)
-                    for phase in bound
-                ]
-                if result is not o:
-                    calls.append(partial(np.copyto, result, o.reshape(result.shape)))
-                return calls[0] if len(calls) == 1 else partial(run_all, calls)
         self._hold_one_blas_thread()  # the blocks are ours to split
         t1, width = va.shape[-2], va.shape[-1]
         v1 = np.ones((*batch, t1, width + 1), o.dtype)
@@ -468,6 +457,55 @@ class CpuAttention(CpuHost):
         calls.append(tasks[0] if len(tasks) == 1 else partial(self._parallel, tasks))
         if result is not o:
             calls.append(partial(np.copyto, result, o.reshape(result.shape)))
+        return calls[0] if len(calls) == 1 else partial(run_all, calls)
+
+    def _bind_kernels(
+        self, q: DA, k: DA, v: DA, mask: OptDA, scale: OptDA, fill: OptDA,
+        o: np.ndarray, attrs: FusedAttentionAttributes,
+        biases: tuple[OptDA, ...], big: bool,
+    ) -> Callable[[], object] | None:  # fmt: skip
+        """float32 (float16 in float32, rounded once) on
+        `cpu_kernels_attention`'s numba kernels (faster GEMMs than numpy's
+        BLAS at attention's sizes), the biases added as they read q, k, v;
+        on the threads from `PARALLEL_MIN_ELEMENTS` on (numba's,
+        `numba_pool`, or ours). None where they do not take it."""
+        from xhip.backend import cpu_kernels_attention as attn  # lazy: numba
+
+        calls: list[Callable[[], object]] = []
+
+        def apart(x: DA) -> np.ndarray:
+            """x in float32, copied at every call if it overlaps `o` or is not."""
+            a = self.array(x)
+            if a.dtype == np.float32 and not np.may_share_memory(a, o):
+                return a
+            kept = np.empty(a.shape, np.float32)
+            calls.append(partial(np.copyto, kept, a))
+            return kept
+
+        wide = o if o.dtype == np.float32 else np.empty(o.shape, np.float32)
+        qa, ka, va, oa = apart(q), apart(k), apart(v), wide
+        if o.ndim == 2:  # one batch dim at least: (1, S, Dv)
+            qa, ka, va, oa = qa[None], ka[None], va[None], wide[None]
+        batch = oa.shape[:-2]
+        s, t = qa.shape[-2], ka.shape[-1]
+        ma = None if mask is None else apart(mask)
+        threads = self.threads if big else 1
+        qb, kb, vb = (np.broadcast_to(x, batch + x.shape[-2:]) for x in (qa, ka, va))
+        bound = attn.bind(
+            qb, kb, vb, None if ma is None else np.broadcast_to(ma, (*batch, s, t)),
+            oa, None if scale is None else apart(scale), attrs.divide,
+            None if fill is None else apart(fill), threads, SUM_MIN, SUM_MAX,
+            pool=threads > 1 and numba_pool(),
+            biases=tuple(None if b is None else apart(b) for b in biases),
+        )  # fmt: skip
+        if bound is None:
+            return None
+        calls += [
+            phase[0] if len(phase) == 1 else partial(self._parallel, phase)
+            for phase in bound
+        ]
+        if wide is not o:
+            calls.append(partial(np.copyto, o, wide))
         return calls[0] if len(calls) == 1 else partial(run_all, calls)
 
     def rotary_embedding(

@@ -15,10 +15,10 @@ right, but 5x slower than numpy's blocks, which the runtime keeps there
 `attend` runs blocks of `ROWS` query rows: per chunk of `CHUNK` keys, the
 scores (q * scale) @ k into the thread's scratch, + mask, exp unshifted (the
 row sums kept beside), then exp @ v added to the block's outputs; divided
-by the sums at the end. The exp goes a vector at a time in LLVM IR
-(`_exp_run`: numba's loop over 16 lanes kept their sums in memory, a
-store-to-load chain a vector), and so do the outputs and the packing's
-rows (`_scale_run`, `_gather_run`). A block whose row sums leave [low,
+by the sums at the end. The exp goes a vector at a time in LLVM IR, and so
+do the queries, the outputs and the packing's rows (`cpu_kernels_runs`).
+The projections' biases (`hip-fold-attention-bias`) are added there, as
+the kernels read q, k and v (`Q_BIAS`, ...): no pass of their own. A block whose row sums leave [low,
 high] (an exp overflowed, or underflowed too much, or a NaN) runs again
 shifted by its rows' maxima, as `cpu_attention._Attend`; a row whose sum
 is still NaN (all keys masked) gets `fill` * sum of v when there is a
@@ -26,8 +26,9 @@ is still NaN (all keys masked) gets `fill` * sum of v when there is a
 
 `pack` copies k (D, T) and v (T, Dv) of a head into panels of `NR` columns
 once per call (their padding zeroed once, by `bind`), so that every tile is
-a whole one (a v whose rows are whole panels, Dv = NR floats in a row and
-T a multiple of NR, is read in place); the query rows are copied, scaled,
+a whole one (a v whose rows are whole panels, Dv = NR floats in a row, is
+read in place); k's transposed view (the models' layout) 16 x 16 floats
+at a time (`transpose16`); the query rows are copied, scaled,
 into a scratch padded to `MR` rows. Few query rows (`MIN_ROWS`) do not pay for the packing.
 
 Threads: `attend_pool`, one launch on numba's threads (`cpu_host.numba_pool`:
@@ -39,8 +40,8 @@ thread) a share is whole heads, each packed just before its blocks
 in the core's caches. `take`, `team` and `review` serve
 `cpu_kernels_gemm.gemm_pool` too.
 
-Cache: keyed on this file and `cpu_kernels_rows` (`exp32`), whose code the
-kernels compile in (`numba_cache.key_on`).
+Cache: keyed on this file, `cpu_kernels_rows` (`exp32`) and
+`cpu_kernels_runs`, whose code the kernels compile in (`numba_cache.key_on`).
 """
 
 from __future__ import annotations
@@ -56,20 +57,23 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 from numba.np.ufunc.parallel import _launch_threads  # pyright: ignore[reportPrivateUsage]
 
-from xhip.backend import cpu_kernels_rows, numba_cache
-from xhip.backend.cpu_kernels_rows import (  # pyright: ignore[reportPrivateUsage]
-    _EXP_MAX,
-    _EXP_MIN,
-    _EXP_P,
-    _LN2_HI,
-    _LN2_LO,
-    _LOG2E,
+from xhip.backend import cpu_kernels_rows, cpu_kernels_runs, numba_cache
+from xhip.backend.cpu_kernels_rows import (
     LANES,
     exp32,
     wide_vectors,
 )
+from xhip.backend.cpu_kernels_runs import (
+    ADD_FIRST,
+    ADD_LAST,
+    DIVIDE,
+    exp_run,
+    gather_run,
+    scale_run,
+    transpose16,
+)
 
-numba_cache.key_on(__file__, [cpu_kernels_rows.__file__])
+numba_cache.key_on(__file__, [cpu_kernels_rows.__file__, cpu_kernels_runs.__file__])
 
 SPIN = 3000
 """GNU OpenMP's spin count (`GOMP_SPINCOUNT`) for numba's pool, unless the
@@ -177,178 +181,6 @@ def _tile(
     return sig, codegen
 
 
-def _vec_exp(builder: Any, x: Any) -> Any:
-    """`cpu_kernels_rows.exp32` of a vector of `_LANE` floats, as LLVM IR."""
-    vec = x.type
-    f32, i32 = ir.FloatType(), ir.IntType(32)
-    ivec = ir.VectorType(i32, _LANE)
-    fma = cgutils.get_or_insert_function(
-        builder.module, ir.FunctionType(vec, [vec] * 3), "llvm.fmuladd.v16f32"
-    )
-    floor = cgutils.get_or_insert_function(
-        builder.module, ir.FunctionType(vec, [vec]), "llvm.floor.v16f32"
-    )
-
-    def splat(c: Any) -> Any:
-        return ir.Constant(vec, [f32(float(c))] * _LANE)
-
-    low, top = splat(_EXP_MIN), splat(_EXP_MAX)
-    c = builder.select(builder.fcmp_ordered(">", x, low), x, low)
-    c = builder.select(builder.fcmp_ordered("<", c, top), c, top)
-    n = builder.call(floor, [builder.call(fma, [c, splat(_LOG2E), splat(0.5)])])
-    r = builder.call(fma, [n, splat(-_LN2_HI), c])
-    r = builder.call(fma, [n, splat(-_LN2_LO), r])
-    p = splat(_EXP_P[0])
-    for a in _EXP_P[1:]:
-        p = builder.call(fma, [p, r, splat(a)])
-    p = builder.fadd(builder.call(fma, [p, builder.fmul(r, r), r]), splat(1.0))
-    k = builder.fptosi(n, ivec)
-    half = builder.ashr(k, ir.Constant(ivec, [i32(1)] * _LANE))
-    bias = ir.Constant(ivec, [i32(127)] * _LANE)
-    shift = ir.Constant(ivec, [i32(23)] * _LANE)
-
-    def power(e: Any) -> Any:
-        return builder.bitcast(builder.shl(builder.add(e, bias), shift), vec)
-
-    p = builder.fmul(p, power(half))
-    rest = builder.select(
-        builder.fcmp_ordered(">", x, low), power(builder.sub(k, half)), splat(0.0)
-    )
-    p = builder.fmul(p, rest)
-    return builder.select(builder.fcmp_ordered("==", x, x), p, x)
-
-
-@intrinsic
-def _exp_run(
-    typingctx: Any, row: Any, mask: Any, has_mask: Any, n: Any, shift: Any
-) -> Any:
-    """row[j] = exp(row[j] (+ mask[j]) - shift) for j < n (a multiple of
-    `_LANE`), float32 addresses; their sum, kept in `_LANE` lanes (a
-    register) and added up lane by lane at the end."""
-    sig = types.float32(
-        types.intp, types.intp, types.boolean, types.intp, types.float32
-    )
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        prow, pmask, has, n, shift = args
-        f32 = ir.FloatType()
-        vec = ir.VectorType(f32, _LANE)
-        fptr, vptr = f32.as_pointer(), vec.as_pointer()
-        prow, pmask = builder.inttoptr(prow, fptr), builder.inttoptr(pmask, fptr)
-        intp = n.type
-        total = cgutils.alloca_once(builder, vec)  # a register after SROA
-        builder.store(ir.Constant(vec, [f32(0.0)] * _LANE), total)
-        undef = ir.Constant(vec, ir.Undefined)
-        splat = ir.Constant(ir.VectorType(ir.IntType(32), _LANE), [0] * _LANE)
-        sv = builder.shuffle_vector(
-            builder.insert_element(undef, shift, ir.IntType(32)(0)), undef, splat
-        )
-        with cgutils.for_range(builder, builder.udiv(n, intp(_LANE))) as loop:
-            at = builder.mul(loop.index, intp(_LANE))
-            slot = builder.bitcast(builder.gep(prow, [at]), vptr)
-            x = cgutils.alloca_once(builder, vec)
-            builder.store(builder.load(slot, align=4), x)
-            with builder.if_then(has):
-                at_mask = builder.bitcast(builder.gep(pmask, [at]), vptr)
-                m = builder.load(at_mask, align=4)
-                builder.store(builder.fadd(builder.load(x), m), x)
-            e = _vec_exp(builder, builder.fsub(builder.load(x), sv))
-            builder.store(e, slot, align=4)
-            builder.store(builder.fadd(builder.load(total), e), total)
-        acc = builder.load(total)
-        result = builder.extract_element(acc, ir.IntType(32)(0))
-        for lane in range(1, _LANE):
-            result = builder.fadd(
-                result, builder.extract_element(acc, ir.IntType(32)(lane))
-            )
-        return result
-
-    return sig, codegen
-
-
-@intrinsic
-def _scale_run(typingctx: Any, src: Any, dst: Any, n: Any, factor: Any) -> Any:
-    """dst[j] = src[j] * factor for j < n, float32 addresses, `_LANE` at a
-    time, the rest one by one."""
-    sig = types.void(types.intp, types.intp, types.intp, types.float32)
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        psrc, pdst, n, factor = args
-        f32 = ir.FloatType()
-        vec = ir.VectorType(f32, _LANE)
-        fptr, vptr = f32.as_pointer(), vec.as_pointer()
-        psrc, pdst = builder.inttoptr(psrc, fptr), builder.inttoptr(pdst, fptr)
-        intp = n.type
-        undef = ir.Constant(vec, ir.Undefined)
-        splat = ir.Constant(ir.VectorType(ir.IntType(32), _LANE), [0] * _LANE)
-        fv = builder.shuffle_vector(
-            builder.insert_element(undef, factor, ir.IntType(32)(0)), undef, splat
-        )
-        whole = builder.udiv(n, intp(_LANE))
-        with cgutils.for_range(builder, whole) as loop:
-            at = builder.mul(loop.index, intp(_LANE))
-            x = builder.load(builder.bitcast(builder.gep(psrc, [at]), vptr), align=4)
-            y = builder.fmul(x, fv)
-            builder.store(y, builder.bitcast(builder.gep(pdst, [at]), vptr), align=4)
-        start = builder.mul(whole, intp(_LANE))
-        with cgutils.for_range(builder, builder.sub(n, start)) as loop:
-            at = builder.add(start, loop.index)
-            x = builder.load(builder.gep(psrc, [at]))
-            builder.store(builder.fmul(x, factor), builder.gep(pdst, [at]))
-        return context.get_dummy_value()
-
-    return sig, codegen
-
-
-@intrinsic
-def _gather_run(typingctx: Any, src: Any, step: Any, dst: Any, n: Any) -> Any:
-    """dst[j] = the float at src + j * step (bytes) for j < n, float32
-    addresses: `_LANE` a gather, the rest one by one (a transposing copy)."""
-    sig = types.void(types.intp, types.intp, types.intp, types.intp)
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        psrc, step, pdst, n = args
-        f32, i1, i32 = ir.FloatType(), ir.IntType(1), ir.IntType(32)
-        vec = ir.VectorType(f32, _LANE)
-        fptr = f32.as_pointer()
-        intp = n.type
-        ivec = ir.VectorType(intp, _LANE)
-        pvec = ir.VectorType(fptr, _LANE)
-        gather = cgutils.get_or_insert_function(
-            builder.module,
-            ir.FunctionType(vec, [pvec, i32, ir.VectorType(i1, _LANE), vec]),
-            "llvm.masked.gather.v16f32.v16p0f32",
-        )
-        undef = ir.Constant(ivec, ir.Undefined)
-        zeros = ir.Constant(ir.VectorType(i32, _LANE), [0] * _LANE)
-
-        def splat(x: Any) -> Any:
-            one = builder.insert_element(undef, x, i32(0))
-            return builder.shuffle_vector(one, undef, zeros)
-
-        lanes = builder.mul(ir.Constant(ivec, list(range(_LANE))), splat(step))
-        every = ir.Constant(ir.VectorType(i1, _LANE), [1] * _LANE)
-        out = builder.inttoptr(pdst, fptr)
-        whole = builder.udiv(n, intp(_LANE))
-        with cgutils.for_range(builder, whole) as loop:
-            at = builder.mul(loop.index, intp(_LANE))
-            first = builder.add(psrc, builder.mul(at, step))
-            ptrs = builder.inttoptr(builder.add(splat(first), lanes), pvec)
-            x = builder.call(gather, [ptrs, i32(4), every, ir.Constant(vec, None)])
-            slot = builder.bitcast(builder.gep(out, [at]), vec.as_pointer())
-            builder.store(x, slot, align=4)
-        start = builder.mul(whole, intp(_LANE))
-        with cgutils.for_range(builder, builder.sub(n, start)) as loop:
-            at = builder.add(start, loop.index)
-            x = builder.load(
-                builder.inttoptr(builder.add(psrc, builder.mul(at, step)), fptr)
-            )
-            builder.store(x, builder.gep(out, [at]))
-        return context.get_dummy_value()
-
-    return sig, codegen
-
-
 @intrinsic
 def use_threads(typingctx: Any, n: Any) -> Any:
     """`numba.set_num_threads(n)` in a parallel kernel, n in [1,
@@ -382,37 +214,79 @@ def take(typingctx: Any, counter: Any, i: Any) -> Any:
     return types.int64(types.int64[::1], types.intp), codegen
 
 
-@njit(types.void(_IN4, _IN4, _C4, _C4, types.intp, types.intp), cache=True, nogil=True)
-def pack(k: Any, v: Any, kp: Any, vp: Any, lo: int, hi: int) -> None:
-    """Heads [lo, hi) (flat over k's two batch dims) of k (D, T) into kp
-    (T / NR, D, NR) and of v (T, Dv) into vp (Dv / NR, T, NR), v not where
-    vp has no rows (`bind`'s `direct`); their padding stays as it is
-    (zeros from `bind`)."""
+Q_BIAS, K_BIAS, V_BIAS, OUT_BIAS = 1, 2, 4, 8
+"""`biased`'s bits: q's bias added as the queries are copied, k's and v's as
+they are packed, or v's to the outputs instead (`OUT_BIAS`: v's bias the
+same for every key, so P @ (v + b) = P @ v + b, P's rows summing to 1
+after the softmax's division)."""
+
+
+@njit(
+    types.void(_IN4, _IN4, _IN4, _IN4, types.intp, _C4, _C4, types.intp, types.intp),
+    cache=True, nogil=True,
+)  # fmt: skip
+def pack(
+    k: Any, v: Any, kb: Any, vb: Any, biased: int, kp: Any, vp: Any, lo: int,
+    hi: int,
+) -> None:  # fmt: skip
+    """Heads [lo, hi) (flat over k's two batch dims) of k (D, T) + kb into
+    kp (T / NR, D, NR) and of v (T, Dv) (+ vb with `V_BIAS`) into vp
+    (Dv / NR, T, NR), v not where vp has no rows (`bind`'s `direct`); their
+    padding stays as it is (zeros from `bind`). kb and vb are broadcast to
+    k and v; kb the same along T (the projections' bias) is added in the
+    copy, else after it."""
     wide_vectors()  # pyright: ignore[reportCallIssue]
     heads = k.shape[1]
     d, t = k.shape[2], k.shape[3]
     width = v.shape[3]
+    k_bias, v_bias = biased & K_BIAS != 0, biased & V_BIAS != 0
+    per_row = k_bias and kb.strides[3] == 0  # one bias a row of k (D, T)
+    # k's transposed view, D floats in a row: 16 x 16 blocks (`transpose16`),
+    # its bias (if any) one a row of k, a vector of 16 along D.
+    square = k.strides[2] == 4 and (not k_bias or per_row and kb.strides[2] == 4)
     for u in range(lo, hi):
         b, h = u // heads, u % heads
         across = k.strides[3] > k.strides[2]  # k the transposed view of (T, D)
         for s in range(kp.shape[1]):
             j0 = s * NR
             n = min(NR, t - j0)
-            if across:  # k's rows in memory: gathered along them
+            if across:  # k's rows in memory: transposed, or gathered along them
                 at = k.ctypes.data + b * k.strides[0] + h * k.strides[1]
                 at += j0 * k.strides[3]
                 to = kp.ctypes.data + (u * kp.shape[1] + s) * kp.strides[1]
-                for i in range(d):
-                    _gather_run(at + i * k.strides[2], k.strides[3], to + i * NR * 4, n)  # pyright: ignore[reportCallIssue]
+                step = k.strides[3]
+                blocks = d // _LANE if square else 0
+                for i0 in range(0, blocks * _LANE, _LANE):
+                    src = at + i0 * 4
+                    add = kb.ctypes.data + b * kb.strides[0] + h * kb.strides[1]
+                    add += i0 * kb.strides[2]
+                    for j in range(0, n - n % _LANE, _LANE):
+                        dst = to + (i0 * NR + j) * 4
+                        transpose16(src + j * step, step, dst, NR * 4, add, k_bias)  # pyright: ignore[reportCallIssue]
+                    for i in range(i0, i0 + _LANE):  # the keys off the blocks
+                        plus = kb[b, h, i, 0] if k_bias else _ZERO
+                        for j in range(n - n % _LANE, n):
+                            kp[u, s, i, j] = k[b, h, i, j0 + j] + plus
+                for i in range(blocks * _LANE, d):
+                    plus = kb[b, h, i, 0] if per_row else _ZERO
+                    src = at + i * k.strides[2]
+                    gather_run(src, step, to + i * NR * 4, n, plus)  # pyright: ignore[reportCallIssue]
             elif k.strides[3] == 4:  # rows of floats: copied a vector at a time
                 at = k.ctypes.data + b * k.strides[0] + h * k.strides[1] + j0 * 4
                 to = kp.ctypes.data + (u * kp.shape[1] + s) * kp.strides[1]
                 for i in range(d):
-                    _scale_run(at + i * k.strides[2], to + i * NR * 4, n, _UNIT)  # pyright: ignore[reportCallIssue]
+                    plus = kb[b, h, i, 0] if per_row else _ZERO
+                    src = at + i * k.strides[2]
+                    scale_run(src, to + i * NR * 4, n, _UNIT, plus, 0, 0)  # pyright: ignore[reportCallIssue]
             else:
                 for i in range(d):
+                    plus = kb[b, h, i, 0] if per_row else _ZERO
                     for j in range(n):
-                        kp[u, s, i, j] = k[b, h, i, j0 + j]
+                        kp[u, s, i, j] = k[b, h, i, j0 + j] + plus
+            if k_bias and not per_row:
+                for i in range(d):
+                    for j in range(n):
+                        kp[u, s, i, j] += kb[b, h, i, j0 + j]
         for s in range(vp.shape[1] if vp.shape[2] > 0 else 0):  # not `direct`
             c0 = s * NR
             n = min(NR, width - c0)
@@ -420,11 +294,16 @@ def pack(k: Any, v: Any, kp: Any, vp: Any, lo: int, hi: int) -> None:
                 at = v.ctypes.data + b * v.strides[0] + h * v.strides[1] + c0 * 4
                 to = vp.ctypes.data + (u * vp.shape[1] + s) * vp.strides[1]
                 for j in range(t):
-                    _scale_run(at + j * v.strides[2], to + j * NR * 4, n, _UNIT)  # pyright: ignore[reportCallIssue]
+                    src = at + j * v.strides[2]
+                    scale_run(src, to + j * NR * 4, n, _UNIT, _ZERO, 0, 0)  # pyright: ignore[reportCallIssue]
             else:
                 for j in range(t):
                     for c in range(n):
                         vp[u, s, j, c] = v[b, h, j, c0 + c]
+            if v_bias:
+                for j in range(t):
+                    for c in range(n):
+                        vp[u, s, j, c] += vb[b, h, j, c0 + c]
 
 
 @njit(cache=True, nogil=True, error_model="numpy", fastmath={"contract"})
@@ -437,7 +316,7 @@ def _exp_row(
     wide_vectors()  # pyright: ignore[reportCallIssue]
     whole = n - n % LANES
     at = s.ctypes.data + i * s.shape[1] * 4
-    total = _exp_run(at, mask.ctypes.data + c0 * 4, has_mask, whole, shift)  # pyright: ignore[reportCallIssue]
+    total = exp_run(at, mask.ctypes.data + c0 * 4, has_mask, whole, shift)  # pyright: ignore[reportCallIssue]
     for j in range(whole, n):
         x = s[i, j] + mask[c0 + j] if has_mask else s[i, j]
         e = exp32(x - shift)
@@ -464,22 +343,26 @@ def _scores(qs: Any, keys: int, step: int, tiles: int, s: Any, cols: int) -> Non
 
 @njit(
     types.void(
-        _IN4, _C4, _C4, _IN4, _MASK, types.boolean, types.intp, _ONE,
-        types.boolean, _ONE, types.boolean, types.Array(types.float32, 4, "A"),
-        types.int64[:, ::1], types.float32, types.float32, _C2, _C2, _C2,
+        _IN4, _C4, _C4, _IN4, _IN4, _IN4, types.intp, _MASK, types.boolean,
+        types.intp, _ONE, types.boolean, _ONE, types.boolean,
+        types.Array(types.float32, 4, "A"), types.int64[:, ::1], types.float32,
+        types.float32, _C2, _C2, _C2,
     ),
     cache=True, nogil=True, error_model="numpy",
 )  # fmt: skip
 def attend(
-    q: Any, kp: Any, vp: Any, v: Any, mask: Any, has_mask: bool, t: int,
-    scale: Any, divide: bool, fill: Any, has_fill: bool, out: Any, units: Any,
-    low: Any, high: Any, qs: Any, s: Any, acc: Any,
+    q: Any, kp: Any, vp: Any, v: Any, qb: Any, vb: Any, biased: int, mask: Any,
+    has_mask: bool, t: int, scale: Any, divide: bool, fill: Any,
+    has_fill: bool, out: Any, units: Any, low: Any, high: Any, qs: Any, s: Any,
+    acc: Any,
 ) -> None:  # fmt: skip
     """The blocks `units` (rows of (head, first row, end row), heads flat
-    over q's two batch dims) of softmax(q * scale (or / scale when
-    `divide`) @ k + mask) @ v into `out`; v's panels `vp`, or v itself
-    where `vp` has no rows (`direct`). The thread's scratch: `qs` (rows a
-    block, D), `s` (rows, keys a chunk), `acc` (rows, Dv padded to NR)."""
+    over q's two batch dims) of softmax((q + qb) * scale (or / scale when
+    `divide`) @ k + mask) @ (v + vb) into `out`; v's panels `vp` (vb in
+    them with `V_BIAS`), or v itself where `vp` has no rows (`direct`);
+    qb with `Q_BIAS`, vb to the outputs with `OUT_BIAS`. The thread's
+    scratch: `qs` (rows a block, D), `s` (rows, keys a chunk), `acc` (rows,
+    Dv padded to NR)."""
     wide_vectors()  # pyright: ignore[reportCallIssue]
     heads = q.shape[1]
     d, width = q.shape[3], out.shape[3]
@@ -490,6 +373,11 @@ def attend(
     sums = np.empty(qs.shape[0], np.float32)
     peaks = np.empty(qs.shape[0], np.float32)
     row, ld = s.shape[1], acc.shape[1]
+    q_bias, v_bias = biased & Q_BIAS != 0, biased & (V_BIAS | OUT_BIAS) != 0
+    late = biased & OUT_BIAS != 0
+    rows_in_place = q.strides[3] == 4 and (not q_bias or qb.strides[3] == 4)
+    q_mode = (ADD_FIRST if q_bias else 0) | (DIVIDE if divide else 0)
+    out_mode = ADD_LAST if late else 0
     for w in range(units.shape[0]):
         u, r0, r1 = units[w, 0], units[w, 1], units[w, 2]
         b, h = u // heads, u % heads
@@ -500,11 +388,22 @@ def attend(
         if vp.shape[2] == 0:  # v's rows are its panel (`direct`)
             values = v.ctypes.data + b * v.strides[0] + h * v.strides[1]
         mb, mh = b % mask.shape[0], h % mask.shape[1]
-        qs[:] = _ZERO
-        for i in range(rows):
-            for j in range(d):
-                x = q[b, h, r0 + i, j]
-                qs[i, j] = x / f if divide else x * f
+        qs[rows:] = _ZERO
+        if rows_in_place:  # a vector at a time
+            for i in range(rows):
+                at = q.ctypes.data + b * q.strides[0] + h * q.strides[1]
+                at += (r0 + i) * q.strides[2]
+                add = qb.ctypes.data + b * qb.strides[0] + h * qb.strides[1]
+                add += (r0 + i) * qb.strides[2]
+                to = qs.ctypes.data + i * d * 4
+                scale_run(at, to, d, f, _ZERO, add, q_mode)  # pyright: ignore[reportCallIssue]
+        else:
+            for i in range(rows):
+                for j in range(d):
+                    x = q[b, h, r0 + i, j]
+                    if q_bias:
+                        x += qb[b, h, r0 + i, j]
+                    qs[i, j] = x / f if divide else x * f
         for shifted in range(2):
             sums[:] = _ZERO
             for c0 in range(0, padded, chunk):
@@ -520,12 +419,12 @@ def attend(
                         sums[i] += _exp_row(s, i, line, has_mask, c0, n, cols, shift)
                     else:
                         s[i, :] = _ZERO
-                for p in range(strips):
+                for p in range(strips):  # the keys up to t: s is 0 after them
                     panel = values + p * vp.strides[1] + c0 * NR * 4
                     for r in range(tiles):
                         a = s.ctypes.data + r * MR * row * 4
                         c = acc.ctypes.data + (r * MR * ld + p * NR) * 4
-                        _tile(a, row, panel, c, ld, cols, c0 > 0)  # pyright: ignore[reportCallIssue]
+                        _tile(a, row, panel, c, ld, n, c0 > 0)  # pyright: ignore[reportCallIssue]
             fine = True
             for i in range(rows):
                 fine = fine and sums[i] >= low and sums[i] <= high
@@ -554,30 +453,37 @@ def attend(
                     column = _ZERO
                     for j in range(t):
                         column += v[b, h, j, c]
+                        if v_bias:
+                            column += vb[b, h, j, c]
                     out[b, h, r0 + i, c] = fill[0] * column
             else:  # times the reciprocal: a division each costs 7% at 1 x 128
                 inverse = _F(1.0) / total
-                if out.strides[3] == 4:
+                if out.strides[3] == 4 and (not late or vb.strides[3] == 4):
                     to = out.ctypes.data + b * out.strides[0] + h * out.strides[1]
                     to += (r0 + i) * out.strides[2]
-                    _scale_run(acc.ctypes.data + i * ld * 4, to, width, inverse)  # pyright: ignore[reportCallIssue]
+                    add = vb.ctypes.data + b * vb.strides[0] + h * vb.strides[1]
+                    row_i = acc.ctypes.data + i * ld * 4
+                    scale_run(row_i, to, width, inverse, _ZERO, add, out_mode)  # pyright: ignore[reportCallIssue]
                 else:
                     for c in range(width):
-                        out[b, h, r0 + i, c] = acc[i, c] * inverse
+                        x = acc[i, c] * inverse
+                        out[b, h, r0 + i, c] = x + vb[b, h, 0, c] if late else x
 
 
 @njit(
     types.void(
-        _IN4, _IN4, _C4, _C4, _IN4, _MASK, types.boolean, types.intp, _ONE,
-        types.boolean, _ONE, types.boolean, types.Array(types.float32, 4, "A"),
-        types.int64[:, ::1], types.float32, types.float32, _C2, _C2, _C2,
+        _IN4, _IN4, _C4, _C4, _IN4, _IN4, _IN4, _IN4, types.intp, _MASK,
+        types.boolean, types.intp, _ONE, types.boolean, _ONE, types.boolean,
+        types.Array(types.float32, 4, "A"), types.int64[:, ::1], types.float32,
+        types.float32, _C2, _C2, _C2,
     ),
     cache=True, nogil=True, error_model="numpy",
 )  # fmt: skip
 def attend_own(
-    k: Any, v: Any, kp: Any, vp: Any, q: Any, mask: Any, has_mask: bool, t: int,
-    scale: Any, divide: bool, fill: Any, has_fill: bool, out: Any, units: Any,
-    low: Any, high: Any, qs: Any, s: Any, acc: Any,
+    k: Any, v: Any, kp: Any, vp: Any, q: Any, qb: Any, kb: Any, vb: Any,
+    biased: int, mask: Any, has_mask: bool, t: int, scale: Any, divide: bool,
+    fill: Any, has_fill: bool, out: Any, units: Any, low: Any, high: Any,
+    qs: Any, s: Any, acc: Any,
 ) -> None:  # fmt: skip
     """`attend` of `units`, whole heads, each head packed (`pack`) just
     before its blocks: its panels still in this core's caches, and no
@@ -588,10 +494,10 @@ def attend_own(
         end = first
         while end < units.shape[0] and units[end, 0] == u:
             end += 1
-        pack(k, v, kp, vp, u, u + 1)
+        pack(k, v, kb, vb, biased, kp, vp, u, u + 1)
         attend(
-            q, kp, vp, v, mask, has_mask, t, scale, divide, fill, has_fill, out,
-            units[first:end], low, high, qs, s, acc,
+            q, kp, vp, v, qb, vb, biased, mask, has_mask, t, scale, divide, fill,
+            has_fill, out, units[first:end], low, high, qs, s, acc,
         )  # fmt: skip
         first = end
 
@@ -655,18 +561,19 @@ def pool_state(threads: int, warm: int = 0) -> np.ndarray:
 
 @njit(
     types.void(
-        _IN4, _IN4, _C4, _C4, _IN4, _MASK, types.boolean, types.intp, _ONE,
-        types.boolean, _ONE, types.boolean, types.Array(types.float32, 4, "A"),
-        types.int64[:, ::1], types.int64[::1], types.float32, types.float32, _C3,
-        _C3, _C3, types.int64[::1], types.boolean,
+        _IN4, _IN4, _C4, _C4, _IN4, _IN4, _IN4, _IN4, types.intp, _MASK,
+        types.boolean, types.intp, _ONE, types.boolean, _ONE, types.boolean,
+        types.Array(types.float32, 4, "A"), types.int64[:, ::1], types.int64[::1],
+        types.float32, types.float32, _C3, _C3, _C3, types.int64[::1],
+        types.boolean,
     ),
     cache=True, nogil=True, error_model="numpy", parallel=True,
 )  # fmt: skip
 def attend_pool(
-    k: Any, v: Any, kp: Any, vp: Any, q: Any, mask: Any, has_mask: bool, t: int,
-    scale: Any, divide: bool, fill: Any, has_fill: bool, out: Any, units: Any,
-    cuts: Any, low: Any, high: Any, qs: Any, s: Any, acc: Any, state: Any,
-    own: bool,
+    k: Any, v: Any, kp: Any, vp: Any, q: Any, qb: Any, kb: Any, vb: Any,
+    biased: int, mask: Any, has_mask: bool, t: int, scale: Any, divide: bool,
+    fill: Any, has_fill: bool, out: Any, units: Any, cuts: Any, low: Any,
+    high: Any, qs: Any, s: Any, acc: Any, state: Any, own: bool,
 ) -> None:  # fmt: skip
     """`pack` of every head, then `attend` of the units [cuts[i],
     cuts[i + 1]) for each share i, on numba's threads, one launch each: a
@@ -681,22 +588,22 @@ def attend_pool(
         for _ in prange(threads):
             u = take(state, 0)  # pyright: ignore[reportCallIssue]
             while u < heads:
-                pack(k, v, kp, vp, u, u + 1)
+                pack(k, v, kb, vb, biased, kp, vp, u, u + 1)
                 u = take(state, 0)  # pyright: ignore[reportCallIssue]
     for j in prange(threads):
         i = take(state, 1)  # pyright: ignore[reportCallIssue]
         while i < shares:
             if own:
                 attend_own(
-                    k, v, kp, vp, q, mask, has_mask, t, scale, divide, fill,
-                    has_fill, out, units[cuts[i] : cuts[i + 1]], low, high, qs[j],
-                    s[j], acc[j],
+                    k, v, kp, vp, q, qb, kb, vb, biased, mask, has_mask, t, scale,
+                    divide, fill, has_fill, out, units[cuts[i] : cuts[i + 1]], low,
+                    high, qs[j], s[j], acc[j],
                 )  # fmt: skip
             else:
                 attend(
-                    q, kp, vp, v, mask, has_mask, t, scale, divide, fill, has_fill,
-                    out, units[cuts[i] : cuts[i + 1]], low, high, qs[j], s[j],
-                    acc[j],
+                    q, kp, vp, v, qb, vb, biased, mask, has_mask, t, scale, divide,
+                    fill, has_fill, out, units[cuts[i] : cuts[i + 1]], low, high,
+                    qs[j], s[j], acc[j],
                 )  # fmt: skip
             state[4 + j] += 1
             i = take(state, 1)  # pyright: ignore[reportCallIssue]
@@ -731,13 +638,15 @@ def bind(
     out: np.ndarray, scale: np.ndarray | None, divide: bool,
     fill: np.ndarray | None, threads: int, low: float, high: float,
     rows: int = ROWS, chunk: int = CHUNK, pool: bool = False,
+    biases: tuple[np.ndarray | None, ...] = (None, None, None),
 ) -> list[list[partial[None]]] | None:  # fmt: skip
     """The calls of one fused attention, float32 operands broadcast to
     out's batch dims, in phases whose calls may run at once: the packing (a
     call a thread) and the blocks (a few calls a thread), or one phase of
     shares of whole heads that pack their own (`attend_own`) where there are
     as many heads, or with `pool` (and threads) one call of it all on
-    numba's threads (`attend_pool`);
+    numba's threads (`attend_pool`); `biases` q's, k's and v's (or None),
+    each broadcastable to its operand, added as the kernels read them;
     None where the kernels do not take it (D or Dv over `MAX_HEAD`, fewer
     than `MIN_ROWS` query rows, batch dims that do not merge, a mask not
     contiguous along the keys)."""
@@ -748,6 +657,26 @@ def bind(
     m4 = None if mask is None else _two_batch(mask)
     if any(x is None for x in views) or (mask is not None and m4 is None):
         return None
+    zero = readonly(np.zeros((1, 1, 1, 1), np.float32))
+    added = [
+        zero if x is None else _two_batch(readonly(np.broadcast_to(x, of.shape)))
+        for x, of in zip(biases, (q, k, v))
+    ]
+    qb, kb, vb = (zero if x is None else x for x in added)
+    if any(x is None for x in added):
+        return None
+    # v's bias the same for every key: added to the outputs (`OUT_BIAS`).
+    late = biases[2] is not None and (vb.strides[2] == 0 or t == 1)
+    biased = sum(
+        bit
+        for bit, given in (
+            (Q_BIAS, biases[0] is not None),
+            (K_BIAS, biases[1] is not None),
+            (OUT_BIAS, late),
+            (V_BIAS, biases[2] is not None and not late),
+        )
+        if given
+    )
     if m4 is not None:  # the mask as stored: its broadcast dims of size 1
         m4 = m4[tuple(slice(0, 1) if st == 0 else slice(None) for st in m4.strides)]
         if m4.shape[-1] != t or not m4.flags.c_contiguous:
@@ -758,12 +687,14 @@ def bind(
     heads = b * h
     panels = -(-t // NR)
     kp = np.zeros((heads, panels, d, NR), np.float32)
-    # `direct`: v's rows (Dv = NR floats, in a row) are a whole panel already.
-    direct = width == NR and t % NR == 0 and v4.strides[2:] == (NR * 4, 4)
+    # `direct`: v's rows (Dv = NR floats, in a row) are a whole panel already
+    # (read in place with other strides, the GEMM's B rows 1 KiB apart at 8
+    # x 128 cost what the packing saved).
+    direct = width == NR and v4.strides[2:] == (NR * 4, 4) and not biased & V_BIAS
     vp = np.zeros(
         (heads, -(-width // NR), 0 if direct else panels * NR, NR), np.float32
     )
-    m = readonly(np.zeros((1, 1, 1, 1), np.float32)) if m4 is None else m4
+    m = zero if m4 is None else m4
     f = readonly(np.ones(1, np.float32) if scale is None else scale.reshape(1))
     fills = readonly(np.zeros(1, np.float32) if fill is None else fill.reshape(1))
     units = np.array(
@@ -787,7 +718,8 @@ def bind(
     if pool and threads > 1:
         workers = min(threads, count, MAX_THREADS)
         call = partial(
-            attend_pool, k4, v4, kp, vp, q4, *given, units, cuts, lo, hi,
+            attend_pool, k4, v4, kp, vp, q4, qb, kb, vb, biased, *given, units,
+            cuts, lo, hi,
             *_scratch(workers, rows, d, chunk, panels, vp.shape[1]),
             pool_state(workers, WARM), own,
         )  # fmt: skip
@@ -803,6 +735,10 @@ def bind(
                     kp,
                     vp,
                     q4,
+                    qb,
+                    kb,
+                    vb,
+                    biased,
                     *given,
                     units[cuts[i] : cuts[i + 1]],
                     lo,
@@ -814,7 +750,18 @@ def bind(
         ]
     packers = min(threads, heads)
     packs = [
-        partial(pack, k4, v4, kp, vp, heads * i // packers, heads * (i + 1) // packers)
+        partial(
+            pack,
+            k4,
+            v4,
+            kb,
+            vb,
+            biased,
+            kp,
+            vp,
+            heads * i // packers,
+            heads * (i + 1) // packers,
+        )  # fmt: skip
         for i in range(packers)
     ]
     blocks = [
@@ -824,6 +771,9 @@ def bind(
             kp,
             vp,
             v4,
+            qb,
+            vb,
+            biased,
             *given,
             units[cuts[i] : cuts[i + 1]],
             lo,

@@ -3,8 +3,10 @@ runtime's `fused_attention`, against numpy float64 of the unfused chain:
 odd sizes (T and S off the tiles, D = 1, 3, 80, 128, Dv != D, one query
 row), masks (additive, causal, padding, broadcast over batch and heads),
 scale times and divided, rows whose exp leaves range (the shifted pass),
-fully masked rows (NaN, or `fill` @ v), float16, and the shapes that stay on
-numpy's blocks (D over `MAX_HEAD`, float64)."""
+fully masked rows (NaN, or `fill` @ v), float16, the shapes that stay on
+numpy's blocks (D over `MAX_HEAD`, float64), and q, k, v biases of every
+shape that broadcasts (`hip-fold-attention-bias`'s, added as the kernels
+read the operands)."""
 
 from __future__ import annotations
 
@@ -13,19 +15,30 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
+from tests.pytest.transforms.test_hip_fold_attention import onnx_runtime, pre_ln_block
+from xhip.api import compile_to_ir
 from xhip.backend import cpu_attention
 from xhip.backend import cpu_kernels_attention as kernels
 from xhip.backend.cpu import CpuRuntime
+from xhip.backend.session import CompiledModel
 from xhip.dialects import hip
+
+Biases = tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None]
+NO_BIAS: Biases = (None, None, None)
 
 
 def _reference(
     q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: float, divide: bool,
-    mask: np.ndarray | None, fill: float | None,
+    mask: np.ndarray | None, fill: float | None, biases: Biases = NO_BIAS,
 ) -> np.ndarray:  # fmt: skip
-    """softmax((q * scale) @ k + mask) @ v in float64; NaN rows `fill`."""
+    """softmax(((q + qb) * scale) @ (k + kb) + mask) @ (v + vb) in float64;
+    NaN rows `fill`."""
+    q, k, v = (
+        x.astype(np.float64) + (0 if b is None else b.astype(np.float64))
+        for x, b in zip((q, k, v), biases)
+    )
     f = 1 / scale if divide else scale
-    s = (q.astype(np.float64) * f) @ k.astype(np.float64)
+    s = (q * f) @ k
     if mask is not None:
         s = s + mask
     with np.errstate(invalid="ignore"):
@@ -68,6 +81,7 @@ def calls(
 def _run(
     q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: float, divide: bool,
     mask: np.ndarray | None, fill: float | None, threads: int,
+    biases: Biases = NO_BIAS,
 ) -> np.ndarray:  # fmt: skip
     cpu = CpuRuntime(threads=threads)
     shape = np.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
@@ -82,6 +96,7 @@ def _run(
             None if fill is None else cpu.upload(np.asarray([fill], q.dtype)),
             out,
             hip.FusedAttentionAttributes(divide=divide),
+            *(None if b is None else cpu.upload(b) for b in biases),
         )
         return cpu.download(out)
     finally:
@@ -275,3 +290,140 @@ def test_a_steps_first_calls_do_not_count_a_late_thread() -> None:
         state[4:] = (8, 0)
         kernels.review(state, 2)  # pyright: ignore[reportCallIssue]
     assert state[2] == kernels.ALONE
+
+
+def _bias(shape: tuple[int, ...], seed: int) -> np.ndarray:
+    return np.random.default_rng(seed).normal(0, 1, shape).astype(np.float32)
+
+
+@pytest.mark.parametrize(
+    ("q_bias", "k_bias", "v_bias"),
+    [
+        ((1, 3, 1, 64), (1, 3, 64, 1), (1, 3, 1, 64)),  # the fold's, per head
+        ((64,), (64, 1), (64,)),  # along D (Dv) only
+        ((2, 3, 70, 64), (2, 3, 64, 256), (2, 3, 256, 64)),  # whole operands
+        ((70, 1), (256,), (256, 1)),  # along S; along T: v packed with it
+        ((1,), None, (1,)),  # one value; v's at the outputs, element by element
+        (None, (3, 64, 256), None),  # k's alone, varying along T
+        (None, None, (3, 1, 64)),  # v's alone: v (whole panels) read in place
+    ],
+)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_biases_of_every_shape_match_float64(
+    calls: list[bool], q_bias: tuple[int, ...] | None,
+    k_bias: tuple[int, ...] | None, v_bias: tuple[int, ...] | None, threads: int,
+) -> None:  # fmt: skip
+    """Each bias broadcast to its operand as the op allows: per head and
+    along D (what `hip-fold-attention-bias` makes), whole, along S or T,
+    one value; v's the same for every key goes to the outputs (P's rows sum
+    to 1 after the softmax), else into v's panels."""
+    q, k, v = _operands(31, (2, 3), 70, 256, 64, 64)
+    biases: Biases = tuple(  # pyright: ignore[reportAssignmentType]
+        None if shape is None else _bias(shape, i)
+        for i, shape in enumerate((q_bias, k_bias, v_bias))
+    )
+    got = _run(q, k, v, 0.125, False, None, None, threads, biases)
+    want = _reference(q, k, v, 0.125, False, None, None, biases)
+    np.testing.assert_allclose(got, want, rtol=3e-5, atol=3e-5)
+    assert calls == [True]
+
+
+def test_v_bias_at_the_outputs_equals_v_plus_bias(calls: list[bool]) -> None:
+    """P @ (v + b) = P @ v + b when each row of P sums to 1: the kernels'
+    outputs with v's bias added to them against v + b computed first, both
+    also against float64."""
+    q, k, v = _operands(41, (2, 2), 96, 320, 64, 48)
+    vb = _bias((1, 2, 1, 48), 4)
+    late = _run(q, k, v, 0.125, False, None, None, 1, (None, None, vb))
+    early = _run(q, k, v + vb, 0.125, False, None, None, 1)
+    np.testing.assert_allclose(late, early, rtol=2e-5, atol=2e-5)
+    want = _reference(q, k, v, 0.125, False, None, None, (None, None, vb))
+    np.testing.assert_allclose(late, want, rtol=2e-5, atol=2e-5)
+    assert calls == [True, True]
+
+
+@pytest.mark.parametrize("v_bias", [(1, 1, 1, 64), (768, 64)])  # outputs, panels
+def test_biased_fully_masked_rows_fill_at_v_plus_bias(
+    calls: list[bool], v_bias: tuple[int, ...]
+) -> None:
+    """A fully masked row's `fill` multiplies the sum of v + b."""
+    q, k, v = _operands(5, (2, 2), 70, 768, 64, 64)
+    mask = np.zeros((2, 1, 70, 768), np.float32)
+    mask[0, :, 3] = -np.inf
+    biases: Biases = (_bias((64,), 1), _bias((64, 1), 2), _bias(v_bias, 3))
+    got = _run(q, k, v, 0.125, False, mask, 0.25, 2, biases)
+    want = _reference(q, k, v, 0.125, False, mask, 0.25, biases)
+    np.testing.assert_allclose(got, want, rtol=3e-5, atol=3e-5)
+    assert calls == [True]
+
+
+@pytest.mark.parametrize(("threads", "pool"), [(1, False), (2, False), (2, True)])
+def test_biases_on_strided_operands_match_float64(threads: int, pool: bool) -> None:
+    """The block's layout: q and v views of (B, S, H * D), k the transposed
+    view of one (gathered, its bias per row of k), out strided along Dv (its
+    bias added element by element)."""
+    rng = np.random.default_rng(8)
+    b, h, s, d = 2, 4, 80, 64
+    qkv = rng.normal(0, 1, (3, b, s, h * d)).astype(np.float32)
+    q, v = (x.reshape(b, s, h, d).transpose(0, 2, 1, 3) for x in (qkv[0], qkv[2]))
+    k = qkv[1].reshape(b, s, h, d).transpose(0, 2, 3, 1)
+    out = np.full((b, h, s, 2 * d), 7, np.float32)[..., ::2]
+    biases = (_bias((1, h, 1, d), 1), _bias((1, h, d, 1), 2), _bias((1, h, 1, d), 3))
+    bound = kernels.bind(
+        q, k, v, None, out, np.asarray([0.125], np.float32), False, None, threads,
+        cpu_attention.SUM_MIN, cpu_attention.SUM_MAX, pool=pool, biases=biases,
+    )  # fmt: skip
+    assert bound is not None
+    for phase in bound:
+        for call in phase:
+            call()
+    want = _reference(q, k, v, 0.125, False, None, None, biases)
+    np.testing.assert_allclose(out, want, rtol=3e-5, atol=3e-5)
+
+
+def test_the_blocks_folded_biases_match_onnx_runtime(calls: list[bool]) -> None:
+    """The pre-LN block (`benchmarks/transformer_block.py`) at 96 tokens:
+    its Q, K, V bias adds folded into the attention, which the kernels take
+    with its biases; the outputs are ONNX Runtime's."""
+    model = pre_ln_block(64, 4)
+    x = np.random.default_rng(96).standard_normal((2, 96, 64), np.float32)
+    (want,) = onnx_runtime(model, {"X": x})
+    ir = compile_to_ir(model)
+    compiled = CompiledModel(
+        ir.module, ir.signature, ir.constants, CpuRuntime(threads=2)
+    )
+    (att,) = [
+        op for op in compiled.module.walk() if isinstance(op, hip.FusedAttentionOp)
+    ]
+    assert att.biased_operands() == "qkv"
+    (got,) = compiled({"X": x}).values()
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+    assert calls and all(calls)
+
+
+@pytest.mark.parametrize(("d", "t"), [(64, 200), (72, 77), (16, 16), (8, 40)])
+@pytest.mark.parametrize("k_bias", [None, (1, 2, "d", 1), (1, 1, "d", "t")])
+def test_transposed_keys_pack_with_their_bias(
+    d: int, t: int, k_bias: tuple[int | str, ...] | None
+) -> None:
+    """k the transposed view of (T, D): 16 x 16 blocks transposed, the keys
+    and the D rows off the blocks one by one and gathered; its bias along D
+    added in the blocks, one varying along T after them."""
+    rng = np.random.default_rng(d + t)
+    q = rng.normal(0, 1, (2, 2, 66, d)).astype(np.float32)
+    k = rng.normal(0, 1, (2, 2, t, d)).astype(np.float32).transpose(0, 1, 3, 2)
+    v = rng.normal(0, 1, (2, 2, t, 64)).astype(np.float32)
+    out = np.full((2, 2, 66, 64), 7, np.float32)
+    sizes = {"d": d, "t": t}
+    shape = None if k_bias is None else tuple(sizes.get(str(x), x) for x in k_bias)
+    biases = (None, None if shape is None else _bias(shape, 5), None)  # pyright: ignore[reportArgumentType]
+    bound = kernels.bind(
+        q, k, v, None, out, np.asarray([0.3], np.float32), False, None, 1,
+        cpu_attention.SUM_MIN, cpu_attention.SUM_MAX, biases=biases,
+    )  # fmt: skip
+    assert bound is not None
+    for phase in bound:
+        for call in phase:
+            call()
+    want = _reference(q, k, v, 0.3, False, None, None, biases)
+    np.testing.assert_allclose(out, want, rtol=3e-5, atol=3e-5)
