@@ -10,9 +10,12 @@ bit. The blocks are shared out over the runtime's threads. All of it is bound
 once (`bind_fused_elementwise`): a call is the list of numpy calls left.
 
 From `NUMBA_MIN_ELEMENTS` on, a float group runs instead as one numba loop
-(`cpu_kernels_fused`), its rows shared out over the threads: + - * / still
+(`cpu_kernels_fused`), its rows shared out over the threads (one launch on
+numba's pool where it takes them: `CpuHost._kernel_threads`): + - * / still
 round as numpy's, exp and erf are float32's within 1 and 0.99 ulp
-(`cpu_kernels_rows`), not numpy's (float64 erf).
+(`cpu_kernels_rows`), not numpy's (float64 erf). A large lone op of
+`EXACT_KINDS` (an Add, a Relu) takes the same loop where numba's pool would
+run it, and gives numpy's bits (`_bind_numba_op`).
 """
 
 from __future__ import annotations
@@ -161,9 +164,13 @@ class CpuFused(CpuHost):
         self, kind: str, params: Sequence[float], arrays: Sequence[np.ndarray],
         target: np.ndarray,
     ) -> Callable[[], object] | None:  # fmt: skip
-        """A large lone op of `SLOW_ON_NUMPY` as a one-step numba loop
-        (`cpu_kernels_fused`); None where numpy keeps it."""
-        if kind not in SLOW_ON_NUMPY or target.size < NUMBA_MIN_ELEMENTS:
+        """A large lone op as a one-step numba loop (`cpu_kernels_fused`):
+        one of `SLOW_ON_NUMPY`, or of `EXACT_KINDS` (numpy's bits) where its
+        threads are numba's pool (`_kernel_threads`: one launch, not a
+        Python thread woken a share); None where numpy keeps it."""
+        size = target.size
+        slow = kind in SLOW_ON_NUMPY
+        if not (slow or kind in EXACT_KINDS) or size < NUMBA_MIN_ELEMENTS:
             return None
         dtype = next((n for n, d in DTYPES.items() if d == target.dtype), "")
         if dtype not in ("f32", "f64"):
@@ -176,8 +183,11 @@ class CpuFused(CpuHost):
                 return None
         from xhip.backend import cpu_kernels_fused  # lazy: numba, large ops only
 
+        threads, pool = self._kernel_threads(size)
+        if not slow and not (pool and threads > 1):
+            return None
         step = Step(kind, tuple(range(len(arrays))), tuple(params), dtype)
-        loops = cpu_kernels_fused.bind_kernel([step], arrays, target, self.threads)
+        loops = cpu_kernels_fused.bind_kernel([step], arrays, target, threads, pool)
         if loops is None:
             return None
         return loops[0] if len(loops) == 1 else partial(self._parallel, loops)
@@ -207,8 +217,8 @@ class CpuFused(CpuHost):
         if target.size >= NUMBA_MIN_ELEMENTS or _small_numba(steps, target.size):
             from xhip.backend import cpu_kernels_fused  # lazy: numba, large groups only
 
-            threads = self.threads if target.size >= PARALLEL_MIN_ELEMENTS else 1
-            loops = cpu_kernels_fused.bind_kernel(steps, arrays, target, threads)
+            threads, pool = self._kernel_threads(target.size)
+            loops = cpu_kernels_fused.bind_kernel(steps, arrays, target, threads, pool)
             if loops is not None:
                 run = loops[0] if len(loops) == 1 else partial(self._parallel, loops)
                 return quietly([*first, run]) if first else run

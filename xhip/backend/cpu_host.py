@@ -30,7 +30,13 @@ from threadpoolctl import ThreadpoolController
 from xhip.backend.runtime import Buffer, DeviceArray, Runtime
 
 PARALLEL_MIN_ELEMENTS = 1 << 16
-"""Below this, a thread hand-off costs more than it saves."""
+"""Below this, a thread hand-off costs more than it saves. On numba's pool
+too (`CpuHost._kernel_threads`), though a launch there costs 1-1.5 us where
+the worker spins: in a 12-layer stack at 1 x 128 (load 6-7) its 32 Ki norms
+and residual adds ran 4-10% and 10-20% slower on two threads than alone,
+its 128 Ki GELU groups 20-27% faster; at 4 x 128 the 128 Ki residual adds
+30-37% and norms 5-8% faster (docs/benchmarks.md, "Every threaded step on
+one pool")."""
 
 ALIGNMENT = 256
 CACHE_LIMIT_BYTES = 1 << 30
@@ -110,6 +116,9 @@ def _numba_pool(pid: int) -> bool:
         return False
     # lazy: numba (0.2 s), asked only by a runtime with numba kernels and threads
     from numba.np.ufunc import parallel
+
+    # lazy: sets numba's spin (`SPIN`) before its pool loads, whoever asks first
+    from xhip.backend import cpu_kernels_pool  # noqa: F401
 
     parallel._launch_threads()  # pyright: ignore[reportPrivateUsage]
     return parallel.threading_layer() in ("omp", "tbb")
@@ -357,6 +366,15 @@ class CpuHost(Runtime, ABC):
         if self._pool is None:
             self._pool = _Workers(self.threads - 1)
         self._pool.share(tasks)
+
+    def _kernel_threads(self, size: int) -> tuple[int, bool]:
+        """The threads a numba row or elementwise kernel's step of `size`
+        elements runs on (from `PARALLEL_MIN_ELEMENTS` on, else the
+        caller's alone), and whether as one launch on numba's pool
+        (`numba_pool`) rather than a call a share on `_Workers`."""
+        if self.threads == 1 or size < PARALLEL_MIN_ELEMENTS:
+            return 1, False
+        return self.threads, numba_pool()
 
     def _split(self, shape: tuple[int, ...]) -> tuple[int, list[int]] | None:
         """An axis of `shape` and cut points on it, one piece per thread.

@@ -6,7 +6,10 @@ element is read once, computed in registers in the op's own precision
 (float32 math for float32: `exp` and `erf` are `cpu_kernels_rows`'s, within
 1 ulp and 0.99 ulp of float64; +, -, *, / round as numpy's), and written
 once. The loop runs over rows `[lo, hi)` of the output seen as (rows, cols),
-so the runtime's threads each take a range of rows (`nogil`).
+so the runtime's threads each take a range of rows (`nogil`); where numba's
+pool takes the shares (`cpu_host.numba_pool`), `kernel_pool` runs them all
+in one launch on its threads, each taking the next share (`take`), as
+`cpu_kernels_pool.norm_pool`.
 
 Each operand is read as what it is under broadcasting: a scalar (read once),
 a row (`a[j]`: a bias over the last axis), a column (`a[i]`) or a full
@@ -18,7 +21,8 @@ primitive, dtype or broadcast stays on numpy (`bind_kernel` returns None).
 
 On disk: the source goes into a file named by its hash under
 `kernel_dir()` and numba caches its compiled code beside it (`cache=True`),
-so a group is compiled once per machine, not once per process.
+so a group is compiled once per machine, not once per process. The source
+carries the digest of the files whose code it compiles in (`_MATH_DIGEST`).
 """
 
 from __future__ import annotations
@@ -32,18 +36,23 @@ import tempfile
 from collections.abc import Callable, Sequence
 from functools import cache, partial
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 
+from xhip.backend.cpu_kernels_pool import shares, state
 from xhip.dialects.formula import Arg, Call, Const, Expr, Param
 from xhip.dialects.hip import Step
 from xhip.dialects.hip.fused import KINDS
 
 _MATH_DIGEST = hashlib.sha1(
-    (Path(__file__).parent / "cpu_kernels_rows.py").read_bytes()
+    b"".join(
+        (Path(__file__).parent / name).read_bytes()
+        for name in ("cpu_kernels_rows.py", "cpu_kernels_pool.py")
+    )
 ).hexdigest()[:16]
 """Part of each loop's source, so its file (and numba's cache of it) is new
-when `exp32` or `erf32` change."""
+when `exp32` or `erf32` change, or the pool's `take`, `team` and `review`."""
 
 FLOATS = {"f32": np.dtype(np.float32), "f64": np.dtype(np.float64)}
 
@@ -108,7 +117,8 @@ def _expr(
 
 
 def source(steps: Sequence[Step], kinds: Sequence[str], dtype: str) -> str | None:
-    """The module of one group: `kernel(lo, hi, out, *inputs)`; `kinds` says
+    """The module of one group: `kernel(lo, hi, out, *inputs)` and its
+    shares on numba's pool, `kernel_pool(cuts, state, out, *inputs)`; `kinds` says
     how each input is read (`s`calar, `r`ow, `c`olumn, `f`ull, `o`: the
     full view that `out` is); None if a step has no scalar form."""
     table = _SCALAR | (_NARROW if dtype == "f32" else _WIDE)
@@ -140,20 +150,22 @@ def source(steps: Sequence[Step], kinds: Sequence[str], dtype: str) -> str | Non
         if kinds[k] != "s"
     ]
     scalar = "np.float32" if dtype == "f32" else "np.float64"
+    inputs = ", ".join(f"a{k}" for k in range(n))
     lines = [
         "import math",
         "import numpy as np",
-        "from numba import njit",
+        "from numba import njit, prange",
+        "from xhip.backend.cpu_kernels_pool import review, take, team",
         "from xhip.backend.cpu_kernels_rows import (",
         "    erf32, exp32, fmax, fmin, wide_vectors,",
         ")",
-        f"# {_MATH_DIGEST}: cpu_kernels_rows.py, which the loop inlines",
+        f"# {_MATH_DIGEST}: cpu_kernels_rows.py and cpu_kernels_pool.py",
         f"ZERO = {scalar}(0.0)",
         *(f"K{i} = {scalar}(float({str(c)!r}))" for i, c in enumerate(constants)),
         "",
         "",
         '@njit(cache=True, nogil=True, error_model="numpy")',
-        f"def kernel(lo, hi, out, {', '.join(f'a{k}' for k in range(n))}):",
+        f"def kernel(lo, hi, out, {inputs}):",
         "    wide_vectors()",
         "    cols = out.shape[1]",
         *hoisted,
@@ -163,13 +175,26 @@ def source(steps: Sequence[Step], kinds: Sequence[str], dtype: str) -> str | Non
         *body,
         f"            out[i, j] = s{len(steps) - 1}",
         "",
+        "",
+        '@njit(cache=True, nogil=True, error_model="numpy", parallel=True)',
+        f"def kernel_pool(cuts, state, out, {inputs}):",
+        "    threads = team(state, state.shape[0] - 4)",
+        "    for t in prange(threads):",
+        "        i = take(state, 0)",
+        "        while i < cuts.shape[0] - 1:",
+        f"            kernel(cuts[i], cuts[i + 1], out, {inputs})",
+        "            state[4 + t] += 1",
+        "            i = take(state, 0)",
+        "    review(state, threads)",
+        "",
     ]
     return "\n".join(lines)
 
 
 @cache
-def kernel(text: str) -> Callable[..., None]:
-    """The compiled `kernel` of a group's source, through its file."""
+def kernel(text: str) -> ModuleType:
+    """The module of a group's source (`kernel`, `kernel_pool`, compiled at
+    their first calls), through its file."""
     digest = hashlib.sha1(text.encode()).hexdigest()[:20]
     folder = kernel_dir()
     folder.mkdir(parents=True, exist_ok=True)
@@ -183,7 +208,7 @@ def kernel(text: str) -> Callable[..., None]:
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # numba's cache finds its globals by name
     spec.loader.exec_module(module)
-    return module.kernel
+    return module
 
 
 def _reshape(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
@@ -222,9 +247,12 @@ def bind_kernel(
     arrays: Sequence[np.ndarray],
     target: np.ndarray,
     threads: int,
+    pool: bool = False,
 ) -> list[Callable[[], object]] | None:
-    """One call per thread's rows of the group's loop over `target`, or None
-    where the group is not one for a numba loop (see module doc)."""
+    """One call per thread's rows of the group's loop over `target`, or with
+    `pool` (and threads) one call of them all on numba's threads
+    (`kernel_pool`); None where the group is not one for a numba loop (see
+    module doc)."""
     dtype = next((name for name, d in FLOATS.items() if d == target.dtype), None)
     if dtype is None or target.ndim == 0:
         return None
@@ -253,9 +281,13 @@ def bind_kernel(
     if text is None:
         return None
     try:
-        run = kernel(text)
+        module = kernel(text)
     except OSError:  # no writable cache folder: numpy's blocks, uncompiled
         return None
     threads = max(1, min(threads, rows))
+    if pool and threads > 1:
+        run = module.kernel_pool
+        return [partial(run, shares(rows, threads), state(threads), out, *views)]
     cuts = [rows * t // threads for t in range(threads + 1)]
+    run = module.kernel
     return [partial(run, lo, hi, out, *views) for lo, hi in zip(cuts, cuts[1:])]

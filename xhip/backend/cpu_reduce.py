@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from xhip.backend.cpu_host import PARALLEL_MIN_ELEMENTS, CpuHost, nothing, run_all
+from xhip.backend.cpu_host import CpuHost, nothing, run_all
 from xhip.backend.runtime import DA, OptDA
 from xhip.dialects.hip import (
     ArgReduceAttributes,
@@ -288,8 +288,9 @@ class CpuReductions(CpuHost):
         stats: Sequence[np.ndarray | None], attrs: NormAttributes, centre: bool,
     ) -> Callable[[], object] | None:  # fmt: skip
         """A float32 norm from `NUMBA_MIN_ELEMENTS` on as numba's
-        one-pass row kernel (`cpu_kernels_rows.norm_rows`), each thread a
-        range of rows from `PARALLEL_MIN_ELEMENTS` on; None where the
+        one-pass row kernel (`cpu_kernels_rows.norm_rows`), its rows shared
+        out over the threads (`_kernel_threads`: one launch on numba's pool,
+        `cpu_kernels_pool.norm_pool`, or a call a thread); None where the
         operands are not (rows, n) views of float32."""
         n = math.prod(xs.shape[attrs.axis :])
         rows = xs.size // max(n, 1)
@@ -318,11 +319,18 @@ class CpuReductions(CpuHost):
         size = rows if wanted else 1  # the one not wanted: scratch
         mean, inv = (np.empty(size, np.float32) if v is None else v for v in kept)
         bias_view = factors[1] if len(factors) > 1 else unused
-        threads = self.threads if xs.size >= PARALLEL_MIN_ELEMENTS else 1
-        loops = k.split_rows(
-            k.norm_rows, rows, threads, x2, factors[0], bias_view,
-            np.float32(attrs.epsilon), centre, o2, bool(wanted), mean, inv,
+        args = (
+            x2, factors[0], bias_view, np.float32(attrs.epsilon), centre, o2,
+            bool(wanted), mean, inv,
         )  # fmt: skip
+        threads, pool = self._kernel_threads(xs.size)
+        if pool and min(threads, rows) > 1:
+            from xhip.backend import cpu_kernels_pool as p  # lazy: numba's pool
+
+            return partial(
+                p.norm_pool, p.shares(rows, threads), *args, p.state(threads)
+            )
+        loops = k.split_rows(k.norm_rows, rows, threads, *args)
         return loops[0] if len(loops) == 1 else partial(self._parallel, loops)
 
     def layer_norm(
