@@ -153,6 +153,11 @@ def contrib_ops() -> dict[tuple[str, str], type[onnx_dialect.OnnxOp]]:
     return ops
 
 
+_SI64 = IntegerType(64, Signedness.SIGNED)
+_I64 = IntegerType(64)
+"""The attributes' integer types, built once: xDSL verifies each new one."""
+
+
 class _Importer(TensorReader):
     """One import: the model, where it came from, and the values built so far."""
 
@@ -175,6 +180,11 @@ class _Importer(TensorReader):
         self.infos: dict[str, ValueInfo] = {}
         self.structured: dict[str, Attribute] = {}
         """Sequence- and optional-typed values' types (`sequence_types`)."""
+        self._tensor_types: dict[
+            tuple[int, tuple[int, ...]], TensorType[Attribute]
+        ] = {}
+        """Each value's type, shared among values of one type: xDSL verifies
+        each new `TensorType` as it is made."""
         self.taken: dict[str, str] = {}
         """The branch each If imported as its ops takes (`inline`), by the
         If's first output."""
@@ -370,7 +380,13 @@ class _Importer(TensorReader):
         if not info.elem:
             raise self.fail(f"{what}: cannot infer the element type of '{name}'")
         self._check_elem(info.elem, f"{what}: '{name}'")
-        return TensorType(ELEMENT_TYPES[info.elem], info.shape)
+        key = (info.elem, tuple(info.shape))
+        found = self._tensor_types.get(key)
+        if found is None:
+            found = self._tensor_types[key] = TensorType(
+                ELEMENT_TYPES[info.elem], info.shape
+            )
+        return found
 
     def value_type(self, name: str, what: str) -> Attribute:
         """A value's type: a sequence or optional one, else a tensor's."""
@@ -435,11 +451,11 @@ class _Importer(TensorReader):
             self._check_elem(attr.i, f"{self.label(node)}: 'to'")
             return ELEMENT_TYPES[attr.i]
         if attr.type == AttributeProto.INT:
-            return IntegerAttr(attr.i, IntegerType(64, Signedness.SIGNED))
+            return IntegerAttr(attr.i, _SI64)
         if attr.type == AttributeProto.FLOAT:
             return FloatAttr(attr.f, f32)
         if attr.type == AttributeProto.INTS:
-            return ArrayAttr([IntegerAttr(v, 64) for v in attr.ints])
+            return ArrayAttr([IntegerAttr(v, _I64) for v in attr.ints])
         if attr.type == AttributeProto.STRING:
             return StringAttr(attr.s.decode())
         if attr.type == AttributeProto.FLOATS:  # the RNNs' activation_alpha

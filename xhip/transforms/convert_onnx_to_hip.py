@@ -18,7 +18,6 @@ from xdsl.dialects import builtin
 from xdsl.dialects.builtin import StringAttr
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -38,6 +37,7 @@ from xhip.transforms.onnx_to_hip.constants import (
 from xhip.transforms.onnx_to_hip.control_flow import unroll_control_flow
 from xhip.transforms.onnx_to_hip.shapes import materialize_shape_values
 from xhip.transforms.onnx_to_hip.support import ConversionState, op_name
+from xhip.transforms.typed_patterns import TypedPatternApplier
 
 
 class EraseEntryPoint(RewritePattern):
@@ -110,7 +110,7 @@ class ConvertOnnxToHipPass(ModulePass):
             EraseEntryPoint(),
         ]
         PatternRewriteWalker(
-            GreedyRewritePatternApplier(patterns), apply_recursively=False
+            TypedPatternApplier(patterns), apply_recursively=False
         ).rewrite_module(module)
         _erase_dead_constants(module)
         materialize_shape_values(module, state)

@@ -39,6 +39,12 @@ or lists of values as operands, no regions or successors) skips the rest of
 fields directly instead of through setters that first undo uses it cannot
 have: a `memref.dim` costs 8 us to build instead of 13.
 
+The installers also put in place `xhip.transforms.xdsl_patches_driver`'s: the
+pattern walker's loop resetting its rewriter by its fields, `Block.walk`
+without a generator per op, `isa`'s constraints kept per hint; and
+`cache_cse_effects()` makes xDSL's traits and `dce` ask `cached_get_effects`
+of the ops inside an op with regions.
+
 None changes a result. The text for upstream is in `docs/xdsl-upstream.md`.
 """
 
@@ -48,6 +54,8 @@ from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any, cast
 
+import xdsl.irdl as irdl_package
+from xdsl import traits as traits_module
 from xdsl.dialects.builtin import (
     UNKNOWN_LOC,
     DenseArrayBase,
@@ -93,6 +101,7 @@ from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriterListener,
+    PatternRewriteWalker,
     RewritePattern,
 )
 from xdsl.traits import (
@@ -118,6 +127,14 @@ from xdsl.transforms.common_subexpression_elimination import (
     CSEDriver,
     KnownOps,
     OperationInfo,
+)
+
+from xhip.transforms.xdsl_patches_driver import (
+    FOLDS,
+    applier_match_and_rewrite,
+    block_walk,
+    hint_constraint,
+    process_worklist,
 )
 
 
@@ -209,10 +226,11 @@ _RESULT = VarIRConstruct.RESULT
 _item = cast(Callable[[tuple[Any, ...], int], Any], tuple.__getitem__)  # pyright: ignore[reportUnknownMemberType]
 """`tuple`'s own indexing: `SSAValues` overrides it in Python, for slices."""
 
-_SEGMENT_POSITIONS: dict[int, dict[bytes, int | slice | None]] = {}
-"""Per segment accessor (by id: accessors live as long as their op class) and
-per distinct i32 sizes, where its group is: an index, a slice, or None for an
-absent optional."""
+_SEGMENT_PLANS: dict[int, tuple[bool, str, VarIRConstruct, dict[bytes, Any]]] = {}
+"""Per segment accessor (by id: accessors live as long as their op class): the
+sizes attribute's place (a property or not, its name), the construct, and per
+distinct i32 sizes bytes where the group is (an index, a slice, or None for an
+absent optional)."""
 
 
 def _segment_position(
@@ -231,34 +249,52 @@ def _segment_position(
     return False
 
 
+def _segment_plan(
+    self: BaseAttrAccessor,
+) -> tuple[bool, str, VarIRConstruct, dict[bytes, Any]]:
+    option = self.option
+    positions: dict[bytes, Any] = {}
+    plan = (option.as_property, option.attribute_name, self.construct, positions)
+    _SEGMENT_PLANS[id(self)] = plan
+    return plan
+
+
 def _segment_accessor_get(
     self: BaseAttrAccessor, obj: Operation, objtype: object = None
 ) -> Any:
     """`BaseAttrAccessor.__get__`, the group's position found once per distinct
     sizes value and the op's own values indexed."""
+    plan = _SEGMENT_PLANS.get(id(self))
+    if plan is None:
+        plan = _segment_plan(self)
+    as_property, name, construct, positions = plan
     attr = cast(
         DenseArrayBase[IntegerType],
-        self.option.container(obj)[self.option.attribute_name],
+        (obj.properties if as_property else obj.attributes)[name],
     )
-    args = _constructs(obj, self.construct)
-    width: object = getattr(attr.elt_type, "width", None)
-    if getattr(width, "data", None) != 32:
-        return self.index(attr.get_values(), args)
+    elt = attr.elt_type
+    if type(elt) is not IntegerType or elt.width.data != 32:
+        # the bytes alone say what they hold for i32 only
+        return self.index(attr.get_values(), _constructs(obj, construct))
     data = attr.data.data
-    positions = _SEGMENT_POSITIONS.get(id(self))
-    if positions is None:
-        positions = _SEGMENT_POSITIONS[id(self)] = {}
     position = positions.get(data, False)
     if position is False:
         position = _segment_position(self, _segment_sizes(attr))
         if position is False:
-            return self.index(_segment_sizes(attr), args)
+            return self.index(_segment_sizes(attr), _constructs(obj, construct))
         positions[data] = position
     if position is None:
         return None
-    if type(position) is int and type(args) is SSAValues:
-        return _item(cast(tuple[Any, ...], args), position)
-    return args[position]
+    if construct is _OPERAND:
+        args: tuple[Any, ...] = obj._operands  # pyright: ignore[reportPrivateUsage]
+    elif construct is _RESULT:
+        args = obj.results
+    else:
+        others: Sequence[Any] = get_op_constructs(obj, construct)
+        return others[position]
+    if type(position) is int:
+        return _item(args, position)
+    return args[cast(slice, position)]
 
 
 def _accessor_get(self: BaseAccessor, obj: Operation, objtype: object = None) -> Any:
@@ -338,6 +374,7 @@ def _add_trait(self: OpTraits, trait: OpTrait) -> None:
     _TRAITS_OF_TYPE.clear()
     _DEAD_IF_UNUSED.clear()
     _EFFECTS.clear()
+    FOLDS.clear()
 
 
 XDSL_GET_TRAIT: Any = vars(Operation)["get_trait"].__func__
@@ -442,8 +479,12 @@ XDSL_IS_TRIVIALLY_DEAD: Any = dead_code_elimination.is_trivially_dead
 
 def cache_dead_code_checks() -> None:
     """Make the dead-code checks of `canonicalize`, `cse` and `dce` decide once
-    per op class where the class alone decides, and `region_dce` find the live
-    ops in one pass. Calling it again changes nothing."""
+    per op class where the class alone decides, `region_dce` find the live ops
+    in one pass, and a block's walk (every pass walks the module, some several
+    times) skip the generator of each op without regions. Calling it again
+    changes nothing."""
+    walk: Any = block_walk
+    Block.walk = walk
     dead_code_elimination.would_be_trivially_dead = _would_be_trivially_dead
     dead_code_elimination.is_trivially_dead = _is_trivially_dead
     cse_module.is_trivially_dead = _is_trivially_dead  # pyright: ignore[reportPrivateImportUsage]
@@ -528,10 +569,15 @@ XDSL_CANONICALIZE_OP: Any = CanonicalizationRewritePattern.match_and_rewrite
 
 
 def cache_canonicalization_patterns() -> None:
-    """Make `canonicalize` build each op class's patterns once. Calling it
-    again changes nothing."""
+    """Make `canonicalize` build each op class's patterns once, the pattern
+    walker reset its rewriter for each op cheaply, and the applier decide
+    whether to fold per op class. Calling it again changes nothing."""
     method: Any = _canonicalize_op
     CanonicalizationRewritePattern.match_and_rewrite = method
+    process: Any = process_worklist
+    PatternRewriteWalker._process_worklist = process  # pyright: ignore[reportPrivateUsage]
+    applier: Any = applier_match_and_rewrite
+    GreedyRewritePatternApplier.match_and_rewrite = applier
 
 
 _IS_SEQUENCE: dict[type[object], bool] = {list: True, tuple: True}
@@ -787,7 +833,9 @@ XDSL_OPERATION_INIT: Any = Operation.__init__
 def cache_op_building() -> None:
     """Make every op's builder answer `isinstance(_, Sequence)` per type,
     share each segment-sizes attribute, take a short path for the usual op,
-    and set an op's fields directly. Calling it again changes nothing."""
+    and set an op's fields directly; `isa` (types' builders ask it) keeps the
+    constraint of each generic hint. Calling it again changes nothing."""
+    irdl_package.irdl_to_attr_constraint = hint_constraint
     from_list: Any = staticmethod(_from_list)
     irdl_operations.irdl_build_arg_list = _build_arg_list
     irdl_operations.irdl_op_init = _irdl_op_init
@@ -853,7 +901,19 @@ XDSL_CSE_EFFECTS: dict[str, Any] = {
 """xDSL's own: the tests' reference."""
 
 
+XDSL_TRAITS_GET_EFFECTS: Any = vars(traits_module)["get_effects"]
+"""xDSL's `get_effects`, which its traits (`RecursiveMemoryEffect`: an op with
+regions has its children's effects) and `dce`'s `result_only_effects` look up
+in their modules at each call: the tests' reference."""
+
+
 def cache_cse_effects() -> None:
-    """Make `cse` ask `cached_get_effects`. Calling it again changes nothing."""
+    """Make `cse` ask `cached_get_effects`, and xDSL's traits and dead-code
+    checks ask it of the ops inside an op with regions (`cse` asked the
+    effects of every `scf.if` of `bufferization-lower-deallocations`, and each
+    built its children's anew: a third of pass 11). They only read the sets.
+    Calling it again changes nothing."""
     for name, function in _CSE_EFFECTS.items():
         setattr(cse_module, name, function)
+    traits_module.get_effects = cached_get_effects
+    dead_code_elimination.get_effects = cached_get_effects  # pyright: ignore[reportPrivateImportUsage]

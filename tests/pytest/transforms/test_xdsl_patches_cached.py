@@ -13,10 +13,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import xdsl.irdl as irdl_package
+from xdsl import traits as traits_module
 from xdsl.dialects import arith, func, memref, scf, test
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     DenseArrayBase,
     IndexType,
+    IntAttr,
     IntegerAttr,
     MemRefType,
     ModuleOp,
@@ -25,9 +29,15 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Block, Operation, OpTraits
+from xdsl.ir import Attribute, Block, Operation, OpTraits
 from xdsl.irdl import AnyAttr
 from xdsl.irdl import operations as irdl_operations
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
 from xdsl.printer import Printer
 from xdsl.traits import (
     ConstantLike,
@@ -47,12 +57,13 @@ from xdsl.transforms import canonicalize as canonicalize_module
 from xdsl.transforms import common_subexpression_elimination as cse_module
 from xdsl.transforms import dead_code_elimination
 from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
+from xdsl.utils.hints import isa
 
 from xhip.context import make_context
 from xhip.dialects.hip import HIP, HipDPSOp
 from xhip.pipeline import onnx_to_hip_passes
 from xhip.testing import parse_module
-from xhip.transforms import xdsl_patches
+from xhip.transforms import xdsl_patches, xdsl_patches_driver
 from xhip.universe import XDSL_UNIVERSE
 
 from .test_compile_complexity import attention_layers
@@ -121,6 +132,24 @@ def restore_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(accessor, "__get__", xdsl_patches.XDSL_ACCESSOR_GET)
     for name, function in xdsl_patches.XDSL_CSE_EFFECTS.items():
         monkeypatch.setattr(cse_module, name, function)
+    monkeypatch.setattr(Block, "walk", xdsl_patches_driver.XDSL_BLOCK_WALK)
+    monkeypatch.setattr(
+        PatternRewriteWalker,
+        "_process_worklist",
+        xdsl_patches_driver.XDSL_PROCESS_WORKLIST,
+    )
+    monkeypatch.setattr(
+        GreedyRewritePatternApplier,
+        "match_and_rewrite",
+        xdsl_patches_driver.XDSL_APPLIER_MATCH_AND_REWRITE,
+    )
+    for module in (traits_module, dead_code_elimination):
+        monkeypatch.setattr(module, "get_effects", xdsl_patches.XDSL_TRAITS_GET_EFFECTS)
+    monkeypatch.setattr(
+        irdl_package,
+        "irdl_to_attr_constraint",
+        xdsl_patches_driver.XDSL_IRDL_TO_ATTR_CONSTRAINT,
+    )
 
 
 @pytest.fixture
@@ -440,3 +469,126 @@ def test_hip_outs_are_the_last_group() -> None:
     assert len(classes) > 50
     for cls in classes:
         assert cls.get_irdl_definition().operands[-1][0] == "outputs", cls.name
+
+
+def test_block_walk_visits_what_xdsl_visits(patched: None) -> None:
+    """Every order of `walk` on a module with nested regions (an `scf.if`
+    inside a function), with the fast path and with xDSL's `Block.walk`."""
+    module = parse_module(
+        """
+        func.func @f(%c: i1, %m: memref<4xf32>) {
+          %a = arith.constant 1 : index
+          scf.if %c {
+            %b = arith.constant 2 : index
+            memref.dealloc %m : memref<4xf32>
+          }
+          %d = arith.constant 3 : index
+          func.return
+        }
+        """
+    )
+    for reverse in (False, True):
+        for region_first in (False, True):
+            ours = list(module.walk(reverse=reverse, region_first=region_first))
+            Block.walk = xdsl_patches_driver.XDSL_BLOCK_WALK
+            try:
+                theirs = list(module.walk(reverse=reverse, region_first=region_first))
+            finally:
+                xdsl_patches.cache_dead_code_checks()
+            assert [id(op) for op in ours] == [id(op) for op in theirs]
+            assert len(ours) == 9  # the module, the function and 7 ops
+
+
+def test_isa_answers_with_kept_constraints(patched: None) -> None:
+    """`isa` of generic hints, each constraint kept, answers as xDSL's
+    `irdl_to_attr_constraint` built anew; a hint with options is not kept."""
+    shape = ArrayAttr([IntAttr(2), IntAttr(3)])
+    mixed = ArrayAttr([IntAttr(2), i32])
+    for hint, value, expected in (
+        (ArrayAttr[IntAttr], shape, True),
+        (ArrayAttr[IntAttr], mixed, False),
+        (ArrayAttr[IntAttr], i32, False),
+        (ArrayAttr[Attribute], mixed, True),
+    ):
+        for _ in range(2):
+            assert isa(value, hint) is expected
+        kept = irdl_package.irdl_to_attr_constraint(hint)
+        assert kept is irdl_package.irdl_to_attr_constraint(hint)
+        assert kept == xdsl_patches_driver.XDSL_IRDL_TO_ATTR_CONSTRAINT(hint)
+    assert MemRefType(f32, [2, 3]) == MemRefType(f32, shape)
+
+
+def test_effects_of_ops_with_regions_are_xdsl_effects(
+    patched: None, tmp_path: Path
+) -> None:
+    """An op with regions (the `scf.if`s of pass 10) has its children's
+    effects, each child's from the per-class cache: the same sets, and the
+    same dead-code answers, as xDSL's own `get_effects` throughout."""
+    xdsl_patches.cache_cse_effects()
+    ops = _ops_of_every_stage(str(tmp_path))
+    assert any(op.regions and isinstance(op, scf.IfOp) for op in ops)
+    ours = [
+        (
+            traits_module.get_effects(op),
+            dead_code_elimination.result_only_effects(op),
+        )
+        for op in ops
+    ]
+    traits_module.get_effects = xdsl_patches.XDSL_TRAITS_GET_EFFECTS
+    dead_code_elimination.get_effects = xdsl_patches.XDSL_TRAITS_GET_EFFECTS  # pyright: ignore[reportPrivateImportUsage]
+    try:
+        theirs = [
+            (get_effects(op), dead_code_elimination.result_only_effects(op))
+            for op in ops
+        ]
+    finally:
+        xdsl_patches.cache_cse_effects()
+    assert ours == theirs
+
+
+class _Failing(RewritePattern):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, arith.AddiOp):
+            raise ValueError("no")
+
+
+def _walk_error(process: object) -> str:
+    module = parse_module(
+        """
+        func.func @f(%a: index) -> index {
+          %b = arith.addi %a, %a : index
+          func.return %b : index
+        }
+        """
+    )
+    saved = PatternRewriteWalker._process_worklist  # pyright: ignore[reportPrivateUsage]
+    PatternRewriteWalker._process_worklist = process  # pyright: ignore[reportPrivateUsage, reportAttributeAccessIssue]
+    try:
+        with pytest.raises(Exception) as error:  # noqa: PT011 - xDSL's own type
+            PatternRewriteWalker(_Failing()).rewrite_module(module)
+    finally:
+        PatternRewriteWalker._process_worklist = saved  # pyright: ignore[reportPrivateUsage]
+    return f"{type(error.value).__name__}: {error.value}"
+
+
+def test_worklist_loop_reports_a_failing_pattern_as_xdsl() -> None:
+    """A pattern that raises: the same diagnostic through the cheaper loop
+    (the rest of the loop: `test_pipeline_gives_xdsl_output`)."""
+    ours = _walk_error(xdsl_patches_driver.process_worklist)
+    assert ours == _walk_error(xdsl_patches_driver.XDSL_PROCESS_WORKLIST)
+    assert ours == "ValueError: no"
+
+
+def test_applier_folds_the_ops_xdsl_folds(patched: None, tmp_path: Path) -> None:
+    """Whether `canonicalize`'s applier tries to fold an op, decided per op
+    class, is xDSL's per-op answer for every op of every stage, asked twice."""
+    for op in _ops_of_every_stage(str(tmp_path)):
+        for _ in range(2):
+            assert xdsl_patches_driver.folds(op) == (
+                xdsl_patches.XDSL_HAS_TRAIT(
+                    type(op), HasFolder, value_if_unregistered=False
+                )
+                and not xdsl_patches.XDSL_HAS_TRAIT(
+                    type(op), ConstantLike, value_if_unregistered=True
+                )
+            ), op.name

@@ -17,6 +17,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.rewriter import InsertPoint
 from xdsl.traits import MemoryEffectKind
 
 from xhip.analysis.liveness import is_memref
@@ -115,13 +116,22 @@ def rewrite_deallocs(root: Operation, patterns: Sequence[RewritePattern]) -> Non
         if isinstance(new, DeallocOp):
             worklist.append(new)
 
+    rewriter: PatternRewriter | None = None
     while worklist:
         op = worklist.pop()
         if op.parent is None:
             continue
-        for pattern in patterns:
+        # One rewriter, reset before each try as xDSL's walker resets its own
+        # (a new one per try was a fifth of `buffer-deallocation-simplification`).
+        if rewriter is None:
             rewriter = PatternRewriter(op)
             rewriter.operation_insertion_handler.append(on_insert)
+        before = InsertPoint.before(op)
+        for pattern in patterns:
+            rewriter.has_done_action = False
+            rewriter._current_operation = op  # pyright: ignore[reportPrivateUsage]
+            rewriter.insertion_point = before
+            rewriter.name_hint = None
             pattern.match_and_rewrite(op, rewriter)
             if rewriter.has_done_action:
                 # A method call, not `op.parent`: the rewrite may have erased `op`,

@@ -11,6 +11,7 @@ from xdsl.dialects import arith, builtin, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
+    IndexType,
     StringAttr,
     TensorType,
     UnregisteredOp,
@@ -30,6 +31,9 @@ from xhip.transforms.index_arith import (
     int_constant,
     named_dims,
 )
+
+INDEX = IndexType()
+"""`index`, built once (xDSL verifies each new one)."""
 
 
 class Unsupported(Exception):
@@ -409,7 +413,11 @@ def _dim(
     rewriter: PatternRewriter, state: ConversionState, op: Operation, source: DimSource
 ) -> SSAValue:
     value, i = source
-    dim_op = tensor.DimOp(value, state.folder.index(rewriter, op, i))
+    # `create`, not `DimOp(...)`: the op xDSL's builder would make (no
+    # attributes), without its argument checks or a new `IndexType` each.
+    dim_op = tensor.DimOp.create(
+        operands=[value, state.folder.index(rewriter, op, i)], result_types=[INDEX]
+    )
     dim_op.result.name_hint = "dim"
     rewriter.insert(dim_op)
     return dim_op.result
@@ -529,6 +537,14 @@ class OnnxPattern(RewritePattern, ABC, Generic[OpT]):
 
     def __init__(self, state: ConversionState) -> None:
         self.state = state
+
+    def matched_op_types(self) -> tuple[type[Operation], ...] | None:
+        """What `TypedPatternApplier` tries this pattern on: `op_type`, unless
+        a subclass matches otherwise."""
+        defining = next(c for c in type(self).__mro__ if "match_and_rewrite" in vars(c))
+        if defining is not OnnxPattern:
+            return None
+        return (self.op_type,)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, self.op_type):
