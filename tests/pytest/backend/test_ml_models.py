@@ -288,6 +288,26 @@ ONE_NODE = {
         ),
         {"A": X3[:, :2], "B": X3},
     ),
+    "feature_vectorizer_run_time_widths": (  # A cut to 2, B padded to 4
+        _single(
+            "FeatureVectorizer",
+            [("A", F, ["N", "a"]), ("B", F, ["N", "b"]), ("C", F, ["N", 1])],
+            (F, ["N", 7]),
+            1,
+            inputdimensions=[2, 4, 1],
+        ),
+        {"A": X3, "B": X3[:, :2], "C": X3[:, :1]},
+    ),
+    "feature_vectorizer_int_run_time_width": (
+        _single(
+            "FeatureVectorizer",
+            [("A", I64, ["N", "a"])],
+            (F, ["N", 5]),
+            1,
+            inputdimensions=[5],
+        ),
+        {"A": I3},
+    ),
     "linear_classifier_one_score": (
         _single(
             "LinearClassifier",

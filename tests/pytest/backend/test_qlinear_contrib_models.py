@@ -40,6 +40,8 @@ class Case:
     order: list[str]
     attrs: Mapping[str, Any] = field(default_factory=dict[str, Any])
     exact: bool = True
+    dynamic: Sequence[int] = ()
+    """Dims of input `x` the model names (sizes known only at run time)."""
 
     def result_type(self) -> int:
         """float32, or the first 8-bit input's type (QGemm: y_zero_point's)."""
@@ -72,7 +74,7 @@ class Case:
             [node],
             self.name,
             [
-                helper.make_tensor_value_info(n, _elem(x), list(x.shape))
+                helper.make_tensor_value_info(n, _elem(x), self._dims(n, x))
                 for n, x in self.inputs.items()
             ],
             [
@@ -91,6 +93,11 @@ class Case:
                 helper.make_opsetid("com.microsoft", 1),
             ],
         )
+
+    def _dims(self, name: str, x: np.ndarray) -> list[int | str]:
+        if name != "x":
+            return list(x.shape)
+        return [f"d{i}" if i in self.dynamic else n for i, n in enumerate(x.shape)]
 
 
 def _elem(x: np.ndarray) -> int:
@@ -225,6 +232,23 @@ def _pool_cases() -> list[Case]:
                     {"channels_last": last},
                 )
             )
+            spatial = (1, 2) if last else (2, 3)
+            cases.append(
+                Case(
+                    f"QLinearGlobalAveragePool_{t.__name__}_{last}_dynamic",
+                    "QLinearGlobalAveragePool",
+                    {"x": _q(rng, t, (2, 7, 5, 3))},
+                    [
+                        ("sx", _scale(rng)),
+                        ("zx", _zero(rng, t)),
+                        ("sy", _scale(rng, 0.002, 0.01)),
+                        ("zy", _zero(rng, t)),
+                    ],
+                    ["x", "sx", "zx", "sy", "zy"],
+                    {"channels_last": last},
+                    dynamic=(0, *spatial),
+                )
+            )
         for i, attrs in enumerate(
             (
                 {"kernel_shape": [3, 3]},
@@ -255,20 +279,26 @@ def _pool_cases() -> list[Case]:
 def _softmax_cases() -> list[Case]:
     """uint8 and int8 (zero point -128: a value near 1 is 128, saturated),
     the last axis or another, opsets 13 and 12 (the dims from the axis on
-    as one)."""
+    as one); dims known only at run time (`_dynamic`), one of them 0."""
     cases = []
     for t, zy in ((np.uint8, 0), (np.int8, -128)):
-        for opset, axis, shape in (
-            (13, -1, (3, 4, 10)),
-            (13, 1, (3, 4, 10)),
-            (12, 1, (2, 3, 5)),
+        for opset, axis, shape, dynamic in (
+            (13, -1, (3, 4, 10), ()),
+            (13, 1, (3, 4, 10), ()),
+            (12, 1, (2, 3, 5), ()),
+            (13, -1, (3, 4, 10), (0, 2)),
+            (13, 1, (3, 4, 10), (1,)),
+            (12, 1, (2, 3, 5), (0, 1, 2)),
+            (13, -1, (3, 0), (0, 1)),  # an empty axis: an empty result
         ):
             rng = np.random.default_rng(len(cases) + 200)
             x = _q(rng, t, shape)
             x.reshape(-1)[::7] = np.iinfo(t).max  # dominant entries: outputs near 1
             cases.append(
                 Case(
-                    f"QLinearSoftmax_{t.__name__}_{opset}_{axis}",
+                    f"QLinearSoftmax_{t.__name__}_{opset}_{axis}"
+                    + ("_dynamic" if dynamic else "")
+                    + ("_empty" if 0 in shape else ""),
                     "QLinearSoftmax",
                     {"x": x},
                     [
@@ -279,6 +309,7 @@ def _softmax_cases() -> list[Case]:
                     ],
                     ["x", "sx", "zx", "sy", "zy"],
                     {"opset": opset, "axis": axis},
+                    dynamic=dynamic,
                 )
             )
     return cases

@@ -71,18 +71,15 @@ def _window(op_type: str) -> Generator:
 
 
 def _reverse_sequence(g: Graph) -> Value | None:
-    """Time and batch the first two dims (either way round), time a static
-    one; a dynamic batch dim sliced to 1 (the result then added back into
-    the value); lengths from 0 to the time dim."""
+    """Time and batch the first two dims (either way round); a dynamic batch
+    dim sliced to 1 (the result then added back into the value); lengths
+    from 0 to a static time dim, or, for one known only at run time, that
+    dim less 0 to 3 (at least 0), computed in the graph."""
     x = g.pick()
     if x is None or len(x.shape) < 2:
         return None
-    static = [d for d in (0, 1) if isinstance(x.shape[d], int)]
-    if not static:
-        return None
-    time = static[int(g.rng.integers(len(static)))]
+    time = int(g.rng.integers(2))
     steps, batch = x.shape[time], x.shape[1 - time]
-    assert isinstance(steps, int)
     source = x
     if not isinstance(batch, int):
         batch = 1
@@ -90,7 +87,16 @@ def _reverse_sequence(g: Graph) -> Value | None:
         zero, one = (g.constant(np.array([v], np.int64)) for v in (0, 1))
         source = g.add("Slice", [x.name, zero, one, at], x.shape)
         g.values.pop()
-    lens = g.constant(g.rng.integers(0, steps + 1, batch).astype(np.int64), "lens")
+    if isinstance(steps, int):
+        drawn = g.rng.integers(0, steps + 1, batch).astype(np.int64)
+        lens = g.constant(drawn, "lens")
+    else:
+        less = g.constant(g.rng.integers(0, 4, batch).astype(np.int64), "less")
+        dim = g.add("Shape", [x.name], (1,), start=time, end=time + 1)
+        short = g.add("Sub", [dim.name, less], (batch,))
+        floor = g.constant(np.array([0], np.int64))
+        lens = g.add("Max", [short.name, floor], (batch,)).name
+        del g.values[-3:]  # int64: not values the float generators may read
     flags = {"time_axis": time, "batch_axis": 1 - time}
     out = g.add("ReverseSequence", [source.name, lens], source.shape, **flags)
     if source is x:

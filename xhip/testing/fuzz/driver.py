@@ -328,7 +328,8 @@ def check(seed: int, runtime: str = "cpu") -> Result:
                 case.feeds
             )
     except (OnnxImportError, PassFailedException) as e:
-        return Result(seed, "refused", str(e).splitlines()[0])
+        # The headline and the first op's reason ("1 op(s) cannot be converted:").
+        return Result(seed, "refused", " ".join(str(e).splitlines()[:2]))
     except NotImplementedOnDevice as e:
         return Result(seed, "unsupported", str(e).splitlines()[0])
     except Exception:

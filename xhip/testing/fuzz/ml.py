@@ -317,7 +317,10 @@ def _one_hot_encoder(g: Graph) -> Value | None:
 
 
 def _feature_vectorizer(g: Graph) -> Value | None:
-    """One or two (batch, features) values side by side."""
+    """One or two (batch, features) values side by side, at their widths;
+    now and then one more whose width is known only at run time (a
+    (batch, seq, features) value's mean over its features), at a drawn
+    width (ORT pads it with zeros or cuts it)."""
     x = _rows(g)
     if x is None:
         return None
@@ -329,9 +332,16 @@ def _feature_vectorizer(g: Graph) -> Value | None:
             for _ in range(int(g.rng.integers(0, 2)))
         ),
     ]
-    if any(not isinstance(v.shape[1], int) for v in picked):
-        return None
-    widths = [int(v.shape[1]) for v in picked]
+    widths = [v.shape[1] if isinstance(v.shape[1], int) else 0 for v in picked]
+    steps = [v for v in g.values if len(v.shape) == 3 and v.shape[0] == x.shape[0]]
+    if steps and g.rng.random() < 0.5:
+        y = steps[int(g.rng.integers(len(steps)))]
+        axes = g.constant(np.array([2], np.int64), "axes")
+        mean = g.add("ReduceMean", [y.name, axes], y.shape[:2], keepdims=0)
+        g.values.pop()
+        picked.append(mean)
+        widths.append(0)
+    widths = [w if w else int(g.rng.integers(1, 6)) for w in widths]
     return _node(
         g,
         "FeatureVectorizer",

@@ -87,12 +87,11 @@ def _unary(op_type: str) -> Generator:
 
 
 def _softmax(g: Graph) -> Value | None:
-    """Over the last axis (opset 13's form) or from an axis on (opset 12's
-    coerced 2-D: the last, or more of a static value); the output scale
-    1/256 from zero (ORT's requirement). xhip wants the softmax's dims
-    static."""
+    """Along an axis (opset 13) or from an axis on (opset 12's coerced 2-D),
+    dims known only at run time among them; the output scale 1/256 from
+    zero (ORT's requirement)."""
     x = g.pick()
-    if x is None or not x.shape or not isinstance(x.shape[-1], int):
+    if x is None or not x.shape:
         return None
     t = _type(g)
     low = 0 if t is np.uint8 else -128
@@ -101,8 +100,7 @@ def _softmax(g: Graph) -> Value | None:
         g.constant(np.asarray(low, t), "zp"),
     ]
     opset = int(g.rng.choice([12, 13]))
-    static = all(isinstance(d, int) for d in x.shape)
-    axis = -1 if opset == 13 or not static else int(g.rng.integers(len(x.shape)))
+    axis = int(g.rng.integers(-len(x.shape), len(x.shape)))
     names = [*_quantize(g, x.name, t), *out]
     node = contrib(g, "QLinearSoftmax", names, x.shape, axis=axis, opset=opset)
     return _dequantize(g, node, out)
@@ -156,12 +154,10 @@ def _average_pool(g: Graph) -> Value | None:
 
 def _global_average_pool(g: Graph) -> Value | None:
     """Over (batch, channels, length) or, channels last, (batch, length,
-    channels), the length static (xhip wants the spatial dims static): a
-    rank-3 value with static dims 1 and 2, or a matrix with a unit dim."""
+    channels), the length static or known only at run time: a rank-3 value,
+    or a matrix with a unit dim."""
     x = g.pick()
     if x is None or len(x.shape) not in (2, 3):
-        return None
-    if not all(isinstance(d, int) for d in x.shape[1:]):
         return None
     last = g.rng.random() < 0.5
     if len(x.shape) == 2:

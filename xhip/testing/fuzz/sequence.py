@@ -124,17 +124,54 @@ def _empty(g: Graph) -> Value | None:
     return g.add("SequenceAt", [sequence, _int(g, 0)], x.shape)
 
 
+def _split_run_time(g: Graph, x: Value, axis: int) -> Value:
+    """Split along a dim known only at run time, so into as many pieces as
+    it decides: a piece from the front or the back; of a split by a scalar,
+    the first or the last piece (a dim of its own) or the length (times the
+    value); size-1 pieces (keeping the axis or not) joined along an axis
+    (back along the split axis: the value) or stacked on a new one."""
+    kind = int(g.rng.integers(4))
+    if kind == 0:
+        keepdims = int(g.rng.integers(2))
+        sequence = _node(g, "SplitToSequence", [x.name], axis=axis, keepdims=keepdims)
+        part = (*x.shape[:axis], *([1] if keepdims else []), *x.shape[axis + 1 :])
+        index = _int(g, int(g.rng.choice([0, -1])))
+        return g.add("SequenceAt", [sequence, index], part)
+    if kind == 1:
+        step = _int(g, int(g.rng.integers(1, 4)))
+        sequence = _node(g, "SplitToSequence", [x.name, step], axis=axis)
+        if g.rng.random() < 0.5:  # the first or the last, of a size of its own
+            index = _int(g, int(g.rng.choice([0, -1])))
+            part = (*x.shape[:axis], g.fresh("piece"), *x.shape[axis + 1 :])
+            return g.add("SequenceAt", [sequence, index], part)
+        length = _node(g, "SequenceLength", [sequence])
+        scale = _node(g, "Cast", [length], to=TensorProto.FLOAT)
+        return g.add("Mul", [x.name, scale], x.shape)
+    keepdims = int(g.rng.integers(2))
+    sequence = _node(g, "SplitToSequence", [x.name], axis=axis, keepdims=keepdims)
+    part = [*x.shape[:axis], *([1] if keepdims else []), *x.shape[axis + 1 :]]
+    new = kind == 3
+    at = int(g.rng.integers(len(part) + new))
+    if new:
+        shape = (*part[:at], x.shape[axis], *part[at:])
+    elif keepdims and at == axis:
+        shape = x.shape
+    else:  # joined along `at`: a size known only at run time
+        shape = (*part[:at], g.fresh("joined"), *part[at + 1 :])
+    return g.add("ConcatFromSequence", [sequence], shape, axis=at, new_axis=int(new))
+
+
 def _split(g: Graph) -> Value | None:
-    """A value split along a static axis (into ones, or by drawn sizes),
-    read back by SequenceAt or concatenated."""
+    """A value split along an axis: a static one into ones or by drawn
+    sizes, read back by SequenceAt or concatenated; one known only at run
+    time as `_split_run_time` reads it."""
     x = g.pick()
     if x is None or not x.shape:
         return None
-    axis = _static_axis(g, x)
-    if axis is None:
-        return None
+    axis = int(g.rng.integers(len(x.shape)))
     size = x.shape[axis]
-    assert isinstance(size, int)
+    if not isinstance(size, int):
+        return _split_run_time(g, x, axis)
     if g.rng.random() < 0.5:
         keepdims = int(g.rng.integers(2))
         sequence = _node(g, "SplitToSequence", [x.name], axis=axis, keepdims=keepdims)

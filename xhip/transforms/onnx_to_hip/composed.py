@@ -15,9 +15,9 @@
   with `N` the size (periodic) or the size less one, `n` a `Range` over the
   size (a constant, or read back: `docs/shape-values.md`).
 - `ReverseSequence`: a `GatherElements` along the time axis at
-  `t < len[b] ? len[b] - 1 - t : t`, made from a constant `t` (the time dim
-  must be static) and the lengths reshaped to the batch axis, expanded to
-  the input's shape.
+  `t < len[b] ? len[b] - 1 - t : t`, made from `t` (a constant, or a
+  `Range` to a time dim known only at run time) and the lengths reshaped to
+  the batch axis, expanded to the input's shape.
 - `EyeLike`: a `hip.fill` of ones, kept on the `k`th diagonal by two
   `hip.trilu` (upper, then lower, at `k`).
 """
@@ -57,7 +57,8 @@ from xhip.transforms.onnx_to_hip.reduce import (
     ConvertReduceSum,
 )
 from xhip.transforms.onnx_to_hip.reshape import ConvertReshape
-from xhip.transforms.onnx_to_hip.shapes import ConvertRange, ConvertShape
+from xhip.transforms.onnx_to_hip.run_time_dims import dims_of, index_tensor
+from xhip.transforms.onnx_to_hip.shapes import ConvertRange
 from xhip.transforms.onnx_to_hip.slice import ConvertExpand
 from xhip.transforms.onnx_to_hip.support import (
     DimSource,
@@ -86,7 +87,6 @@ PATTERNS: dict[type[onnx.OnnxOp], PatternFactory] = {
     },
     onnx.LessOp: elementwise_pattern(onnx.LessOp),
     onnx.ReshapeOp: ConvertReshape,
-    onnx.ShapeOp: ConvertShape,
     onnx.ExpandOp: ConvertExpand,
     onnx.GatherElementsOp: ConvertGatherElements,
     onnx.PowOp: ConvertPow,
@@ -292,12 +292,19 @@ class ConvertReverseSequence(OnnxPattern[onnx.ReverseSequenceOp]):
         (batch,) = _axes([op.get_int("batch_axis")], rank)
         if {time, batch} != {0, 1}:
             raise Unsupported("time_axis and batch_axis must be 0 and 1, one each")
-        if shape[time] == DYNAMIC_INDEX:
-            raise Unsupported("the time dim must be static")
         parts = Parts(self, op, rewriter, PATTERNS)
+        dims = dims_of(rewriter, parts, op.input)
         at_time = [shape[time] if d == time else 1 for d in range(rank)]
-        steps = np.arange(shape[time], dtype=np.int64).reshape(at_time)
-        t = parts.constant(steps, i64)
+        if shape[time] == DYNAMIC_INDEX:  # 0, 1, ..., T - 1 by `hip.range`
+            zero, one = (parts.constant(np.asarray(v, np.int64), i64) for v in (0, 1))
+            limit = index_tensor(parts, rewriter, [dims[time]], i64, scalar=True)
+            flat = TensorType(i64, [DYNAMIC_INDEX])
+            steps = parts.insert(onnx.RangeOp, [zero, limit, one], flat)
+            at = parts.ints([-1 if d == time else 1 for d in range(rank)])
+            t = parts.insert(onnx.ReshapeOp, [steps, at], TensorType(i64, at_time))
+        else:
+            steps = np.arange(shape[time], dtype=np.int64).reshape(at_time)
+            t = parts.constant(steps, i64)
         at_batch = [-1 if d == batch else 1 for d in range(rank)]
         batch_shape = [lens.get_shape()[0] if d == batch else 1 for d in range(rank)]
         small = TensorType(i64, batch_shape)
@@ -312,11 +319,8 @@ class ConvertReverseSequence(OnnxPattern[onnx.ReverseSequenceOp]):
         back = parts.insert(onnx.SubOp, [last, t], both)
         index = parts.insert(onnx.WhereOp, [inside, back, t], both)
         full = TensorType(i64, shape)
-        if DYNAMIC_INDEX in shape:  # a Shape here is read back, not folded
-            dims = parts.insert(onnx.ShapeOp, [op.input], TensorType(i64, [rank]))
-        else:
-            dims = parts.ints(shape)
-        index = parts.insert(onnx.ExpandOp, [index, dims], full)
+        size = index_tensor(parts, rewriter, dims, i64)
+        index = parts.insert(onnx.ExpandOp, [index, size], full)
         axis: dict[str, Attribute] = {"axis": si64(time)}
         y = parts.insert(onnx.GatherElementsOp, [op.input, index], x, axis)
         parts.finish([y])

@@ -44,6 +44,7 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IntegerAttr,
     IntegerType,
+    StringAttr,
     TensorType,
     f32,
     f64,
@@ -79,6 +80,7 @@ from xhip.transforms.onnx_to_hip.ml_trees import (
     tree_ensemble,
     v3_ensemble,
 )
+from xhip.transforms.onnx_to_hip.pad import ConvertPad
 from xhip.transforms.onnx_to_hip.reduce import (
     ConvertArgMax,
     ConvertReduceL1,
@@ -88,6 +90,7 @@ from xhip.transforms.onnx_to_hip.reduce import (
     ConvertReduceSum,
 )
 from xhip.transforms.onnx_to_hip.reshape import ConvertReshape, ConvertUnsqueeze
+from xhip.transforms.onnx_to_hip.slice import ConvertSlice
 from xhip.transforms.onnx_to_hip.support import OnnxPattern, Unsupported, ranked
 
 PATTERNS: dict[type[onnx.OnnxOp], PatternFactory] = {
@@ -119,6 +122,8 @@ PATTERNS: dict[type[onnx.OnnxOp], PatternFactory] = {
     onnx.CastOp: ConvertCast,
     onnx.PowOp: ConvertPow,
     onnx.ConcatOp: ConvertConcat,
+    onnx.PadOp: ConvertPad,
+    onnx.SliceOp: ConvertSlice,
     onnx.GatherOp: ConvertGather,
     onnx.TransposeOp: ConvertTranspose,
     onnx.MatMulOp: ConvertMatMul,
@@ -792,7 +797,9 @@ class ConvertImputer(OnnxPattern[onnx.ImputerOp]):
 
 
 class ConvertFeatureVectorizer(OnnxPattern[onnx.FeatureVectorizerOp]):
-    """Each input as float32 (N, its `inputdimensions`), concatenated."""
+    """Each input as float32 (N, its `inputdimensions`), concatenated; an
+    input of another width (or one known only at run time) padded with
+    zeros, then cut to its width, as ORT copies its first features."""
 
     def convert(self, op: onnx.FeatureVectorizerOp, rewriter: PatternRewriter) -> None:
         widths = [int(v) for v in ints(op, "inputdimensions")]
@@ -803,13 +810,23 @@ class ConvertFeatureVectorizer(OnnxPattern[onnx.FeatureVectorizerOp]):
         rows = DYNAMIC_INDEX
         for i, (x, width) in enumerate(zip(op.X, widths, strict=True)):
             shape = list(ranked(x, f"input {i}").get_shape())
-            if len(shape) != 2 or shape[1] != width:
-                raise Unsupported(f"input {i} must be (N, {width}), got {x.type}")
+            if len(shape) != 2:
+                raise Unsupported(f"input {i} must be (N, features), got {x.type}")
             rows = shape[0] if shape[0] != DYNAMIC_INDEX else rows
             value, element = as_float(parts, x, f"input {i}")
             if element != f32:
                 value = parts.insert(
                     onnx.CastOp, [value], TensorType(f32, shape), {"to": f32}
+                )
+            if shape[1] != width:
+                wide = DYNAMIC_INDEX if shape[1] == DYNAMIC_INDEX else shape[1] + width
+                pads = parts.ints([0, 0, 0, width])
+                mode: dict[str, Attribute] = {"mode": StringAttr("constant")}
+                padded = TensorType(f32, [shape[0], wide])
+                value = parts.insert(onnx.PadOp, [value, pads, [], []], padded, mode)
+                cut = [parts.ints([0]), parts.ints([width]), [parts.ints([1])], []]
+                value = parts.insert(
+                    onnx.SliceOp, [value, *cut], TensorType(f32, [shape[0], width])
                 )
             columns.append(value)
         out = TensorType(f32, [rows, sum(widths)])

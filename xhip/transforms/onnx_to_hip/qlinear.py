@@ -13,14 +13,17 @@ its CPU kernel's answer bit for bit (`compose.Parts`); no kernel of their own.
 - `QLinearSigmoid`, `QLinearLeakyRelu`: ORT's lookup table is
   DequantizeLinear, the float op, QuantizeLinear.
 - `QLinearGlobalAveragePool`: the int32 sum less `zX * n`, times `sX / (sY
-  * n)` in float32, rounded and shifted by `zY` (MLAS's requantization).
+  * n)` in float32, rounded and shifted by `zY` (MLAS's requantization); n
+  from the spatial dims, written by the host where they are known only at
+  run time.
 - `QLinearAveragePool`: AveragePool of the dequantized input, then
   `saturate(rint(y / sY + zY))` (ORT's `quantize_value`).
 - `QLinearConcat`: each input whose scale and zero point are not Y's is
   dequantized and quantized to Y's (ORT's lookup table), then Concat.
 - `QLinearSoftmax` (ORT's float lookup table, computed per element): with
   `d = x - max(x)` along the axis and ORT's shift `t = max(0, logf(FLT_MAX
-  / n) - 5) / sX` (n the axis' size), `e = float(exp((d + t) * sX))` in
+  / n) - 5) / sX` (n the axis' size; for a size known only at run time
+  the same float32 steps on the device), `e = float(exp((d + t) * sX))` in
   float64; the sum of `e` in order in float32 (CumSum's last); then
   `rint(e * floor(1 / sY) / sum) + zY`, saturated to Y's type (measured:
   ORT 1.32's int8 kernel saturates 128 to 127).
@@ -56,6 +59,7 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from xhip.dialects import onnx
+from xhip.transforms.index_arith import Index, IndexArith
 from xhip.transforms.onnx_to_hip.compose import Parts, PatternFactory, si64
 from xhip.transforms.onnx_to_hip.compute import (
     ConvertCast,
@@ -73,6 +77,7 @@ from xhip.transforms.onnx_to_hip.quantize import (
 )
 from xhip.transforms.onnx_to_hip.reduce import ConvertReduceMax, ConvertReduceSum
 from xhip.transforms.onnx_to_hip.reshape import ConvertFlatten, ConvertReshape
+from xhip.transforms.onnx_to_hip.run_time_dims import dims_of, index_tensor
 from xhip.transforms.onnx_to_hip.scatter import ConvertCumSum
 from xhip.transforms.onnx_to_hip.slice import ConvertSlice
 from xhip.transforms.onnx_to_hip.support import OnnxPattern, Unsupported, ranked
@@ -96,6 +101,8 @@ PATTERNS: dict[type[onnx.OnnxOp], PatternFactory] = {
             onnx.ExpOp,
             onnx.FloorOp,
             onnx.RoundOp,
+            onnx.LogOp,
+            onnx.ReluOp,
         )
     },
     onnx.ReduceMaxOp: ConvertReduceMax,
@@ -371,10 +378,15 @@ class ConvertQLinearGlobalAveragePool(OnnxPattern[onnx.QLinearGlobalAveragePoolO
         element = _quantized(op.X, "X")
         shape = _shape(op.X, "X")
         axes = _spatial_axes(len(shape), op.get_int("channels_last"))
-        if any(shape[d] == DYNAMIC_INDEX for d in axes):
-            raise Unsupported("the spatial dims must be static")
-        size = int(np.prod([shape[d] for d in axes]))
         build = _Builder(Parts(self, op, rewriter, PATTERNS))
+        dims = dims_of(rewriter, build.parts, op.X)
+        size = IndexArith(rewriter, op, self.state.folder).product(
+            [dims[d] for d in axes]
+        )
+        count = index_tensor(build.parts, rewriter, [size], i32, True)
+        count_f32 = (
+            build.scalar(size, f32) if isinstance(size, int) else build.cast(count, f32)
+        )
         reduced = [1 if d in axes else n for d, n in enumerate(shape)]
         total = build.parts.insert(
             onnx.ReduceSumOp,
@@ -382,11 +394,9 @@ class ConvertQLinearGlobalAveragePool(OnnxPattern[onnx.QLinearGlobalAveragePoolO
             TensorType(i32, reduced),
             {"axes": ArrayAttr([si64(a) for a in axes]), "keepdims": si64(1)},
         )
-        bias = build.binary(
-            onnx.MulOp, build.cast(op.x_zero_point, i32), build.scalar(size, i32)
-        )
+        bias = build.binary(onnx.MulOp, build.cast(op.x_zero_point, i32), count)
         acc = build.binary(onnx.SubOp, total, bias)
-        denominator = build.binary(onnx.MulOp, op.y_scale, build.scalar(size, f32))
+        denominator = build.binary(onnx.MulOp, op.y_scale, count_f32)
         scale = build.binary(onnx.DivOp, op.x_scale, denominator)
         y = build.binary(onnx.MulOp, build.cast(acc, f32), scale)
         build.parts.finish([build.quantize(y, None, op.y_zero_point, element)])
@@ -456,6 +466,25 @@ def _softmax_shift(size: int) -> float:
     return max(0.0, float(np.log(np.float32(ratio))) - 5.0)
 
 
+def _product(dims: Sequence[int]) -> int:
+    """The product of static dims, dynamic if one is."""
+    return DYNAMIC_INDEX if DYNAMIC_INDEX in dims else int(np.prod(dims))
+
+
+def _shift(build: _Builder, rewriter: PatternRewriter, size: Index) -> SSAValue:
+    """`_softmax_shift(size)` as a float64 scalar: a constant, or for a size
+    known only at run time the same float32 steps (`FLT_MAX / size`, its
+    log, less 5, at least 0) on the device."""
+    if isinstance(size, int):
+        return build.scalar(_softmax_shift(size), f64)
+    count = build.cast(index_tensor(build.parts, rewriter, [size], i64, True), f32)
+    limit = build.scalar(float(np.finfo(np.float32).max), f32)
+    ratio = build.binary(onnx.DivOp, limit, count)
+    log = build.parts.insert(onnx.LogOp, [ratio], ratio.type)
+    less = build.binary(onnx.SubOp, log, build.scalar(5.0, f32))
+    return build.cast(build.parts.insert(onnx.ReluOp, [less], less.type), f64)
+
+
 class ConvertQLinearSoftmax(OnnxPattern[onnx.QLinearSoftmaxOp]):
     def convert(self, op: onnx.QLinearSoftmaxOp, rewriter: PatternRewriter) -> None:
         element = _quantized(op.X, "X")
@@ -477,21 +506,22 @@ class ConvertQLinearSoftmax(OnnxPattern[onnx.QLinearSoftmaxOp]):
         build = _Builder(Parts(self, op, rewriter, PATTERNS))
         x = op.X
         flat = opset < 13 and axis != rank - 1
+        dims = dims_of(rewriter, build.parts, op.X)
+        arith_ = IndexArith(rewriter, op, self.state.folder)
+        size = arith_.product(dims[axis:]) if flat else dims[axis]
         if flat:
-            if DYNAMIC_INDEX in shape:
-                raise Unsupported("opset < 13 over several dims needs a static shape")
-            outer = int(np.prod(shape[:axis]))
             x = build.parts.insert(
                 onnx.FlattenOp,
                 [x],
-                TensorType(element, (outer, int(np.prod(shape[axis:])))),
+                TensorType(element, (_product(shape[:axis]), _product(shape[axis:]))),
                 {"axis": si64(axis)},
             )
             axis = 1
         work = _shape(x, "X")
-        if work[axis] == DYNAMIC_INDEX:
-            raise Unsupported("the size along the axis must be static")
         reduced = tuple(1 if d == axis else n for d, n in enumerate(work))
+        # The sum is the last running one: none along an empty axis.
+        ends = {DYNAMIC_INDEX: DYNAMIC_INDEX, 0: 0}.get(work[axis], 1)
+        last = tuple(ends if d == axis else n for d, n in enumerate(work))
         xi = build.cast(x, i32)
         top = build.parts.insert(
             onnx.ReduceMaxOp,
@@ -500,9 +530,7 @@ class ConvertQLinearSoftmax(OnnxPattern[onnx.QLinearSoftmaxOp]):
             {"axes": ArrayAttr([si64(axis)]), "keepdims": si64(1)},
         )
         scale = build.cast(op.X_scale, f64)
-        shift = build.binary(
-            onnx.DivOp, build.scalar(_softmax_shift(work[axis]), f64), scale
-        )
+        shift = build.binary(onnx.DivOp, _shift(build, rewriter, size), scale)
         exponent = build.binary(
             onnx.MulOp,
             build.binary(
@@ -526,7 +554,7 @@ class ConvertQLinearSoftmax(OnnxPattern[onnx.QLinearSoftmaxOp]):
                 [build.parts.ints([axis])],
                 [],
             ],
-            TensorType(f32, reduced),
+            TensorType(f32, last),
         )
         inverse = build.binary(onnx.DivOp, build.scalar(1.0, f32), op.y_scale)
         steps = build.parts.insert(onnx.FloorOp, [inverse], inverse.type)
@@ -536,8 +564,9 @@ class ConvertQLinearSoftmax(OnnxPattern[onnx.QLinearSoftmaxOp]):
         q = build.binary(onnx.AddOp, rounded, zero)
         y = build.quantize(q, None, build.scalar(0, element), element)
         if flat:
+            back = index_tensor(build.parts, rewriter, dims, i64)
             y = build.parts.insert(
-                onnx.ReshapeOp, [y, build.parts.ints(shape)], TensorType(element, shape)
+                onnx.ReshapeOp, [y, back], TensorType(element, shape)
             )
         build.parts.finish([y])
 

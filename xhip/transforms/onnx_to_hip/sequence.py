@@ -21,6 +21,7 @@ from typing import Any
 
 from xdsl.dialects import func, tensor
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     ArrayAttr,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
@@ -77,6 +78,8 @@ class _Resolver:
 
     def __init__(self) -> None:
         self.seqs: dict[SSAValue, Seq] = {}
+        self.runs: dict[SSAValue, onnx.SplitToSequenceOp] = {}
+        """Splits into as many pieces as a dim known only at run time."""
         self.opts: dict[SSAValue, Held] = {}
         self.changed = False
 
@@ -154,10 +157,16 @@ class _Resolver:
             at = _position(op.position, seq)
             if seq is not None and at is not None:
                 self.replace(op, seq[at])
+            elif op.input_sequence in self.runs:
+                piece = _run_at(op, self.runs[op.input_sequence], self)
+                if piece is not None:
+                    self.replace(op, piece)
         elif isinstance(op, onnx.SequenceLengthOp):
             seq = self.sequence(op.input_sequence)
             if seq is not None:
                 self.replace(op, self.constant([len(seq)], [], op))
+            elif op.input_sequence in self.runs:
+                self.replace(op, _run_length(op, self.runs[op.input_sequence], self))
         elif isinstance(op, onnx.SplitToSequenceOp):
             pieces = _split(op, self)
             if pieces is not None:
@@ -173,6 +182,8 @@ class _Resolver:
             seq = self.sequence(op.input_sequence)
             if seq is not None:
                 self.replace(op, _concat(op, seq, self))
+            elif op.input_sequence in self.runs:
+                self.replace(op, _run_concat(op, self.runs[op.input_sequence], self))
         elif isinstance(op, onnx.OptionalOp):
             self.opts[op.output] = op.input
         elif isinstance(op, onnx.OptionalHasElementOp):
@@ -291,20 +302,39 @@ def _position(position: SSAValue | None, seq: Seq | None) -> int | None:
     return at % len(seq)
 
 
+def _axis(op: onnx.SplitToSequenceOp) -> int:
+    rank = len(_shape(op.input))
+    axis = op.get_int("axis")
+    if not -rank <= axis < rank:
+        raise Unsupported(f"axis {axis} is out of range")
+    return axis % rank
+
+
+def _step(op: onnx.SplitToSequenceOp) -> int | None:
+    """The size of each piece of a split of no `split` (1) or a scalar one;
+    None for 1-D sizes or a scalar not known yet."""
+    if op.split is None:
+        return 1
+    if _shape(op.split) != []:
+        return None
+    step = _known_int(op.split)
+    if step is not None and step <= 0:
+        raise Unsupported(f"split {step} is not positive")
+    return step
+
+
 def _split(op: onnx.SplitToSequenceOp, r: _Resolver) -> Seq | None:
     """The pieces, as `onnx.Split` (or `onnx.Gather`s where `keepdims = 0`
-    drops the axis), once the split sizes are known."""
+    drops the axis), once the split sizes are known. Pieces of a size (1,
+    or a scalar `split`) along a dim known only at run time are as many as
+    that dim decides: such a split is left for its readers (`_Resolver.runs`,
+    read by `_run_at`, `_run_length`, `_run_concat`)."""
     shape = _shape(op.input)
-    axis = op.get_int("axis")
-    if not -len(shape) <= axis < len(shape):
-        raise Unsupported(f"axis {axis} is out of range")
-    axis %= len(shape)
+    axis = _axis(op)
     size = shape[axis]
-    if size < 0:
-        raise Unsupported(
-            "the split axis has no static size (the number of "
-            "pieces decides the sequence's length)"
-        )
+    if size < 0 and _step(op) is not None:
+        r.runs[op.output_sequence] = op
+        return None
     if op.split is None:
         if op.get_int("keepdims") == 0:
             parts: Seq = []
@@ -335,7 +365,7 @@ def _split(op: onnx.SplitToSequenceOp, r: _Resolver) -> Seq | None:
             sizes = [min(step, size - s) for s in range(0, size, step)]
         else:
             sizes = given
-        if sum(sizes) != size or any(s < 0 for s in sizes):
+        if any(s < 0 for s in sizes) or (size >= 0 and sum(sizes) != size):
             raise Unsupported(f"split sizes {sizes} do not add up to {size}")
     if not sizes:
         return []
@@ -350,6 +380,172 @@ def _split(op: onnx.SplitToSequenceOp, r: _Resolver) -> Seq | None:
     )
     Rewriter.insert_op(split, InsertPoint.before(op))
     return list(split.results)
+
+
+def _run_at(
+    op: onnx.SequenceAtOp, split: onnx.SplitToSequenceOp, r: _Resolver
+) -> SSAValue | None:
+    """A piece of a split of run-time length: a `Gather` at the position
+    (negative ones count from the back), or for pieces of a scalar `split`
+    a `Slice` (the last piece may be shorter; from the back, its start
+    `(count + position) * split` a shape value)."""
+    at = _known_int(op.position)
+    if at is None:
+        return None
+    x, axis, step = split.input, _axis(split), _step(split)
+    shape = _shape(x)
+    keep = split.split is not None or split.get_int("keepdims") != 0
+    if step == 1:
+        index = r.constant([at], [1] if keep else [], op)
+        piece = [*shape[:axis], *([1] if keep else []), *shape[axis + 1 :]]
+        gather = onnx.GatherOp.build(
+            operands=[x, index],
+            result_types=[TensorType(_element(x), piece)],
+            properties={"axis": _si64(axis)},
+        )
+        return r.insert(gather, op)
+    assert step is not None  # `_split` keeps only splits of a known step
+    if at >= 0:
+        start = r.constant([at * step], [1], op)
+    else:
+        count = _count(r, op, x, axis, step, [1])
+        start = _arith(r, op, onnx.AddOp, count, at)
+        start = _arith(r, op, onnx.MulOp, start, step)
+    end = _arith(r, op, onnx.AddOp, start, step)
+    piece = [*shape[:axis], DYNAMIC_INDEX, *shape[axis + 1 :]]
+    cut = onnx.SliceOp.build(
+        operands=[x, start, end, [r.constant([axis], [1], op)], []],
+        result_types=[TensorType(_element(x), piece)],
+    )
+    return r.insert(cut, op)
+
+
+def _arith(
+    r: _Resolver, op: Operation, kind: type[onnx.OnnxOp], a: SSAValue, b: int
+) -> SSAValue:
+    """`kind` of an int64 shape value and a number (folded to index arithmetic
+    by `onnx-fold-shapes`)."""
+    dims = _shape(a)
+    new = kind.build(operands=[a, r.constant([b], dims, op)], result_types=[a.type])
+    return r.insert(new, op)
+
+
+def _count(
+    r: _Resolver, op: Operation, x: SSAValue, axis: int, step: int, dims: list[int]
+) -> SSAValue:
+    """The number of pieces, `ceil(dim / step)`, as an int64 shape value of
+    `dims` (0-D or one element)."""
+    rank = len(_shape(x))
+    shape = onnx.ShapeOp.build(operands=[x], result_types=[TensorType(i64, [rank])])
+    gather = onnx.GatherOp.build(
+        operands=[r.insert(shape, op), r.constant([axis], dims, op)],
+        result_types=[TensorType(i64, dims)],
+        properties={"axis": _si64(0)},
+    )
+    n = r.insert(gather, op)
+    if step == 1:
+        return n
+    return _arith(r, op, onnx.DivOp, _arith(r, op, onnx.AddOp, n, step - 1), step)
+
+
+def _run_length(
+    op: onnx.SequenceLengthOp, split: onnx.SplitToSequenceOp, r: _Resolver
+) -> SSAValue:
+    """The number of pieces, `ceil(dim / step)`, as a shape value."""
+    step = _step(split)
+    assert step is not None  # `_split` keeps only splits of a known step
+    return _count(r, op, split.input, _axis(split), step, [])
+
+
+def _run_concat(
+    op: onnx.ConcatFromSequenceOp, split: onnx.SplitToSequenceOp, r: _Resolver
+) -> SSAValue:
+    """Size-1 pieces of a split of run-time length put back together: along
+    the split axis the input itself; stacked on a new axis the split axis
+    moved there (`Transpose`; an `Unsqueeze` for the pieces' 1 where they
+    keep the axis); joined along another axis the split axis moved before
+    that one and merged with it (`Transpose`, `Reshape`; `Unsqueeze` where
+    the pieces keep it). Pieces of a scalar `split` only back along the
+    split axis."""
+    x, axis, step = split.input, _axis(split), _step(split)
+    shape = _shape(x)
+    keep = split.split is not None or split.get_int("keepdims") != 0
+    new = op.get_int("new_axis") == 1
+    top = len(shape) - (0 if keep else 1) + (1 if new else 0)
+    at = op.get_int("axis")
+    if not -top <= at < top:
+        raise Unsupported(f"axis {at} is out of range for pieces stacked to rank {top}")
+    at %= top
+    if at == axis and keep != new:  # the pieces back as they were
+        return x
+    rest = [d for d in range(len(shape)) if d != axis]
+    if step == 1 and new and not keep:  # the split axis moved to the new one
+        return _transpose(r, op, x, [*rest[:at], axis, *rest[at:]])
+    if step == 1 and new:  # the same, then the pieces' 1 put back
+        one = axis + 1 if at <= axis else axis
+        at = at - 1 if one < at else at
+        moved = _transpose(r, op, x, [*rest[:at], axis, *rest[at:]])
+        return _unsqueeze(r, op, moved, one)
+    if step == 1 and not new:
+        at = at - 1 if keep and at > axis else at  # among the dims but the axis
+        moved = _transpose(r, op, x, [*rest[:at], axis, *rest[at:]])
+        joined = _merge_next(r, op, moved, at)
+        return _unsqueeze(r, op, joined, axis) if keep else joined
+    raise Unsupported(
+        "the pieces of a split by a scalar along a dim known only at run time "
+        "are joined only back along the split axis"
+    )
+
+
+def _transpose(r: _Resolver, op: Operation, x: SSAValue, perm: list[int]) -> SSAValue:
+    if perm == sorted(perm):
+        return x
+    shape = _shape(x)
+    transpose = onnx.TransposeOp.build(
+        operands=[x],
+        result_types=[TensorType(_element(x), [shape[d] for d in perm])],
+        properties={"perm": ArrayAttr([_si64(d) for d in perm])},
+    )
+    return r.insert(transpose, op)
+
+
+def _unsqueeze(r: _Resolver, op: Operation, x: SSAValue, at: int) -> SSAValue:
+    shape = _shape(x)
+    unsqueeze = onnx.UnsqueezeOp.build(
+        operands=[x, r.constant([at], [1], op)],
+        result_types=[TensorType(_element(x), [*shape[:at], 1, *shape[at:]])],
+    )
+    return r.insert(unsqueeze, op)
+
+
+def _merge_next(r: _Resolver, op: Operation, x: SSAValue, at: int) -> SSAValue:
+    """x with dims `at` and `at + 1` as one: a `Reshape` to `[0, ..., -1,
+    tail]` (0 keeps the input's dim), the tail read from the input where a
+    dim of it is known only at run time."""
+    shape = _shape(x)
+    both = shape[at : at + 2]
+    merged = DYNAMIC_INDEX if DYNAMIC_INDEX in both else both[0] * both[1]
+    tail = shape[at + 2 :]
+    out = [*shape[:at], merged, *tail]
+    given = [0] * at + [-1]
+    if DYNAMIC_INDEX in tail:
+        rest = onnx.ShapeOp.build(
+            operands=[x],
+            result_types=[TensorType(i64, [len(tail)])],
+            properties={"start": _si64(at + 2)},
+        )
+        dims = onnx.ConcatOp.build(
+            operands=[[r.constant(given, [len(given)], op), r.insert(rest, op)]],
+            result_types=[TensorType(i64, [len(out)])],
+            properties={"axis": _si64(0)},
+        )
+        target = r.insert(dims, op)
+    else:
+        target = r.constant([*given, *tail], [len(out)], op)
+    reshape = onnx.ReshapeOp.build(
+        operands=[x, target], result_types=[TensorType(_element(x), out)]
+    )
+    return r.insert(reshape, op)
 
 
 def _map(op: onnx.SequenceMapOp, r: _Resolver) -> list[Seq] | None:
@@ -519,7 +715,14 @@ class ConvertSequenceLength(OnnxPattern[onnx.SequenceLengthOp]):
 
 
 class ConvertSplitToSequence(OnnxPattern[onnx.SplitToSequenceOp]):
-    convert = _refuse
+    def convert(self, op: onnx.SplitToSequenceOp, rewriter: PatternRewriter) -> None:
+        if UNRESOLVED not in op.attributes and _shape(op.input)[_axis(op)] < 0:
+            raise Unsupported(
+                "its length is the size of a dim known only at run time; only "
+                "SequenceAt at a known position, SequenceLength and "
+                "ConcatFromSequence read such a sequence"
+            )
+        _refuse(self, op, rewriter)
 
 
 class ConvertConcatFromSequence(OnnxPattern[onnx.ConcatFromSequenceOp]):
