@@ -167,6 +167,9 @@ EQUATIONS = [
     ("ii", [(4, 4)]),  # the trace
     ("...ii->...i", [("b", 5, 5)]),
     ("bii,bij->bj", [("b", 3, 3), ("b", 3, 2)]),
+    # a contracted letter of size 1 in one operand broadcasts (fuzz seed 214066)
+    ("...j,jk->...k", [("b", "n"), (1, 4)]),
+    ("bj,bjk->bk", [("b", 1), ("b", "n", 3)]),
 ]
 SIZES = [{"n": 1, "b": 1}, {"n": 6, "b": 3}]
 

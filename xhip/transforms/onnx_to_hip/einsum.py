@@ -404,6 +404,7 @@ class _Lowering:
         the result's letters are (batch, a's own, b's own)."""
         a = self.sum(a, set(a.letters) - set(b.letters) - needed)
         b = self.sum(b, set(b.letters) - set(a.letters) - needed)
+        a, b = self.broadcast_contracted(a, b, needed)
         batch = [x for x in a.letters if x in b.letters and x in needed]
         inner = [x for x in a.letters if x in b.letters and x not in needed]
         m = [x for x in a.letters if x not in b.letters]
@@ -422,12 +423,6 @@ class _Lowering:
             return Term(product, out)
         a = self.permute(a, [*batch, *m, *inner])
         b = self.permute(b, [*batch, *inner, *n])
-        a_dims, b_dims = self.term_dims(a), self.term_dims(b)
-        for x in inner:
-            if a_dims[x] != b_dims[x] and Dim(1) in (a_dims[x], b_dims[x]):
-                raise Unsupported(
-                    f"the contracted letter '{x}' has size 1 in one operand only"
-                )
         units = [[x] for x in batch]
         # Without batch dims a missing side is numpy's 1-D matmul operand;
         # with them, a unit dim.
@@ -441,6 +436,28 @@ class _Lowering:
             hip.MatmulOp.make(context_of(self.op), a=a_view, b=b_view, out=init)
         )
         return Term(self.ungroup(product, groups), out)
+
+    def broadcast_contracted(
+        self, a: Term, b: Term, needed: set[str]
+    ) -> tuple[Term, Term]:
+        """A contracted letter of size 1 in one operand only broadcasts, as in
+        numpy and ONNX Runtime (the other's size may be known only at run
+        time): sum_x a[x] * b[0] = (sum_x a[x]) * b[0], so the other operand
+        is summed over it and the size-1 one drops it."""
+        a_dims, b_dims = self.term_dims(a), self.term_dims(b)
+        for x in [x for x in a.letters if x in b.letters and x not in needed]:
+            if a_dims[x] == b_dims[x] or Dim(1) not in (a_dims[x], b_dims[x]):
+                continue
+            if b_dims[x] == Dim(1):
+                a, b = self.sum(a, {x}), self.drop(b, x)
+            else:
+                a, b = self.drop(a, x), self.sum(b, {x})
+        return a, b
+
+    def drop(self, term: Term, letter: str) -> Term:
+        """`term` without its dim of `letter`, of size 1."""
+        kept = tuple(x for x in term.letters if x != letter)
+        return Term(self.view(term, [[x] for x in kept]), kept)
 
     def empty_grouped(self, groups: Sequence[Sequence[str]]) -> SSAValue:
         """An init whose dims are these groups of letters."""
