@@ -806,18 +806,18 @@ class CpuConvolutions(CpuHost):
         """Shares a thread where a convolution's units (an image's share
         each) run as one launch on numba's pool (`cpu_host.numba_pool`):
         more than one, so that a thread the machine holds back takes fewer
-        (`cpu_kernels_attention.SHARES`); 0 where they run on the Python
+        (`cpu_kernels_pool.SHARES`); 0 where they run on the Python
         threads (or on one, the caller)."""
         if self.threads == 1 or not cpu_host.numba_pool():
             return 0
-        from xhip.backend.cpu_kernels_attention import SHARES  # lazy: numba
+        from xhip.backend.cpu_kernels_pool import SHARES  # lazy: numba
 
         return SHARES
 
     def _team(self, units: int) -> tuple[int, np.ndarray]:
         """The threads of a launch on numba's pool (one a unit at most) and
-        its state (`cpu_kernels_attention.pool_state`)."""
-        from xhip.backend.cpu_kernels_attention import (  # lazy: numba
+        its state (`cpu_kernels_pool.pool_state`)."""
+        from xhip.backend.cpu_kernels_pool import (  # lazy: numba
             MAX_THREADS,
             WARM,
             pool_state,

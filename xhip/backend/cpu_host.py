@@ -598,6 +598,12 @@ class CpuHost(Runtime, ABC):
             _ONE_BLAS_THREAD.acquire()
             self._holds_blas = True
 
+    def after_fork(self) -> None:
+        """The parent's Python workers do not exist in a forked child: its
+        threaded steps would run on the caller alone, queueing shares no
+        thread takes. A new pool is started at the next threaded step."""
+        self._pool = None
+
     def close(self) -> None:
         self._packed.clear()
         if self._holds_blas:

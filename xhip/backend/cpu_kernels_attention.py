@@ -46,18 +46,30 @@ Cache: keyed on this file, `cpu_kernels_rows` (`exp32`) and
 
 from __future__ import annotations
 
-import os
 from functools import partial
 from typing import Any
 
 import numpy as np
 from llvmlite import ir
-from numba import config, njit, prange, types
+from numba import njit, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
-from numba.np.ufunc.parallel import _launch_threads  # pyright: ignore[reportPrivateUsage]
 
-from xhip.backend import cpu_kernels_rows, cpu_kernels_runs, numba_cache
+from xhip.backend import (
+    cpu_kernels_pool,
+    cpu_kernels_rows,
+    cpu_kernels_runs,
+    numba_cache,
+)
+from xhip.backend.cpu_kernels_pool import (
+    MAX_THREADS,
+    SHARES,
+    WARM,
+    pool_state,
+    review,
+    take,
+    team,
+)
 from xhip.backend.cpu_kernels_rows import (
     LANES,
     exp32,
@@ -73,20 +85,10 @@ from xhip.backend.cpu_kernels_runs import (
     transpose16,
 )
 
-numba_cache.key_on(__file__, [cpu_kernels_rows.__file__, cpu_kernels_runs.__file__])
-
-SPIN = 3000
-"""GNU OpenMP's spin count (`GOMP_SPINCOUNT`) for numba's pool, unless the
-environment sets one or `OMP_WAIT_POLICY`: how long a thread spins, at a
-barrier or waiting for the next launch, before it sleeps. Its default
-(300,000) holds a core for milliseconds, which on a busy machine starves
-the very thread the spinner waits for: 8 x 512 at load 4, median 38 ms a
-call against 3.0 best; 3000 still bridges the steps of a plan (8 x 128:
-0.44 ms against 0.42), and `OMP_WAIT_POLICY=passive` (no spin) costs every
-launch a wake-up (8 x 128 0.66 ms). Read once, when numba first loads its
-OpenMP layer (`use_threads`): set here, before the parallel kernels load."""
-if "OMP_WAIT_POLICY" not in os.environ:
-    os.environ.setdefault("GOMP_SPINCOUNT", str(SPIN))
+numba_cache.key_on(
+    __file__,
+    [cpu_kernels_pool.__file__, cpu_kernels_rows.__file__, cpu_kernels_runs.__file__],
+)
 
 MR, NR, _LANE = 6, 64, 16
 """The micro-kernel's tile: rows, columns, floats a vector."""
@@ -115,8 +117,6 @@ _C3 = types.float32[:, :, ::1]
 module is imported: every view as "A" (read-only: numpy's broadcast views
 are), the mask "C" (its rows vectorize), scratch and panels "C"."""
 _ZERO, _UNIT, _NEG = _F(0.0), _F(1.0), _F(-np.inf)
-MAX_THREADS: int = config.NUMBA_NUM_THREADS  # pyright: ignore[reportAttributeAccessIssue]
-"""The most threads a parallel kernel may ask numba for."""
 
 
 @intrinsic
@@ -179,39 +179,6 @@ def _tile(
         return context.get_dummy_value()
 
     return sig, codegen
-
-
-@intrinsic
-def use_threads(typingctx: Any, n: Any) -> Any:
-    """`numba.set_num_threads(n)` in a parallel kernel, n in [1,
-    `MAX_THREADS`] (unchecked): numba's own jitted form calls through a
-    ctypes pointer, which keeps a kernel out of the disk cache; this calls
-    the threading layer's symbol by name, as numba's `_iget_num_threads`."""
-    _launch_threads()  # the layer's symbols, for the linker
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        i32 = ir.IntType(32)
-        fn = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(ir.VoidType(), [i32]), "set_num_threads"
-        )
-        builder.call(fn, [builder.trunc(args[0], i32)])
-        return context.get_dummy_value()
-
-    return types.void(types.intp), codegen
-
-
-@intrinsic
-def take(typingctx: Any, counter: Any, i: Any) -> Any:
-    """counter[i] += 1, atomically; its value before: the next share for
-    the thread that asks (`attend_pool`, `cpu_kernels_gemm.gemm_pool`)."""
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        array = context.make_array(signature.args[0])(context, builder, args[0])
-        at = builder.gep(array.data, [args[1]])
-        one = ir.Constant(ir.IntType(64), 1)
-        return builder.atomic_rmw("add", at, one, "monotonic")
-
-    return types.int64(types.int64[::1], types.intp), codegen
 
 
 Q_BIAS, K_BIAS, V_BIAS, OUT_BIAS = 1, 2, 4, 8
@@ -502,63 +469,6 @@ def attend_own(
         first = end
 
 
-LATE, ALONE = 2, 32
-"""A pool call whose threads did not all take a share (one came late: the
-machine busy) `LATE` calls running, and the next `ALONE` calls of that step
-run on the caller alone: a launch waits for every thread of its team to
-join, so where the cores are taken a late thread costs more than it saves
-(8 x 128's GEMMs 77-86 us on two threads against 22-25, and 45 alone, at
-load 5). Then two threads again, to see."""
-
-
-@njit(cache=True, nogil=True, inline="always")
-def team(state: Any, threads: int) -> int:
-    """The threads of this call of a step (`state`: `pool_state`), its
-    shares' counts cleared: one while the step runs alone."""
-    state[0], state[1] = 0, 0
-    if state[2] > 0:
-        state[2] -= 1
-        threads = 1
-    for j in range(threads):  # a loop: a slice would be a parallel loop
-        state[4 + j] = 0
-    use_threads(threads)  # pyright: ignore[reportCallIssue]
-    return threads
-
-
-@njit(cache=True, nogil=True, inline="always")
-def review(state: Any, threads: int) -> None:
-    """After a call: a thread that took no share counts towards running
-    alone (`LATE`, `ALONE`), but for the step's first calls (`WARM`)."""
-    if state[2] < 0:
-        state[2] += 1
-        return
-    if threads > 1:
-        for j in range(threads):
-            if state[4 + j] == 0:
-                state[3] += 1
-                if state[3] >= LATE:
-                    state[2], state[3] = ALONE, 0
-                return
-        state[3] = 0
-
-
-WARM = 4
-"""A step's first calls whose late threads `review` does not count: the
-first launch creates numba's threads, the next wake them from their sleep
-through the compiling. Counted, at load 3.2-3.6 they sent every step of a
-fresh process to the caller alone for its first 34 calls: all that a
-15-call benchmark times."""
-
-
-def pool_state(threads: int, warm: int = 0) -> np.ndarray:
-    """A step's pool state: two share counters (`take`), calls left alone
-    (below zero: calls of `warm` still to come), late calls running, and
-    the shares each thread took."""
-    state = np.zeros(4 + threads, np.int64)
-    state[2] = -warm
-    return state
-
-
 @njit(
     types.void(
         _IN4, _IN4, _C4, _C4, _IN4, _IN4, _IN4, _IN4, types.intp, _MASK,
@@ -626,11 +536,6 @@ def _two_batch(x: np.ndarray) -> np.ndarray | None:
         return np.reshape(x, (-1, *x.shape[-3:]), copy=False)
     except ValueError:
         return None
-
-
-SHARES = 4
-"""Calls of blocks a thread: more balance on a busy machine, a little more
-scratch (each call has its own)."""
 
 
 def bind(

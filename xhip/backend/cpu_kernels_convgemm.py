@@ -57,6 +57,7 @@ from xhip.backend import (
     cpu_kernels_attention,
     cpu_kernels_conv,
     cpu_kernels_gemm,
+    cpu_kernels_pool,
     cpu_kernels_rows,
     numba_cache,
 )
@@ -64,13 +65,11 @@ from xhip.backend.cpu_kernels_attention import (  # pyright: ignore[reportPrivat
     MR,
     NR,
     _tile,
-    review,
-    take,
-    team,
 )
 from xhip.backend.cpu_kernels_attention import readonly as readonly
 from xhip.backend.cpu_kernels_conv import max_pool
 from xhip.backend.cpu_kernels_gemm import KC
+from xhip.backend.cpu_kernels_pool import review, take, team
 from xhip.backend.cpu_kernels_rows import wide_vectors
 
 numba_cache.key_on(
@@ -79,6 +78,7 @@ numba_cache.key_on(
         cpu_kernels_attention.__file__,
         cpu_kernels_conv.__file__,
         cpu_kernels_gemm.__file__,
+        cpu_kernels_pool.__file__,
         cpu_kernels_rows.__file__,
     ],
 )

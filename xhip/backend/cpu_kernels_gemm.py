@@ -28,16 +28,23 @@ from typing import Any
 import numpy as np
 from numba import njit, prange, types
 
-from xhip.backend import cpu_kernels_attention, cpu_kernels_rows, numba_cache
+from xhip.backend import (
+    cpu_kernels_attention,
+    cpu_kernels_pool,
+    cpu_kernels_rows,
+    numba_cache,
+)
 from xhip.backend.cpu_kernels_attention import (  # pyright: ignore[reportPrivateUsage]
-    MAX_THREADS,
     MR,
     NR,
+    _tile,
+    readonly,
+)
+from xhip.backend.cpu_kernels_pool import (
+    MAX_THREADS,
     SHARES,
     WARM,
-    _tile,
     pool_state,
-    readonly,
     review,
     take,
     team,
@@ -45,7 +52,12 @@ from xhip.backend.cpu_kernels_attention import (  # pyright: ignore[reportPrivat
 from xhip.backend.cpu_kernels_rows import wide_vectors
 
 numba_cache.key_on(
-    __file__, [cpu_kernels_attention.__file__, cpu_kernels_rows.__file__]
+    __file__,
+    [
+        cpu_kernels_attention.__file__,
+        cpu_kernels_pool.__file__,
+        cpu_kernels_rows.__file__,
+    ],
 )
 
 KC = 128

@@ -11,10 +11,11 @@ launch in their generated source (`cpu_kernels_fused.source`), made by
 `shares` and `state` here.
 
 The launch's parts (`SPIN`, `use_threads`, `take`, `team`, `review`,
-`pool_state` and their constants) are `cpu_kernels_attention`'s, the same
-code: that module compiles a dozen kernels at import (15 s with an empty
-cache, 0.3 s from it), which a model of norms and elementwise steps alone
-should not pay. This one compiles nothing until a launch.
+`pool_state` and their constants) live here, for every pool kernel (the
+attention's, the GEMMs', the convolutions'): this module compiles nothing
+until a launch, where `cpu_kernels_attention` compiles a dozen kernels at
+import (15 s with an empty cache, 0.3 s from it), which a model of norms
+and elementwise steps alone should not pay.
 
 Cache: keyed on this file and `cpu_kernels_rows` (`norm_rows`), whose code
 the kernels compile in (`numba_cache.key_on`).
@@ -39,9 +40,14 @@ numba_cache.key_on(__file__, [cpu_kernels_rows.__file__])
 
 SPIN = 3000
 """GNU OpenMP's spin count (`GOMP_SPINCOUNT`) for numba's pool, unless the
-environment sets one or `OMP_WAIT_POLICY` (`cpu_kernels_attention.SPIN`:
-why 3000). Read once, when numba first loads its OpenMP layer: set here,
-before any kernel launches."""
+environment sets one or `OMP_WAIT_POLICY`: how long a thread spins, at a
+barrier or waiting for the next launch, before it sleeps. Its default
+(300,000) holds a core for milliseconds, which on a busy machine starves
+the very thread the spinner waits for: 8 x 512 at load 4, median 38 ms a
+call against 3.0 best; 3000 still bridges the steps of a plan (8 x 128:
+0.44 ms against 0.42), and `OMP_WAIT_POLICY=passive` (no spin) costs every
+launch a wake-up (8 x 128 0.66 ms). Read once, when numba first loads its
+OpenMP layer (`use_threads`): set here, before the parallel kernels load."""
 if "OMP_WAIT_POLICY" not in os.environ:
     os.environ.setdefault("GOMP_SPINCOUNT", str(SPIN))
 
@@ -50,11 +56,18 @@ MAX_THREADS: int = config.NUMBA_NUM_THREADS  # pyright: ignore[reportAttributeAc
 SHARES = 4
 """Shares a thread: more balance on a busy machine."""
 LATE, ALONE = 2, 32
-"""A step whose threads did not all take a share `LATE` calls running runs
-the next `ALONE` calls on the caller alone (`review`)."""
+"""A pool call whose threads did not all take a share (one came late: the
+machine busy) `LATE` calls running, and the next `ALONE` calls of that step
+run on the caller alone: a launch waits for every thread of its team to
+join, so where the cores are taken a late thread costs more than it saves
+(8 x 128's GEMMs 77-86 us on two threads against 22-25, and 45 alone, at
+load 5). Then two threads again, to see."""
 WARM = 4
-"""A step's first calls whose late threads `review` does not count (a fresh
-process's first launches create and wake numba's threads)."""
+"""A step's first calls whose late threads `review` does not count: the
+first launch creates numba's threads, the next wake them from their sleep
+through the compiling. Counted, at load 3.2-3.6 they sent every step of a
+fresh process to the caller alone for its first 34 calls: all that a
+15-call benchmark times."""
 
 
 @intrinsic

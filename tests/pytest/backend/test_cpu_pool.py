@@ -17,6 +17,7 @@ from xhip.api import compile_to_ir
 from xhip.backend import cpu_attention, cpu_host
 from xhip.backend import cpu_kernels_attention as attention
 from xhip.backend import cpu_kernels_gemm as gemm
+from xhip.backend import cpu_kernels_pool as pool
 from xhip.backend.cpu import CpuRuntime
 from xhip.backend.reference import AttentionWeights
 from xhip.backend.session import CompiledModel
@@ -111,14 +112,14 @@ def test_a_step_whose_thread_comes_late_runs_alone_a_while() -> None:
     no share `LATE` calls running sends the step to the caller alone for
     `ALONE` calls, then back to its threads; a call where all took one
     clears the count."""
-    state = attention.pool_state(2)
+    state = pool.pool_state(2)
     state[4:] = (3, 1)
-    attention.review(state, 2)  # pyright: ignore[reportCallIssue]
+    pool.review(state, 2)  # pyright: ignore[reportCallIssue]
     assert state[3] == 0
-    for call in range(attention.LATE):
-        assert attention.team(state, 2) == 2  # pyright: ignore[reportCallIssue]
+    for call in range(pool.LATE):
+        assert pool.team(state, 2) == 2  # pyright: ignore[reportCallIssue]
         state[4:] = (4, 0)  # the second thread took nothing
-        attention.review(state, 2)  # pyright: ignore[reportCallIssue]
-        assert state[2] == (attention.ALONE if call == attention.LATE - 1 else 0)
-    teams = [attention.team(state, 2) for _ in range(attention.ALONE + 1)]  # pyright: ignore[reportCallIssue]
-    assert teams == [1] * attention.ALONE + [2]
+        pool.review(state, 2)  # pyright: ignore[reportCallIssue]
+        assert state[2] == (pool.ALONE if call == pool.LATE - 1 else 0)
+    teams = [pool.team(state, 2) for _ in range(pool.ALONE + 1)]  # pyright: ignore[reportCallIssue]
+    assert teams == [1] * pool.ALONE + [2]

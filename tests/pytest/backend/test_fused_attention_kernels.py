@@ -19,6 +19,7 @@ from tests.pytest.transforms.test_hip_fold_attention import onnx_runtime, pre_ln
 from xhip.api import compile_to_ir
 from xhip.backend import cpu_attention
 from xhip.backend import cpu_kernels_attention as kernels
+from xhip.backend import cpu_kernels_pool as pool
 from xhip.backend.cpu import CpuRuntime
 from xhip.backend.session import CompiledModel
 from xhip.dialects import hip
@@ -279,17 +280,17 @@ def test_a_steps_first_calls_do_not_count_a_late_thread() -> None:
     """`pool_state(threads, WARM)`: the first `WARM` calls, whose threads
     are being created or woken, leave the step on its threads however late
     one came; the rule (`LATE`, `ALONE`) counts from the next call on."""
-    state = kernels.pool_state(2, kernels.WARM)
-    for _ in range(kernels.WARM):
-        assert kernels.team(state, 2) == 2  # pyright: ignore[reportCallIssue]
+    state = pool.pool_state(2, pool.WARM)
+    for _ in range(pool.WARM):
+        assert pool.team(state, 2) == 2  # pyright: ignore[reportCallIssue]
         state[4:] = (8, 0)  # the second thread took nothing
-        kernels.review(state, 2)  # pyright: ignore[reportCallIssue]
+        pool.review(state, 2)  # pyright: ignore[reportCallIssue]
     assert state[2] == 0 and state[3] == 0
-    for _ in range(kernels.LATE):
-        assert kernels.team(state, 2) == 2  # pyright: ignore[reportCallIssue]
+    for _ in range(pool.LATE):
+        assert pool.team(state, 2) == 2  # pyright: ignore[reportCallIssue]
         state[4:] = (8, 0)
-        kernels.review(state, 2)  # pyright: ignore[reportCallIssue]
-    assert state[2] == kernels.ALONE
+        pool.review(state, 2)  # pyright: ignore[reportCallIssue]
+    assert state[2] == pool.ALONE
 
 
 def _bias(shape: tuple[int, ...], seed: int) -> np.ndarray:
