@@ -7,7 +7,8 @@ MatMul or Gemm is most often a model constant: `pack` copies it into
 panels of `NR` columns (k x NR each, zero-padded) once, at bind, and each
 call runs `gemm` on a thread's rows; on several threads, one launch of
 `gemm_pool` on numba's (`cpu_host.numba_pool`), or a `gemm` call a share
-on the runtime's Python threads.
+on the runtime's Python threads. Consecutive `gemm_pool` steps of one A
+(q, k, v's projections) become one `gemm_pool3` launch (`merge`).
 
 `gemm` blocks the rows by `MC` and k by `KC` (a block of A and a panel of B
 stay in L2 and L1 while the tiles sweep them), adds the bias (per column)
@@ -184,6 +185,91 @@ def gemm_pool(
     review(state, threads)  # pyright: ignore[reportCallIssue]
 
 
+@njit(
+    types.void(
+        _IN2, _P3, _P3, _P3, types.intp[::1], _OUT2, _OUT2, _OUT2, _ONE, _ONE,
+        _ONE, types.boolean[::1], _SHARES, _P3, _P3, types.int64[::1],
+    ),
+    cache=True, nogil=True, error_model="numpy", parallel=True,
+)  # fmt: skip
+def gemm_pool3(
+    a: Any, wp0: Any, wp1: Any, wp2: Any, ns: Any, c0: Any, c1: Any, c2: Any,
+    b0: Any, b1: Any, b2: Any, has_bias: Any, shares: Any, ta: Any, tc: Any,
+    state: Any,
+) -> None:  # fmt: skip
+    """Up to three `gemm_pool` steps of one `a` as one launch (`merge`): the
+    shares (g, r0, r1, p0, p1) of product g, taken as `gemm_pool` takes
+    them, so two waits for the slowest thread fewer."""
+    threads = team(state, ta.shape[0])  # pyright: ignore[reportCallIssue]
+    for j in prange(threads):
+        i = take(state, 0)  # pyright: ignore[reportCallIssue]
+        while i < shares.shape[0]:
+            g, r0, r1 = shares[i, 0], shares[i, 1], shares[i, 2]
+            p0, p1 = shares[i, 3], shares[i, 4]
+            wp = wp0 if g == 0 else (wp1 if g == 1 else wp2)
+            c = c0 if g == 0 else (c1 if g == 1 else c2)
+            b = b0 if g == 0 else (b1 if g == 1 else b2)
+            gemm(a, wp, ns[g], c, b, has_bias[g], r0, r1, p0, p1, ta[j], tc[j])
+            state[4 + j] += 1
+            i = take(state, 0)  # pyright: ignore[reportCallIssue]
+    review(state, threads)  # pyright: ignore[reportCallIssue]
+
+
+def merge(calls: list[partial[None]]) -> list[partial[None]]:
+    """Consecutive `gemm_pool` calls (`bind` marks them) as `gemm_pool3`
+    calls, three at most, where they read the same `a` and write outputs
+    that overlap neither it nor each other: each product's shares as they
+    were, so the same bits. 8 x 128 on the seed: q, k, v's projections."""
+    merged: list[partial[None]] = []
+    run: list[partial[None]] = []
+    for call in [*calls, None]:
+        if run and (call is None or len(run) == 3 or not _joins(run, call)):
+            merged.append(run[0] if len(run) == 1 else _launch(run))
+            run = []
+        if call is not None:
+            run.append(call)
+    return merged
+
+
+def _joins(run: list[partial[None]], call: partial[None]) -> bool:
+    """Whether `call` reads `run`'s a, on as many threads, and none of
+    them writes what another reads or writes (a bias, an output, a)."""
+    a, o, bias, ta = call.args[0], call.args[3], call.args[4], call.args[7]
+    first = run[0].args
+    return (
+        a.__array_interface__ == first[0].__array_interface__
+        and ta.shape == first[7].shape
+        and not np.may_share_memory(first[3], a)
+        and not np.may_share_memory(o, a)
+        and not any(
+            np.may_share_memory(o, other.args[3])
+            or np.may_share_memory(o, other.args[4])
+            or np.may_share_memory(bias, other.args[3])
+            for other in run
+        )
+    )
+
+
+def _launch(run: list[partial[None]]) -> partial[None]:
+    """The `gemm_pool3` call of `run` (2 or 3 `gemm_pool` calls)."""
+    parts = [call.args for call in run]
+    while len(parts) < 3:  # a product no share names
+        parts.append(parts[-1])
+    shares = np.concatenate(
+        [
+            np.concatenate([np.full((len(args[6]), 1), g, np.int64), args[6]], 1)
+            for g, args in enumerate(parts[: len(run)])
+        ]
+    )
+    a, ta, tc, state = parts[0][0], parts[0][7], parts[0][8], parts[0][9]
+    ns = np.array([args[2] for args in parts], np.intp)
+    has_bias = np.array([args[5] for args in parts], np.bool_)
+    wps = [args[1] for args in parts]
+    cs = [args[3] for args in parts]
+    bs = [args[4] for args in parts]
+    return partial(gemm_pool3, a, *wps, ns, *cs, *bs, has_bias, shares, ta, tc, state)
+
+
 def packed(w: np.ndarray) -> np.ndarray:
     """w (k, n) float32 in panels of `NR` columns (`pack`), zero-padded."""
     k, n = w.shape
@@ -229,7 +315,9 @@ def bind(
     if pool and threads > 1:
         ta, tc = _scratch(threads, k)
         state = pool_state(threads, WARM)
-        return [partial(gemm_pool, xs, wp, n, o, b, has_bias, shares, ta, tc, state)]
+        call = partial(gemm_pool, xs, wp, n, o, b, has_bias, shares, ta, tc, state)
+        call.merge = merge  # pyright: ignore[reportAttributeAccessIssue]
+        return [call]
     ta, tc = _scratch(len(shares), k)
     return [
         partial(gemm, xs, wp, n, o, b, has_bias, *share, ta[i], tc[i])

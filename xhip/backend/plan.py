@@ -9,6 +9,8 @@ the functions the builders make (`build_env.py`), so they share one semantics.
 once, keeping every allocation, and returns a `BoundPlan`, the flat list of
 the runtime calls with every size, view and parameter resolved. Replaying it
 does no size or view work at all; the session keeps one per input shapes.
+Consecutive calls that carry the same `merge` become what it makes of them
+(`cpu_kernels_gemm.merge`: q, k and v's projections one launch).
 """
 
 from __future__ import annotations
@@ -289,7 +291,7 @@ class Plan:
                 if out >= 0:
                     regs[out] = value
         results = tuple(regs[i] for i in self.results)
-        return BoundPlan(tuple(calls), results, buffers)
+        return BoundPlan(tuple(_merged(calls)), results, buffers)
 
     def __call__(self, *args: Any) -> tuple[Any, ...]:
         if self.clobber is not None:
@@ -301,6 +303,24 @@ class Plan:
             if out >= 0:
                 regs[out] = value
         return tuple(regs[i] for i in self.results)
+
+
+def _merged(calls: list[Callable[[], object]]) -> list[Callable[[], object]]:
+    """`calls` with each run of consecutive calls that carry the same
+    `merge` (a backend's: `cpu_kernels_gemm.merge`) replaced by what it
+    makes of them: fewer launches of the same work."""
+    out: list[Callable[[], object]] = []
+    run: list[Callable[[], object]] = []
+    merge: Any = None
+    for call in [*calls, None]:
+        this = getattr(call, "merge", None)
+        if run and this is not merge:
+            out += merge(run) if len(run) > 1 else run
+            run = []
+        merge = this
+        if call is not None:
+            (out if this is None else run).append(call)
+    return out
 
 
 def find_function(module: ModuleOp, name: str) -> func.FuncOp:
