@@ -47,9 +47,43 @@ KERNEL_MIN_SCORES = 1 << 14
 """Fewest scores (query rows times keys, all heads) that the numba kernels
 take, on one thread below `PARALLEL_MIN_ELEMENTS`: at 1 x 128 x 128 (the
 seed's attention) 46 us against numpy's blocks' 56-60 (thread time)."""
+SMALL_ROWS, SMALL_WIDE_ROWS, SMALL_HEAD_WORK = 4, 16, 3 << 17
+"""Query rows a head, and S * T * (D + Dv) a head, that the small kernel
+(`cpu_kernels_small_attention`, a row at a time) takes (`_small`): where it
+was measured faster than numpy's blocks (one thread, thread time, best of
+15, load 3.5 on 2 cores). Each row reads all of k and v, which numpy's
+GEMMs share between rows: with AVX-512 (D 64, k the transposed view) one
+row 0.06x numpy's time at 1 key, 0.15-0.35x at 128 to 2048; 16 rows 0.26x
+at 16 keys, 0.87-0.88x at 512 x 4 heads and 2048 x 1; 48 x 48 0.62x, 32
+rows x 128 keys x 4 heads (S * T * (D + Dv) 2 ** 19) 0.90x, 64 x 64 0.97x.
+Without it (`NUMBA_CPU_NAME=generic`: numba's masked 16-lane vectors are
+slow there) 4 rows x 128 keys 0.97x, 8 rows 1.44x: up to 4 rows."""
 SUM_MIN, SUM_MAX = 1e-20, 1e30
 """Row sums of unshifted exp that need no max shift: no term overflowed, and
 what underflowed is below 2048 * 1.2e-38 / 1e-20 of the sum."""
+
+
+def _small(out: tuple[int, ...], d: int, t: int) -> bool:
+    """Whether `cpu_kernels_small_attention` takes a float32 fused attention
+    of outputs `out` (..., S, Dv), D, over `t` keys: one thread, below
+    `PARALLEL_MIN_ELEMENTS` scores; up to `SMALL_ROWS` query rows a head,
+    and with AVX-512 (`wide_simd`) up to `SMALL_WIDE_ROWS` or
+    `SMALL_HEAD_WORK` (as `SMALL_ROWS` says)."""
+    s, dv = out[-2], out[-1]
+    if math.prod(out[:-1]) * t >= PARALLEL_MIN_ELEMENTS:
+        return False
+    if s <= SMALL_ROWS:
+        return True
+    return wide_simd() and (s <= SMALL_WIDE_ROWS or s * t * (d + dv) <= SMALL_HEAD_WORK)
+
+
+def _same_rows(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether `a` and `b` are the same elements, row for row."""
+    return (
+        a.shape == b.shape
+        and a.ctypes.data == b.ctypes.data
+        and all(x == y or n == 1 for x, y, n in zip(a.strides, b.strides, a.shape))
+    )
 
 
 def _work(dtype: np.dtype[Any]) -> np.dtype[Any]:
@@ -369,7 +403,9 @@ class CpuAttention(CpuHost):
     ) -> Callable[[], object]:  # fmt: skip
         """float32 from `KERNEL_MIN_SCORES` scores on, on a CPU with AVX-512
         (`wide_simd`): `cpu_kernels_attention`'s numba kernels, where they
-        take the shapes (`_bind_kernels`). Else blocks of query rows by
+        take the shapes (`_bind_kernels`). Else float32 with few query rows
+        (`_small`: an LLM's decode step, the seed's 1 x 1) in one numba call
+        (`_bind_small`). Else blocks of query rows by
         chunks of keys (`FUSED_BLOCK_BYTES` of scores each), so no S x T
         buffer; the blocks split over the threads (each with scratch of its
         own) once the scores reach `PARALLEL_MIN_ELEMENTS`; float16 computed
@@ -388,6 +424,12 @@ class CpuAttention(CpuHost):
             )
             if kernels is not None:
                 return kernels
+        d, t = self.array(k).shape[-2:]
+        if o.dtype == np.float32 and _small(o.shape, d, t):
+            biases = (q_bias, k_bias, v_bias)
+            small = self._bind_small(q, k, v, mask, scale, fill, o, attrs, biases)
+            if small is not None:
+                return small
         calls: list[Callable[[], object]] = []
 
         def apart(x: np.ndarray) -> np.ndarray:
@@ -506,6 +548,41 @@ class CpuAttention(CpuHost):
         ]
         if wide is not o:
             calls.append(partial(np.copyto, o, wide))
+        return calls[0] if len(calls) == 1 else partial(run_all, calls)
+
+    def _bind_small(
+        self, q: DA, k: DA, v: DA, mask: OptDA, scale: OptDA, fill: OptDA,
+        o: np.ndarray, attrs: FusedAttentionAttributes, biases: tuple[OptDA, ...],
+    ) -> Callable[[], object] | None:  # fmt: skip
+        """float32 in one numba call (`cpu_kernels_small_attention`), the
+        biases added as it reads q, k, v; an input that overlaps `o` copied
+        first, at every call, but q exactly where `o` is (each row read
+        before its output is written). None where it does not take it."""
+        from xhip.backend import cpu_kernels_small_attention as small  # lazy: numba
+
+        calls: list[Callable[[], object]] = []
+
+        def apart(x: DA) -> np.ndarray:
+            a = self.array(x)
+            if not np.may_share_memory(a, o) or x is q and _same_rows(a, o):
+                return a
+            kept = np.empty(a.shape, a.dtype)
+            calls.append(partial(np.copyto, kept, a))
+            return kept
+
+        qa, ka, va = apart(q), apart(k), apart(v)
+        batch = o.shape[:-2]
+        s, t = qa.shape[-2], ka.shape[-1]
+        qb, kb, vb = (np.broadcast_to(x, batch + x.shape[-2:]) for x in (qa, ka, va))
+        bound = small.bind(
+            qb, kb, vb, None if mask is None else np.broadcast_to(apart(mask), (*batch, s, t)),
+            o, None if scale is None else apart(scale), attrs.divide,
+            None if fill is None else apart(fill), SUM_MIN, SUM_MAX,
+            tuple(None if b is None else apart(b) for b in biases),
+        )  # fmt: skip
+        if bound is None:
+            return None
+        calls.append(bound)
         return calls[0] if len(calls) == 1 else partial(run_all, calls)
 
     def rotary_embedding(
