@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from functools import cache
 
+# First: the xDSL op classes defined from here on compile their assembly
+# formats when first used (`xhip.dialects.deferred_formats`).
+import xhip.dialects.deferred_formats  # noqa: F401  # isort: skip
 from xdsl.context import Context
 from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
 from xdsl.dialects.builtin import Builtin, ModuleOp

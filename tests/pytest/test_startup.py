@@ -88,6 +88,31 @@ def test_compile_loads_no_runtime(tmp_path: Path) -> None:
     assert "xhip.backend.cpu" not in mods and "xhip.backend.interpreter" not in mods
 
 
+def test_compile_loads_the_families_its_model_uses(tmp_path: Path) -> None:
+    """The attention model (MatMul, Transpose, Mul, Softmax and constants)
+    loads the op families and pattern modules those need, not the dialects'
+    other 50 (`xhip.dialects.families`, `xhip.transforms.onnx_to_hip`), and
+    the op classes compile their assembly formats only when printed."""
+    out = tmp_path / "model.mlir"
+    mods = imported(
+        "from xhip.cli import main\n"
+        f"assert main(['compile', {str(MODEL)!r}, '-o', {str(out)!r}]) == 0\n"
+        "from xdsl.dialects import arith\n"
+        "assert 'deferred' in arith.AddiOp.print.__qualname__"
+    )
+
+    def loaded(package: str) -> set[str]:
+        return {m.removeprefix(package) for m in mods if m.startswith(package)}
+
+    assert loaded("xhip.dialects.hip.") == {
+        *("base", "matmul", "elementwise", "movement", "reduce"),
+    }
+    assert loaded("xhip.dialects.onnx.") == {"base", "constants", "compute", "shapes"}
+    assert loaded("xhip.transforms.onnx_to_hip.") == {
+        *("converter_index", "support", "constants", "shapes", "compute", "compose"),
+    }
+
+
 def xhip_process(*argv: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
     """The installed `xhip` command, stdout and stderr pipes, block-buffered
     (no PYTHONUNBUFFERED): what an `os._exit` without a flush would lose."""

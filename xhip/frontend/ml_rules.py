@@ -14,7 +14,7 @@ from typing import cast
 from onnx import GraphProto, NodeProto, TensorProto, ValueInfoProto, helper
 from xdsl.dialects.builtin import DYNAMIC_INDEX
 
-from xhip.dialects.onnx.ml import ML_DOMAIN
+from xhip.dialects.onnx.base import ML_DOMAIN
 from xhip.frontend.value_info import ValueInfo, is_named
 
 FLOAT: int = TensorProto.FLOAT

@@ -30,6 +30,7 @@ import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
+from typing import cast
 
 import onnx
 from onnx import (
@@ -58,6 +59,7 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.irdl import OptOperandDef, OptResultDef, VarOperandDef, VarResultDef
 
 from xhip.dialects import onnx as onnx_dialect
+from xhip.dialects.family_index import CONTRIB_OPS, ONNX_OPS
 from xhip.frontend.contrib_rules import result_infos
 from xhip.frontend.control_flow_rules import (
     Scope,
@@ -109,6 +111,7 @@ __all__ = [
 ]
 
 ML_DOMAIN = onnx_dialect.ML_DOMAIN
+CONTRIB_DOMAIN = onnx_dialect.CONTRIB_DOMAIN
 CONTRIB_VERSION = 1
 """The `com.microsoft` opset the contrib ops follow (ORT's only one)."""
 
@@ -118,39 +121,48 @@ DATA_LAYOUT = (
 TARGET_TRIPLE = "x86_64-unknown-linux-gnu"
 
 
+CONTRIB_ALIASES: dict[tuple[str, str], str] = {
+    (CONTRIB_DOMAIN, "Gelu"): "GeluOp",
+    (CONTRIB_DOMAIN, "RotaryEmbedding"): "MsRotaryEmbeddingOp",
+    (CONTRIB_DOMAIN, "Attention"): "MsAttentionOp",
+    (CONTRIB_DOMAIN, "QuantizeLinear"): "QuantizeLinearOp",
+    (CONTRIB_DOMAIN, "DequantizeLinear"): "DequantizeLinearOp",
+}
+"""ONNX Runtime's contrib ops read as an op of another domain or name (their
+classes' `DOMAINS` do not list `com.microsoft`): (domain, op type) -> the
+class's name in `xhip.dialects.onnx`."""
+
+
+def _op_class(name: str) -> type[onnx_dialect.OnnxOp]:
+    """The onnx op class of that name, its family loaded if it is not yet."""
+    return cast("type[onnx_dialect.OnnxOp]", getattr(onnx_dialect, name))
+
+
 def supported_ops() -> dict[str, type[onnx_dialect.OnnxOp]]:
-    """ONNX op type -> dialect op class, for every op the dialect defines."""
-    ops: dict[str, type[onnx_dialect.OnnxOp]] = {}
-    for op in onnx_dialect.ONNX.operations:
-        if (
-            issubclass(op, onnx_dialect.OnnxOp)
-            and op not in (onnx_dialect.EntryPointOp, onnx_dialect.YieldOp)
-            and not issubclass(op, onnx_dialect.ContribOp)
-        ):
-            ops[op.name.removeprefix("onnx.")] = op
-    return ops
+    """ONNX op type -> dialect op class, for every op the dialect defines
+    (every family loaded: the importer itself loads them as nodes need)."""
+    return {op_type: _op_class(name) for op_type, name in ONNX_OPS.items()}
 
 
 def contrib_ops() -> dict[tuple[str, str], type[onnx_dialect.OnnxOp]]:
     """(domain, op type) -> dialect op class, for ONNX Runtime's contrib ops."""
-    ops: dict[tuple[str, str], type[onnx_dialect.OnnxOp]] = {
-        (onnx_dialect.CONTRIB_DOMAIN, "Gelu"): onnx_dialect.GeluOp,
-        (onnx_dialect.CONTRIB_DOMAIN, "RotaryEmbedding"): (
-            onnx_dialect.MsRotaryEmbeddingOp
-        ),
-        (onnx_dialect.CONTRIB_DOMAIN, "Attention"): onnx_dialect.MsAttentionOp,
-        (onnx_dialect.CONTRIB_DOMAIN, "QuantizeLinear"): (
-            onnx_dialect.QuantizeLinearOp
-        ),
-        (onnx_dialect.CONTRIB_DOMAIN, "DequantizeLinear"): (
-            onnx_dialect.DequantizeLinearOp
-        ),
-    }
-    for op in onnx_dialect.ONNX.operations:
-        if issubclass(op, onnx_dialect.ContribOp):
-            for domain in op.DOMAINS:
-                ops[domain, op.name.removeprefix("onnx.")] = op
+    ops = {key: _op_class(name) for key, name in CONTRIB_ALIASES.items()}
+    for domain, by_type in CONTRIB_OPS.items():
+        ops.update({(domain, t): _op_class(name) for t, name in by_type.items()})
     return ops
+
+
+def _contrib_name(node: NodeProto) -> str | None:
+    alias = CONTRIB_ALIASES.get((node.domain, node.op_type))
+    return alias or CONTRIB_OPS.get(node.domain, {}).get(node.op_type)
+
+
+def _class_name(node: NodeProto) -> str | None:
+    """The name of the onnx op class a node is read as, from the index
+    (`xhip.dialects.family_index`): no family is loaded to know it."""
+    if node.domain in ONNX_DOMAINS and node.op_type in ONNX_OPS:
+        return ONNX_OPS[node.op_type]
+    return _contrib_name(node)
 
 
 _SI64 = IntegerType(64, Signedness.SIGNED)
@@ -172,8 +184,8 @@ class _Importer(TensorReader):
         self.progress = progress
         self.model = model
         self.graph = model.graph
-        self.ops = supported_ops()
-        self.contrib = contrib_ops()
+        self.classes: dict[str, type[onnx_dialect.OnnxOp]] = {}
+        """The op classes read so far, by name: each is looked up once."""
         self.opset = self._opset()
         self.initializers = {t.name: t for t in self.graph.initializer}
         self.values: dict[str, SSAValue] = {}
@@ -216,18 +228,21 @@ class _Importer(TensorReader):
         return opset
 
     def op_of(self, node: NodeProto) -> type[onnx_dialect.OnnxOp] | None:
-        """The dialect op a node is, if xhip reads it."""
-        if node.domain in ONNX_DOMAINS and node.op_type in self.ops:
-            return self.ops[node.op_type]
-        return self.contrib.get((node.domain, node.op_type))
+        """The dialect op a node is, if xhip reads it (its family loaded then)."""
+        name = _class_name(node)
+        if name is None:
+            return None
+        op = self.classes.get(name)
+        if op is None:
+            op = self.classes[name] = _op_class(name)
+        return op
 
     def is_contrib(self, node: NodeProto) -> bool:
         """Whether the node is a contrib op, without an onnx schema."""
-        known = (node.domain, node.op_type) in self.contrib
         return (
-            known
-            and node.domain != ML_DOMAIN
-            and (node.domain not in ONNX_DOMAINS or node.op_type not in self.ops)
+            node.domain != ML_DOMAIN
+            and (node.domain not in ONNX_DOMAINS or node.op_type not in ONNX_OPS)
+            and _contrib_name(node) is not None
         )
 
     def check_ops(self) -> None:

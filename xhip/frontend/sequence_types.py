@@ -19,12 +19,14 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType, UnrankedTensorType
 from xdsl.ir import Attribute
 
 from xhip.dialects import onnx as onnx_dialect
+from xhip.dialects.family_index import ONNX_NAMES, ONNX_OPS
 from xhip.frontend.value_info import ELEMENT_TYPES, ValueInfo, dtype_name
 
 SEQUENCE_OPS = frozenset(
-    op.name.removeprefix("onnx.") for op in onnx_dialect.sequence.OPS
+    op_type for op_type, name in ONNX_OPS.items() if name in ONNX_NAMES["sequence"]
 )
-"""The ONNX op types of the sequence family."""
+"""The ONNX op types of the sequence family (from the index: the family
+loads only for a model that has sequences)."""
 
 
 class UnsupportedType(ValueError):

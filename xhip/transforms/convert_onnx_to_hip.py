@@ -11,11 +11,13 @@ with its node name, in one error; the constants file is then not written.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import StringAttr
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -28,13 +30,12 @@ from xdsl.utils.exceptions import PassFailedException
 from xhip.dialects import onnx
 from xhip.dialects.hip import CONSTANTS_FILE, CONSTANTS_FILE_ATTR
 from xhip.transforms.onnx_fold_shapes import OnnxFoldShapesPass
-from xhip.transforms.onnx_to_hip import patterns as op_patterns
+from xhip.transforms.onnx_to_hip import Converters
 from xhip.transforms.onnx_to_hip.constants import (
     ConstantPolicy,
     ConstantsFile,
     ConvertConstant,
 )
-from xhip.transforms.onnx_to_hip.control_flow import unroll_control_flow
 from xhip.transforms.onnx_to_hip.shapes import materialize_shape_values
 from xhip.transforms.onnx_to_hip.support import ConversionState, op_name
 from xhip.transforms.typed_patterns import TypedPatternApplier
@@ -63,6 +64,29 @@ def _sort_attributes(module: builtin.ModuleOp) -> None:
     module.attributes = dict(sorted(module.attributes.items()))
 
 
+class ConverterApplier(TypedPatternApplier):
+    """`TypedPatternApplier` over `first`, the op patterns and `last`, where
+    the op patterns' modules load as the walk meets the ops they convert
+    (`Converters`): an op is given the same patterns as with every module."""
+
+    def __init__(
+        self,
+        first: Sequence[RewritePattern],
+        converters: Converters,
+        last: Sequence[RewritePattern],
+    ) -> None:
+        self.first, self.converters, self.last = list(first), converters, list(last)
+        super().__init__(self._all())
+
+    def _all(self) -> list[RewritePattern]:
+        return [*self.first, *self.converters.patterns(), *self.last]
+
+    def patterns_for(self, cls: type[Operation]) -> tuple[RewritePattern, ...]:
+        if not self.has_met(cls) and self.converters.load_for(cls.name):
+            self.extend(self._all())
+        return super().patterns_for(cls)
+
+
 class NeedsStaticShapes(PassFailedException):
     """Every op left was refused only for a dim known at run time
     (`DimsMustBeStatic`): the model compiles once its input shapes are fixed."""
@@ -81,7 +105,12 @@ class ConvertOnnxToHipPass(ModulePass):
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         # Scan and Loop unrolled first: the walker below converts only the ops
         # there when it starts, and folding then sees the iteration numbers.
-        unroll_control_flow(op)
+        if onnx.family_loaded("control_flow") or onnx.family_loaded("sequence"):
+            # An op or type of a family not loaded cannot be in the model.
+            # lazy: the control flow patterns, only for a model that has some
+            from xhip.transforms.onnx_to_hip.control_flow import unroll_control_flow
+
+            unroll_control_flow(op)
         OnnxFoldShapesPass().apply(ctx, op)
         state = ConversionState()
         output = (
@@ -104,13 +133,11 @@ class ConvertOnnxToHipPass(ModulePass):
     def _convert(
         self, module: builtin.ModuleOp, state: ConversionState, policy: ConstantPolicy
     ) -> None:
-        patterns: list[RewritePattern] = [
-            ConvertConstant(state, policy),
-            *op_patterns(state),
-            EraseEntryPoint(),
-        ]
         PatternRewriteWalker(
-            TypedPatternApplier(patterns), apply_recursively=False
+            ConverterApplier(
+                [ConvertConstant(state, policy)], Converters(state), [EraseEntryPoint()]
+            ),
+            apply_recursively=False,
         ).rewrite_module(module)
         _erase_dead_constants(module)
         materialize_shape_values(module, state)

@@ -72,6 +72,21 @@ class TypedPatternApplier(GreedyRewritePatternApplier):
         self._types = [matched_types(p) for p in self.rewrite_patterns]
         self._by_class: dict[type[Operation], tuple[RewritePattern, ...]] = {}
 
+    def extend(self, rewrite_patterns: Sequence[RewritePattern]) -> None:
+        """Take `rewrite_patterns`, the list so far with patterns added
+        anywhere in it, none of which can match an op class already met (so
+        the patterns each such class was given stay right)."""
+        types = {id(p): t for p, t in zip(self.rewrite_patterns, self._types)}
+        self.rewrite_patterns = list(rewrite_patterns)
+        self._types = [
+            types[id(p)] if id(p) in types else matched_types(p)
+            for p in self.rewrite_patterns
+        ]
+
+    def has_met(self, cls: type[Operation]) -> bool:
+        """Whether the patterns for op class `cls` have been picked."""
+        return cls in self._by_class
+
     def patterns_for(self, cls: type[Operation]) -> tuple[RewritePattern, ...]:
         """The patterns that can match an op of class `cls`, in order."""
         found = self._by_class.get(cls)

@@ -36,7 +36,7 @@ from xhip.transforms.one_shot_bufferize import (
     Buffers,
     OneShotBufferizePass,
 )
-from xhip.transforms.onnx_to_hip import patterns
+from xhip.transforms.onnx_to_hip import Converters, patterns
 from xhip.transforms.onnx_to_hip.support import ConversionState
 from xhip.transforms.typed_patterns import TypedPatternApplier, matched_types
 
@@ -107,8 +107,17 @@ def test_passes_give_what_xdsl_applier_gives(
         else (INPUTS[0].parent / name).read_text()
     )
     ours = _stages(text, tmp_path / "ours")
-    for module in (convert_onnx_to_hip, one_shot_bufferize):
-        monkeypatch.setattr(module, "TypedPatternApplier", GreedyRewritePatternApplier)
+
+    def whole_list(
+        first: list[RewritePattern], converters: Converters, last: list[RewritePattern]
+    ) -> GreedyRewritePatternApplier:
+        """xDSL's applier over every pattern module's patterns, all loaded."""
+        return GreedyRewritePatternApplier([*first, *patterns(converters.state), *last])
+
+    monkeypatch.setattr(convert_onnx_to_hip, "ConverterApplier", whole_list)
+    monkeypatch.setattr(
+        one_shot_bufferize, "TypedPatternApplier", GreedyRewritePatternApplier
+    )
     assert ours == _stages(text, tmp_path / "xdsl")
 
 

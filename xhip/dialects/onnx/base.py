@@ -34,6 +34,12 @@ from xdsl.utils.hints import isa
 AnyTensor = base(TensorType)
 
 
+CONTRIB_DOMAIN = "com.microsoft"
+"""ONNX Runtime's contrib ops' domain (`contrib.ContribOp`)."""
+
+ML_DOMAIN = "ai.onnx.ml"
+"""The `ai.onnx.ml` ops' domain (`ml.MlOp`)."""
+
 DIM_PARAMS = "onnx.dim_params"
 """The argument and result attribute that names dynamic dims: `"0:batch,1:seq"`."""
 
@@ -127,6 +133,8 @@ OPS: tuple[type[Operation], ...] = (
 """This family's ops; a new op goes at the end."""
 
 __all__ = [
+    "CONTRIB_DOMAIN",
+    "ML_DOMAIN",
     "AnyTensor",
     "DIM_PARAMS",
     "EntryPointOp",

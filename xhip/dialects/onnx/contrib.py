@@ -27,9 +27,7 @@ from xdsl.irdl import (
 )
 from xdsl.traits import NoMemoryEffect
 
-from xhip.dialects.onnx.base import AnyTensor, OnnxOp, Unary
-
-CONTRIB_DOMAIN = "com.microsoft"
+from xhip.dialects.onnx.base import CONTRIB_DOMAIN, AnyTensor, OnnxOp, Unary
 
 
 class ContribOp(OnnxOp, ABC):
@@ -164,7 +162,6 @@ OPS: tuple[type[Operation], ...] = (
 """This family's ops; a new op goes at the end."""
 
 __all__ = [
-    "CONTRIB_DOMAIN",
     "BiasAddOp",
     "BiasGeluOp",
     "ContribOp",

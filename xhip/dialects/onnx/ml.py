@@ -33,10 +33,8 @@ from xdsl.irdl import (
 )
 from xdsl.traits import NoMemoryEffect
 
-from xhip.dialects.onnx.base import AnyTensor
+from xhip.dialects.onnx.base import ML_DOMAIN, AnyTensor
 from xhip.dialects.onnx.contrib import ContribOp
-
-ML_DOMAIN = "ai.onnx.ml"
 
 Floats = ArrayAttr[FloatAttr[AnyFloat]]
 Ints = ArrayAttr[IntegerAttr]
@@ -346,7 +344,6 @@ OPS: tuple[type[Operation], ...] = (
 """This family's ops; a new op goes at the end."""
 
 __all__ = [
-    "ML_DOMAIN",
     "ArrayFeatureExtractorOp",
     "BinarizerOp",
     "FeatureVectorizerOp",

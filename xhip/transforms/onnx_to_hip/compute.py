@@ -23,7 +23,6 @@ from xdsl.pattern_rewriter import PatternRewriter
 
 from xhip.dialects import hip, onnx
 from xhip.transforms.onnx_to_hip.compose import PatternFactory
-from xhip.transforms.onnx_to_hip.quantize import convert_low_precision_cast
 from xhip.transforms.onnx_to_hip.support import (
     ConversionState,
     DimSource,
@@ -420,6 +419,9 @@ class ConvertCast(OnnxPattern[onnx.CastOp]):
         if op.input.type == op.output.type:
             rewriter.replace(op, [], [op.input])
             return
+        # lazy: the quantize patterns (and their families) only for a Cast
+        from xhip.transforms.onnx_to_hip.quantize import convert_low_precision_cast
+
         if convert_low_precision_cast(self, op, rewriter):
             return
         sources = _same_shape_sources(op.input)

@@ -216,21 +216,31 @@ def symbol_names(table: Operation) -> set[str]:
     return names
 
 
+_READ_AS_OPERAND_1 = ("ReshapeOp", "SqueezeOp", "UnsqueezeOp", "ReduceBase")
+"""The ops that read their operand 1 while compiling (a shape, some axes)."""
+
+_READ_FROM_OPERAND_1 = (
+    *("DropoutOp", "ResizeOp", "TopKOp"),
+    *("SliceOp", "SplitOp", "TileOp", "ExpandOp"),
+)
+"""The ops that read every operand after the first while compiling."""
+
+
 def _read_at_compile_time(op: onnx.ConstantOp) -> bool:
-    """Whether every use reads the value while compiling (a shape, some axes)."""
+    """Whether every use reads the value while compiling (a shape, some axes).
+    Only the families loaded are asked for (`onnx.loaded`): a user of a family
+    that is not loaded cannot exist."""
+    uses = op.output.uses
+    if not uses:
+        return True
+    first = onnx.loaded(*_READ_AS_OPERAND_1)
+    after = onnx.loaded(*_READ_FROM_OPERAND_1)
     return all(
-        isinstance(
-            use.operation,
-            onnx.ReshapeOp | onnx.SqueezeOp | onnx.UnsqueezeOp | onnx.ReduceBase,
-        )
+        isinstance(use.operation, first)
         and use.index == 1
-        or isinstance(use.operation, onnx.DropoutOp | onnx.ResizeOp | onnx.TopKOp)
+        or isinstance(use.operation, after)
         and use.index >= 1
-        or isinstance(
-            use.operation, onnx.SliceOp | onnx.SplitOp | onnx.TileOp | onnx.ExpandOp
-        )
-        and use.index >= 1
-        for use in op.output.uses
+        for use in uses
     )
 
 
