@@ -15,7 +15,8 @@ numba's pool where it takes them: `CpuHost._kernel_threads`): + - * / still
 round as numpy's, exp and erf are float32's within 1 and 0.99 ulp
 (`cpu_kernels_rows`), not numpy's (float64 erf). A large lone op of
 `EXACT_KINDS` (an Add, a Relu) takes the same loop where numba's pool would
-run it, and gives numpy's bits (`_bind_numba_op`).
+run it, and gives numpy's bits (`_bind_numba_op`); a lone Where from
+`SMALL_NUMBA_MIN_ELEMENTS` on, on any thread (`SLOW_SMALL`).
 """
 
 from __future__ import annotations
@@ -134,7 +135,7 @@ def piece(x: np.ndarray, key: tuple[int | slice, ...], rank: int) -> np.ndarray:
 
 
 EXACT_KINDS = frozenset(
-    {"add", "sub", "mul", "div", "neg", "abs", "relu", "max", "min", "copy"}
+    {"add", "sub", "mul", "div", "neg", "abs", "relu", "max", "min", "copy", "where"}
 )
 """Kinds whose numba loop rounds as numpy does, bit for bit."""
 SMALL_NUMBA_MIN_ELEMENTS = 1 << 14
@@ -147,6 +148,11 @@ what the process loaded before."""
 SLOW_ON_NUMPY = frozenset({"erf"})
 """Elementwise kinds whose numpy form is many passes (erf: Cephes in
 float64 over masked parts): alone, a large one runs as a one-step loop."""
+SLOW_SMALL = frozenset({"where"})
+"""Exact kinds whose numpy form is slow even small: alone, one of
+`SMALL_NUMBA_MIN_ELEMENTS` and more runs as a one-step loop once numba is
+loaded, on the caller below `NUMBA_MIN_ELEMENTS` (np.where branches per
+element: GPT-2's mask at 8 x 64, 32 Ki floats, 28 us against 3)."""
 
 
 def _small_numba(steps: Sequence[Step], size: int) -> bool:
@@ -167,10 +173,14 @@ class CpuFused(CpuHost):
         """A large lone op as a one-step numba loop (`cpu_kernels_fused`):
         one of `SLOW_ON_NUMPY`, or of `EXACT_KINDS` (numpy's bits) where its
         threads are numba's pool (`_kernel_threads`: one launch, not a
-        Python thread woken a share); None where numpy keeps it."""
+        Python thread woken a share), or of `SLOW_SMALL` from its smaller
+        size; None where numpy keeps it."""
         size = target.size
         slow = kind in SLOW_ON_NUMPY
-        if not (slow or kind in EXACT_KINDS) or size < NUMBA_MIN_ELEMENTS:
+        small = kind in SLOW_SMALL and _small_numba([], size)
+        if not small and (
+            not (slow or kind in EXACT_KINDS) or size < NUMBA_MIN_ELEMENTS
+        ):
             return None
         dtype = next((n for n, d in DTYPES.items() if d == target.dtype), "")
         if dtype not in ("f32", "f64"):
@@ -184,7 +194,7 @@ class CpuFused(CpuHost):
         from xhip.backend import cpu_kernels_fused  # lazy: numba, large ops only
 
         threads, pool = self._kernel_threads(size)
-        if not slow and not (pool and threads > 1):
+        if not (slow or small) and not (pool and threads > 1):
             return None
         step = Step(kind, tuple(range(len(arrays))), tuple(params), dtype)
         loops = cpu_kernels_fused.bind_kernel([step], arrays, target, threads, pool)

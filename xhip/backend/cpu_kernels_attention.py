@@ -27,9 +27,12 @@ is still NaN (all keys masked) gets `fill` * sum of v when there is a
 `pack` copies k (D, T) and v (T, Dv) of a head into panels of `NR` columns
 once per call (their padding zeroed once, by `bind`), so that every tile is
 a whole one (a v whose rows are whole panels, Dv = NR floats in a row, is
-read in place); k's transposed view (the models' layout) 16 x 16 floats
-at a time (`transpose16`); the query rows are copied, scaled,
-into a scratch padded to `MR` rows. Few query rows (`MIN_ROWS`) do not pay for the packing.
+read in place); a v of Dv up to `NARROW` into panels of Dv rounded up to 8
+floats, exp @ v then on tiles as narrow (`_narrow`: at 8 x 64 on GPT-2's
+heads of 8, one thread, 300 -> 155 us); k's transposed view (the models'
+layout) 16 x 16 floats at a time (`transpose16`); the query rows are
+copied, scaled, into a scratch padded to `MR` rows. Few query rows
+(`MIN_ROWS`) do not pay for the packing.
 
 Threads: `attend_pool`, one launch on numba's threads (`cpu_host.numba_pool`:
 its OpenMP or TBB layer) that packs and then attends, each thread taking
@@ -119,66 +122,100 @@ are), the mask "C" (its rows vectorize), scratch and panels "C"."""
 _ZERO, _UNIT, _NEG = _F(0.0), _F(1.0), _F(-np.inf)
 
 
-@intrinsic
-def _tile(
-    typingctx: Any, a: Any, lda: Any, b: Any, c: Any, ldc: Any, k: Any, add: Any
-) -> Any:
-    """c[MR, NR] (+)= a[MR, k] @ b[k, NR]: float32 addresses, a's and c's
-    row strides in elements, b a packed panel (rows of NR); c added to when
-    `add`, else overwritten. The calling kernel calls `wide_vectors()`, or
-    LLVM may split the 512-bit vectors."""
-    sig = types.void(
-        types.intp, types.intp, types.intp, types.intp, types.intp, types.intp,
-        types.boolean,
-    )  # fmt: skip
+def _tile_of(lanes: int, vectors: int, ldb: int = 0) -> Any:
+    """The micro-kernel of `MR` rows by `vectors` vectors of `lanes` floats
+    (`_tile`: 16 x 4, `NR` columns; `NARROW`'s: 8 x 1 to 4), b's rows `ldb`
+    floats apart (0: as wide as the tile)."""
+    width = ldb or lanes * vectors
 
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        pa, lda, pb, pc, ldc, k, add = args
-        f32 = ir.FloatType()
-        vec = ir.VectorType(f32, _LANE)
-        fptr, vptr = f32.as_pointer(), vec.as_pointer()
-        pa, pb, pc = (builder.inttoptr(x, fptr) for x in (pa, pb, pc))
-        fma = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(vec, [vec] * 3), "llvm.fmuladd.v16f32"
-        )
-        vectors = NR // _LANE
-        intp = lda.type
-        slots: list[tuple[Any, Any]] = []
-        for r in range(MR):
-            row = builder.gep(pc, [builder.mul(intp(r), ldc)])
-            for v in range(vectors):
-                slot = cgutils.alloca_once(builder, vec)  # a register after SROA
-                at = builder.bitcast(builder.gep(row, [intp(v * _LANE)]), vptr)
-                start = builder.select(add, builder.load(at, align=4), vec(None))
-                builder.store(start, slot)
-                slots.append((slot, at))
-        undef = ir.Constant(vec, ir.Undefined)
-        splat = ir.Constant(ir.VectorType(ir.IntType(32), _LANE), [0] * _LANE)
-        with cgutils.for_range(builder, k) as loop:
-            p = loop.index
-            brow = builder.gep(pb, [builder.mul(p, intp(NR))])
-            bs = [
-                builder.load(
-                    builder.bitcast(builder.gep(brow, [intp(v * _LANE)]), vptr), align=4
-                )
-                for v in range(vectors)
-            ]
+    def tile(
+        typingctx: Any, a: Any, lda: Any, b: Any, c: Any, ldc: Any, k: Any, add: Any
+    ) -> Any:
+        sig = types.void(
+            types.intp, types.intp, types.intp, types.intp, types.intp, types.intp,
+            types.boolean,
+        )  # fmt: skip
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            pa, lda, pb, pc, ldc, k, add = args
+            f32 = ir.FloatType()
+            vec = ir.VectorType(f32, lanes)
+            fptr, vptr = f32.as_pointer(), vec.as_pointer()
+            pa, pb, pc = (builder.inttoptr(x, fptr) for x in (pa, pb, pc))
+            fma = cgutils.get_or_insert_function(
+                builder.module,
+                ir.FunctionType(vec, [vec] * 3),
+                f"llvm.fmuladd.v{lanes}f32",
+            )
+            intp = lda.type
+            slots: list[tuple[Any, Any]] = []
             for r in range(MR):
-                x = builder.load(
-                    builder.gep(pa, [builder.add(builder.mul(intp(r), lda), p)])
-                )
-                xs = builder.insert_element(undef, x, ir.IntType(32)(0))
-                xs = builder.shuffle_vector(xs, undef, splat)
+                row = builder.gep(pc, [builder.mul(intp(r), ldc)])
                 for v in range(vectors):
-                    slot = slots[r * vectors + v][0]
-                    builder.store(
-                        builder.call(fma, [xs, bs[v], builder.load(slot)]), slot
+                    slot = cgutils.alloca_once(builder, vec)  # a register after SROA
+                    at = builder.bitcast(builder.gep(row, [intp(v * lanes)]), vptr)
+                    start = builder.select(add, builder.load(at, align=4), vec(None))
+                    builder.store(start, slot)
+                    slots.append((slot, at))
+            undef = ir.Constant(vec, ir.Undefined)
+            splat = ir.Constant(ir.VectorType(ir.IntType(32), lanes), [0] * lanes)
+            with cgutils.for_range(builder, k) as loop:
+                p = loop.index
+                brow = builder.gep(pb, [builder.mul(p, intp(width))])
+                bs = [
+                    builder.load(
+                        builder.bitcast(builder.gep(brow, [intp(v * lanes)]), vptr),
+                        align=4,
                     )
-        for slot, at in slots:
-            builder.store(builder.load(slot), at, align=4)
-        return context.get_dummy_value()
+                    for v in range(vectors)
+                ]
+                for r in range(MR):
+                    x = builder.load(
+                        builder.gep(pa, [builder.add(builder.mul(intp(r), lda), p)])
+                    )
+                    xs = builder.insert_element(undef, x, ir.IntType(32)(0))
+                    xs = builder.shuffle_vector(xs, undef, splat)
+                    for v in range(vectors):
+                        slot = slots[r * vectors + v][0]
+                        builder.store(
+                            builder.call(fma, [xs, bs[v], builder.load(slot)]), slot
+                        )
+            for slot, at in slots:
+                builder.store(builder.load(slot), at, align=4)
+            return context.get_dummy_value()
 
-    return sig, codegen
+        return sig, codegen
+
+    tile.__name__ = tile.__qualname__ = f"_tile_{lanes}x{vectors}_{width}"
+    return intrinsic(tile)
+
+
+_tile = _tile_of(_LANE, NR // _LANE)
+"""c[MR, NR] (+)= a[MR, k] @ b[k, NR]: float32 addresses, a's and c's row
+strides in elements, b a packed panel (rows of NR); c added to when `add`,
+else overwritten. The calling kernel calls `wide_vectors()`, or LLVM may
+split the 512-bit vectors."""
+_NARROW_LANE = 8
+NARROW = 4 * _NARROW_LANE
+"""Widest Dv whose exp @ v runs on a narrow tile (`_narrow`): v in panels
+of Dv rounded up to 8 floats, not `NR`. At Dv = 8 (GPT-2's small heads) a
+64-column panel made 8 times the multiply-adds of the product."""
+_tile8, _tile16, _tile24, _tile32 = (_tile_of(_NARROW_LANE, m) for m in range(1, 5))
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _narrow(
+    a: Any, lda: int, b: Any, c: Any, ldc: int, k: int, add: bool, w: int
+) -> None:
+    """`_tile` on a panel of `w` columns (8, 16, 24 or 32)."""
+    if w == 8:
+        _tile8(a, lda, b, c, ldc, k, add)  # pyright: ignore[reportCallIssue]
+    elif w == 16:
+        _tile16(a, lda, b, c, ldc, k, add)  # pyright: ignore[reportCallIssue]
+    elif w == 24:
+        _tile24(a, lda, b, c, ldc, k, add)  # pyright: ignore[reportCallIssue]
+    else:
+        _tile32(a, lda, b, c, ldc, k, add)  # pyright: ignore[reportCallIssue]
 
 
 Q_BIAS, K_BIAS, V_BIAS, OUT_BIAS = 1, 2, 4, 8
@@ -254,15 +291,16 @@ def pack(
                 for i in range(d):
                     for j in range(n):
                         kp[u, s, i, j] += kb[b, h, i, j0 + j]
+        wide = vp.shape[3]  # NR, or Dv rounded up to 8 (`NARROW`)
         for s in range(vp.shape[1] if vp.shape[2] > 0 else 0):  # not `direct`
-            c0 = s * NR
-            n = min(NR, width - c0)
+            c0 = s * wide
+            n = min(wide, width - c0)
             if v.strides[3] == 4:
                 at = v.ctypes.data + b * v.strides[0] + h * v.strides[1] + c0 * 4
                 to = vp.ctypes.data + (u * vp.shape[1] + s) * vp.strides[1]
                 for j in range(t):
                     src = at + j * v.strides[2]
-                    scale_run(src, to + j * NR * 4, n, _UNIT, _ZERO, 0, 0)  # pyright: ignore[reportCallIssue]
+                    scale_run(src, to + j * wide * 4, n, _UNIT, _ZERO, 0, 0)  # pyright: ignore[reportCallIssue]
             else:
                 for j in range(t):
                     for c in range(n):
@@ -329,11 +367,11 @@ def attend(
     them with `V_BIAS`), or v itself where `vp` has no rows (`direct`);
     qb with `Q_BIAS`, vb to the outputs with `OUT_BIAS`. The thread's
     scratch: `qs` (rows a block, D), `s` (rows, keys a chunk), `acc` (rows,
-    Dv padded to NR)."""
+    Dv padded to its panels' width)."""
     wide_vectors()  # pyright: ignore[reportCallIssue]
     heads = q.shape[1]
     d, width = q.shape[3], out.shape[3]
-    strips = vp.shape[1]
+    strips, wide = vp.shape[1], vp.shape[3]  # v's panels: NR, or `NARROW`
     padded = kp.shape[1] * NR
     chunk = s.shape[1]
     f = scale[0]
@@ -387,11 +425,14 @@ def attend(
                     else:
                         s[i, :] = _ZERO
                 for p in range(strips):  # the keys up to t: s is 0 after them
-                    panel = values + p * vp.strides[1] + c0 * NR * 4
+                    panel = values + p * vp.strides[1] + c0 * wide * 4
                     for r in range(tiles):
                         a = s.ctypes.data + r * MR * row * 4
-                        c = acc.ctypes.data + (r * MR * ld + p * NR) * 4
-                        _tile(a, row, panel, c, ld, n, c0 > 0)  # pyright: ignore[reportCallIssue]
+                        c = acc.ctypes.data + (r * MR * ld + p * wide) * 4
+                        if wide == NR:
+                            _tile(a, row, panel, c, ld, n, c0 > 0)  # pyright: ignore[reportCallIssue]
+                        else:
+                            _narrow(a, row, panel, c, ld, n, c0 > 0, wide)
             fine = True
             for i in range(rows):
                 fine = fine and sums[i] >= low and sums[i] <= high
@@ -592,12 +633,14 @@ def bind(
     heads = b * h
     panels = -(-t // NR)
     kp = np.zeros((heads, panels, d, NR), np.float32)
-    # `direct`: v's rows (Dv = NR floats, in a row) are a whole panel already
-    # (read in place with other strides, the GEMM's B rows 1 KiB apart at 8
-    # x 128 cost what the packing saved).
-    direct = width == NR and v4.strides[2:] == (NR * 4, 4) and not biased & V_BIAS
+    # v's panels: NR columns, or Dv's rounded up to 8 up to `NARROW`.
+    wide = NR if width > NARROW else -(-width // _NARROW_LANE) * _NARROW_LANE
+    # `direct`: v's rows (Dv = `wide` floats, in a row) are a whole panel
+    # already (read in place with other strides, the GEMM's B rows 1 KiB
+    # apart at 8 x 128 cost what the packing saved).
+    direct = width == wide and v4.strides[2:] == (wide * 4, 4) and not biased & V_BIAS
     vp = np.zeros(
-        (heads, -(-width // NR), 0 if direct else panels * NR, NR), np.float32
+        (heads, -(-width // wide), 0 if direct else panels * NR, wide), np.float32
     )
     m = zero if m4 is None else m4
     f = readonly(np.ones(1, np.float32) if scale is None else scale.reshape(1))
@@ -625,11 +668,11 @@ def bind(
         call = partial(
             attend_pool, k4, v4, kp, vp, q4, qb, kb, vb, biased, *given, units,
             cuts, lo, hi,
-            *_scratch(workers, rows, d, chunk, panels, vp.shape[1]),
+            *_scratch(workers, rows, d, chunk, panels, vp.shape[1] * wide),
             pool_state(workers, WARM), own,
         )  # fmt: skip
         return [[call]]
-    scratch = _scratch(count, rows, d, chunk, panels, vp.shape[1])
+    scratch = _scratch(count, rows, d, chunk, panels, vp.shape[1] * wide)
     if own:
         return [
             [
@@ -691,11 +734,12 @@ def bind(
 
 
 def _scratch(
-    count: int, rows: int, d: int, chunk: int, panels: int, strips: int
+    count: int, rows: int, d: int, chunk: int, panels: int, columns: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """`count` calls' `qs`, `s` and `acc` (`attend`), one under another."""
+    """`count` calls' `qs`, `s` and `acc` (`attend`; `columns` v's panels'),
+    one under another."""
     return (
         np.empty((count, rows, d), np.float32),
         np.empty((count, rows, min(chunk, panels * NR)), np.float32),
-        np.empty((count, rows, strips * NR), np.float32),
+        np.empty((count, rows, columns), np.float32),
     )

@@ -3,20 +3,22 @@
 `cpu_fused` hands a large float group here: its steps become the body of one
 loop over the output, written as Python source per group (`source`), so each
 element is read once, computed in registers in the op's own precision
-(float32 math for float32: `exp` and `erf` are `cpu_kernels_rows`'s, within
-1 ulp and 0.99 ulp of float64; +, -, *, / round as numpy's), and written
-once. The loop runs over rows `[lo, hi)` of the output seen as (rows, cols),
-so the runtime's threads each take a range of rows (`nogil`); where numba's
-pool takes the shares (`cpu_host.numba_pool`), `kernel_pool` runs them all
-in one launch on its threads, each taking the next share (`take`), as
-`cpu_kernels_pool.norm_pool`.
+(float32 math for float32: `exp`, `erf` and `tanh` are `cpu_kernels_rows`'s,
+within 1, 0.99 and 1.29 ulp of float64; +, -, *, / round as numpy's; a pow
+by a one-element 2 or 3 is numpy's products, any other libm's `pow`), and
+written once. The loop runs over rows `[lo, hi)` of the output seen as
+(rows, cols), so the runtime's threads each take a range of rows (`nogil`);
+where numba's pool takes the shares (`cpu_host.numba_pool`), `kernel_pool`
+runs them all in one launch on its threads, each taking the next share
+(`take`), as `cpu_kernels_pool.norm_pool`.
 
 Each operand is read as what it is under broadcasting: a scalar (read once),
 a row (`a[j]`: a bias over the last axis), a column (`a[i]`) or a full
 (rows, cols) view; a full view that is the output itself (a group written in
 place) is read through the output (`out[i, j]`): LLVM vectorizes a loop only
 after a run-time check that its loads and stores do not overlap, and a loop
-in place fails it and runs scalar, 8x slower. A group with another
+in place fails it and runs scalar, 8x slower. A bool input read only as a
+`where`'s condition is read as a truth value. A group with another
 primitive, dtype or broadcast stays on numpy (`bind_kernel` returns None).
 
 On disk: the source goes into a file named by its hash under
@@ -73,9 +75,16 @@ _SCALAR: dict[str, str] = {
     "min": "fmin({0}, {1})",
     "max": "fmax({0}, {1})",
     "relu": "fmax({0}, ZERO)",
+    "select": "({1} if {0} else {2})",
 }
 _WIDE = {"exp": "math.exp({0})", "erf": "math.erf({0})"}
-_NARROW = {"exp": "exp32({0})", "erf": "erf32({0})"}
+_NARROW = {"exp": "exp32({0})", "erf": "erf32({0})", "tanh": "tanh32({0})"}
+_POW = "({0} ** {1})"
+"""x ** y: libm's `powf` (`pow`) a call per element; within an ulp of
+`np.power`, not its bits (about 20% differ in the last bit at y = 2.5)."""
+_POW_SMALL = "(({0} * {0}) if {1} == TWO else (({0} * {0}) * {0}))"
+"""x ** y for a one-element y that is 2 or 3 (`source`'s fast loop): the
+products `elementwise._power` (and ONNX Runtime) compute, the same bits."""
 
 
 def kernel_dir() -> Path:
@@ -120,12 +129,18 @@ def source(steps: Sequence[Step], kinds: Sequence[str], dtype: str) -> str | Non
     """The module of one group: `kernel(lo, hi, out, *inputs)` and its
     shares on numba's pool, `kernel_pool(cuts, state, out, *inputs)`; `kinds` says
     how each input is read (`s`calar, `r`ow, `c`olumn, `f`ull, `o`: the
-    full view that `out` is); None if a step has no scalar form."""
-    table = _SCALAR | (_NARROW if dtype == "f32" else _WIDE)
+    full view that `out` is); None if a step has no scalar form. A pow by
+    a one-element input has two loops, `kernel` choosing at each call:
+    where every such exponent is 2 or 3, products (`_POW_SMALL`: no libm
+    call, so the loop vectorizes), else libm's `pow`."""
+    table = _SCALAR | (_NARROW if dtype == "f32" else _WIDE) | {"pow": _POW}
     constants: list[float] = []
     n = len(kinds)
     values = [f"x{k}" for k in range(n)]
     body: list[str] = []
+    small: list[str] = []
+    """The body of the loop for exponents of 2 or 3 (only with such a pow)."""
+    exponents: list[int] = []
     for k, step in enumerate(steps):
         args = [values[a] for a in step.args]
         if step.type != dtype:
@@ -140,7 +155,12 @@ def source(steps: Sequence[Step], kinds: Sequence[str], dtype: str) -> str | Non
                 return None
         else:
             return None
+        fast = text
+        if step.kind == "pow" and step.args[1] < n and kinds[step.args[1]] == "s":
+            fast = _POW_SMALL.format(*args)
+            exponents.append(step.args[1])
         body.append(f"            s{k} = {text}")
+        small.append(f"            s{k} = {fast}")
         values.append(f"s{k}")
     hoisted = [f"    x{k} = a{k}[0]" for k in range(n) if kinds[k] == "s"]
     reads = {"r": "a{k}[j]", "c": "a{k}[i]", "f": "a{k}[i, j]", "o": "out[i, j]"}
@@ -151,31 +171,56 @@ def source(steps: Sequence[Step], kinds: Sequence[str], dtype: str) -> str | Non
     ]
     scalar = "np.float32" if dtype == "f32" else "np.float64"
     inputs = ", ".join(f"a{k}" for k in range(n))
+
+    def loop(name: str, lines: list[str]) -> list[str]:
+        return [
+            '@njit(cache=True, nogil=True, error_model="numpy")',
+            f"def {name}(lo, hi, out, {inputs}):",
+            "    wide_vectors()",
+            "    cols = out.shape[1]",
+            *hoisted,
+            "    for i in range(lo, hi):",
+            "        for j in range(cols):",
+            *loads,
+            *lines,
+            f"            out[i, j] = s{len(steps) - 1}",
+            "",
+            "",
+        ]
+
+    if exponents:
+        small_ones = " and ".join(
+            f"(a{k}[0] == TWO or a{k}[0] == THREE)" for k in sorted(set(exponents))
+        )
+        loops = [
+            *loop("rows", body),
+            *loop("rows_small", small),
+            '@njit(cache=True, nogil=True, error_model="numpy")',
+            f"def kernel(lo, hi, out, {inputs}):",
+            f"    if {small_ones}:",
+            f"        rows_small(lo, hi, out, {inputs})",
+            "    else:",
+            f"        rows(lo, hi, out, {inputs})",
+            "",
+            "",
+        ]
+    else:
+        loops = loop("kernel", body)
     lines = [
         "import math",
         "import numpy as np",
         "from numba import njit, prange",
         "from xhip.backend.cpu_kernels_pool import review, take, team",
         "from xhip.backend.cpu_kernels_rows import (",
-        "    erf32, exp32, fmax, fmin, wide_vectors,",
+        "    erf32, exp32, fmax, fmin, tanh32, wide_vectors,",
         ")",
         f"# {_MATH_DIGEST}: cpu_kernels_rows.py and cpu_kernels_pool.py",
         f"ZERO = {scalar}(0.0)",
+        *([f"TWO = {scalar}(2.0)", f"THREE = {scalar}(3.0)"] if exponents else []),
         *(f"K{i} = {scalar}(float({str(c)!r}))" for i, c in enumerate(constants)),
         "",
         "",
-        '@njit(cache=True, nogil=True, error_model="numpy")',
-        f"def kernel(lo, hi, out, {inputs}):",
-        "    wide_vectors()",
-        "    cols = out.shape[1]",
-        *hoisted,
-        "    for i in range(lo, hi):",
-        "        for j in range(cols):",
-        *loads,
-        *body,
-        f"            out[i, j] = s{len(steps) - 1}",
-        "",
-        "",
+        *loops,
         '@njit(cache=True, nogil=True, error_model="numpy", parallel=True)',
         f"def kernel_pool(cuts, state, out, {inputs}):",
         "    threads = team(state, state.shape[0] - 4)",
@@ -235,6 +280,15 @@ def _operand(
     return "f", wide
 
 
+def _condition(steps: Sequence[Step], k: int) -> bool:
+    """Whether input `k` is read only as a `where`'s condition: a bool
+    input may be, where the loop reads it as a truth value."""
+    return all(
+        k not in step.args or step.kind == "where" and k not in step.args[1:]
+        for step in steps
+    )
+
+
 def _same(a: np.ndarray, b: np.ndarray) -> bool:
     """Whether `a` and `b` are the same elements in the same order."""
     return (
@@ -256,7 +310,10 @@ def bind_kernel(
     dtype = next((name for name, d in FLOATS.items() if d == target.dtype), None)
     if dtype is None or target.ndim == 0:
         return None
-    if any(x.dtype != target.dtype for x in arrays):
+    if not all(
+        x.dtype == target.dtype or x.dtype == np.bool_ and _condition(steps, k)
+        for k, x in enumerate(arrays)
+    ):
         return None
     shape = target.shape
     cols = shape[-1]

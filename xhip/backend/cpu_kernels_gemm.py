@@ -17,8 +17,9 @@ to each block of rows when done, while it is in cache. Tiles off the edge
 thread's scratch.
 
 Cache: keyed on this file, `cpu_kernels_attention` (`_tile`, `take`,
-`team`, `review`) and `cpu_kernels_rows` (`wide_vectors`), whose code the
-kernels compile in (`numba_cache.key_on`).
+`team`, `review`), `cpu_kernels_rows` (`wide_vectors`) and
+`cpu_kernels_runs` (`add_run`), whose code the kernels compile in
+(`numba_cache.key_on`).
 """
 
 from __future__ import annotations
@@ -33,12 +34,14 @@ from xhip.backend import (
     cpu_kernels_attention,
     cpu_kernels_pool,
     cpu_kernels_rows,
+    cpu_kernels_runs,
     numba_cache,
 )
 from xhip.backend.cpu_kernels_attention import (  # pyright: ignore[reportPrivateUsage]
     MR,
     NR,
     _tile,
+    _tile_of,
     readonly,
 )
 from xhip.backend.cpu_kernels_pool import (
@@ -51,6 +54,7 @@ from xhip.backend.cpu_kernels_pool import (
     team,
 )
 from xhip.backend.cpu_kernels_rows import wide_vectors
+from xhip.backend.cpu_kernels_runs import add_run
 
 numba_cache.key_on(
     __file__,
@@ -58,6 +62,7 @@ numba_cache.key_on(
         cpu_kernels_attention.__file__,
         cpu_kernels_pool.__file__,
         cpu_kernels_rows.__file__,
+        cpu_kernels_runs.__file__,
     ],
 )
 
@@ -77,6 +82,26 @@ _ONE = types.Array(types.float32, 1, "C", readonly=True)
 _P3, _C2 = types.float32[:, :, ::1], types.float32[:, ::1]
 _SHARES = types.int64[:, ::1]
 _ZERO = _F(0.0)
+
+
+_EDGE = 16
+"""A last panel of a multiple of this many columns (16, 32, 48) runs on a
+tile as wide (`_edge`), its outputs written in place; other widths go
+through the scratch, a whole tile's work each."""
+_edge16, _edge32, _edge48 = (_tile_of(_EDGE, v, NR) for v in (1, 2, 3))
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _edge(
+    a: Any, lda: int, b: Any, c: Any, ldc: int, k: int, add: bool, w: int
+) -> None:
+    """`_tile` on the first `w` (16, 32 or 48) columns of a panel."""
+    if w == _EDGE:
+        _edge16(a, lda, b, c, ldc, k, add)  # pyright: ignore[reportCallIssue]
+    elif w == 2 * _EDGE:
+        _edge32(a, lda, b, c, ldc, k, add)  # pyright: ignore[reportCallIssue]
+    else:
+        _edge48(a, lda, b, c, ldc, k, add)  # pyright: ignore[reportCallIssue]
 
 
 @njit(types.void(_IN2, _P3, types.intp, types.intp), cache=True, nogil=True)
@@ -118,6 +143,9 @@ def gemm(
     lda, ldc = a.strides[0] // 4, c.strides[0] // 4
     step = wp.strides[0]
     whole = min(n // NR, p1)  # panels whose NR columns all lie in c
+    last = n - whole * NR  # the columns of the panel after them, if any
+    # That panel on a tile of its width, in place (`_edge`).
+    narrow = whole < p1 and 0 < last < NR and last % _EDGE == 0
     base_a, base_b, base_c = a.ctypes.data, wp.ctypes.data, c.ctypes.data
     for m0 in range(r0, r1, MC):
         m1 = min(m0 + MC, r1)
@@ -130,8 +158,14 @@ def gemm(
                     pa = base_a + (r * lda + k0) * 4
                     pc = base_c + (r * ldc + p * NR) * 4
                     _tile(pa, lda, panel, pc, ldc, kc, k0 > 0)  # pyright: ignore[reportCallIssue]
+            if narrow:
+                panel = base_b + whole * step + k0 * NR * 4
+                for r in range(m0, full, MR):
+                    pa = base_a + (r * lda + k0) * 4
+                    pc = base_c + (r * ldc + whole * NR) * 4
+                    _edge(pa, lda, panel, pc, ldc, kc, k0 > 0, last)
         # The tiles off the edge, whole k at once, through `tc`.
-        for p in range(max(p0, whole), p1):
+        for p in range(max(p0, whole + 1 if narrow else whole), p1):
             panel = base_b + p * step
             width = n - p * NR
             for r in range(m0, full, MR):
@@ -153,10 +187,11 @@ def gemm(
                 for i in range(rows):
                     for j in range(width):
                         c[full + i, p * NR + j] = tc[i, j]
-        if has_bias:
+        if has_bias:  # a vector at a time (`add_run`)
+            lo, hi = p0 * NR, min(p1 * NR, n)
             for i in range(m0, m1):
-                for j in range(p0 * NR, min(p1 * NR, n)):
-                    c[i, j] += bias[j]
+                at = base_c + (i * ldc + lo) * 4
+                add_run(at, bias.ctypes.data + lo * 4, hi - lo)  # pyright: ignore[reportCallIssue]
 
 
 @njit(
