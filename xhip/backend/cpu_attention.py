@@ -58,6 +58,11 @@ at 16 keys, 0.87-0.88x at 512 x 4 heads and 2048 x 1; 48 x 48 0.62x, 32
 rows x 128 keys x 4 heads (S * T * (D + Dv) 2 ** 19) 0.90x, 64 x 64 0.97x.
 Without it (`NUMBA_CPU_NAME=generic`: numba's masked 16-lane vectors are
 slow there) 4 rows x 128 keys 0.97x, 8 rows 1.44x: up to 4 rows."""
+POOL_MIN_SCORES = 1 << 14
+"""From this many scores the numba kernels run threaded on numba's pool
+(`numba_pool`: one launch, where our Python threads' hand-off costs more
+than the seed's 1 x 128 attention saves); with our threads from
+`PARALLEL_MIN_ELEMENTS`. Measured with `cpu_host.POOL_GEMM_MIN_MACS`."""
 SUM_MIN, SUM_MAX = 1e-20, 1e30
 """Row sums of unshifted exp that need no max shift: no term overflowed, and
 what underflowed is below 2048 * 1.2e-38 / 1e-20 of the sum."""
@@ -419,8 +424,9 @@ class CpuAttention(CpuHost):
         big = scores >= PARALLEL_MIN_ELEMENTS
         if scores >= KERNEL_MIN_SCORES and _work(o.dtype) == np.float32 and wide_simd():
             biases = (q_bias, k_bias, v_bias)
+            pooled = big or scores >= POOL_MIN_SCORES and numba_pool()
             kernels = self._bind_kernels(
-                q, k, v, mask, scale, fill, o, attrs, biases, big
+                q, k, v, mask, scale, fill, o, attrs, biases, pooled
             )
             if kernels is not None:
                 return kernels

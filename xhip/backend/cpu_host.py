@@ -60,6 +60,15 @@ GEMM wins)."""
 PACKED_CACHE_BYTES = 1 << 30
 """The most bytes of packed constant weights a runtime keeps for later binds."""
 
+POOL_GEMM_MIN_MACS = 1 << 19
+"""From this many multiply-adds a GEMM that the numba kernels take runs
+threaded on numba's pool (`numba_pool`: one launch, 1-1.5 us, where a
+hand-off to our Python threads costs tens): the seed's projections at 1 x
+128 (128 x 64 x 64, 3 x 0.5 Mi, one launch once merged) on a 2-core Zen 4,
+whose cores give half a Xeon's float32 multiply-adds a cycle. The seed at 1
+x 128, best of 1000 calls, alternating fresh processes: 86 us with its GEMMs
+and attention on one thread, 65-78 with both on the pool (ORT 61-63)."""
+
 KERNEL_GEMM_MACS = 1 << 16
 KERNEL_GEMM_ROWS = 4
 """Fewest multiply-adds and rows of a GEMM by a constant weight that the
@@ -262,7 +271,7 @@ class CpuHost(Runtime, ABC):
 
     name = "cpu"
 
-    def __init__(self, debug: bool = False, threads: int | None = None):
+    def __init__(self, *, debug: bool = False, threads: int | None = None):
         super().__init__(debug)
         self.threads = max(1, threads or min(os.cpu_count() or 1, 8))
         self._pool: _Workers | None = None
@@ -515,7 +524,8 @@ class CpuHost(Runtime, ABC):
             or not x.dtype == w.dtype == o.dtype == f4
             or rows < KERNEL_GEMM_ROWS
             or rows * n * k < KERNEL_GEMM_MACS
-            or n * 8 < -(-n // 64) * 64 * 7  # panels of 64: at most 1/8 padding
+            or n % 64 % 16 and n * 8 < -(-n // 64) * 64 * 7  # padding: at most 1/8
+            # of the panels, but for a last panel of 16, 32 or 48 (a narrow tile)
             or x.strides[1] != 4
             or o.strides[1] != 4
             or x.strides[0] % 4
@@ -536,6 +546,8 @@ class CpuHost(Runtime, ABC):
                 held = sum(packed.nbytes for _, packed in self._packed.values())
                 while held > PACKED_CACHE_BYTES and len(self._packed) > 1:
                     held -= self._packed.popitem(last=False)[1][1].nbytes
+        if pieces == 1 and rows * n * k >= POOL_GEMM_MIN_MACS and numba_pool():
+            pieces = self.threads
         # Short and wide: the panels cut, as `_bind_rows` cuts the columns.
         by_columns = 1 < pieces and rows < SMALL_GEMM_ROWS * pieces <= n
         pool = pieces > 1 and numba_pool()
