@@ -11,9 +11,11 @@
 - `GlobalLpPool`: `ReduceL1`/`ReduceL2` over the spatial dims, any other `p`
   `Pow(ReduceSum(Pow(Abs(x), p)), 1 / p)`.
 - `HannWindow`, `HammingWindow`, `BlackmanWindow`: onnx's function bodies,
-  in float32 then cast: `a0 - a1 cos(t) + a2 cos(2t)`, `t = n * (2 pi / N)`
-  with `N` the size (periodic) or the size less one, `n` a `Range` over the
-  size (a constant, or read back: `docs/shape-values.md`).
+  `a0 - a1 cos(t) + a2 cos(2t)`, `t = n * (2 pi / N)` with `N` the size
+  (periodic) or the size less one, `n` a `Range` over the size (a constant,
+  or read back: `docs/shape-values.md`), computed in float64 then cast, as
+  ONNX Runtime's kernel does: the float32 body is a few ulps off it, which a
+  Floor or an integer output type turns into a whole step.
 - `ReverseSequence`: a `GatherElements` along the time axis at
   `t < len[b] ? len[b] - 1 - t : t`, made from `t` (a constant, or a
   `Range` to a time dim known only at run time) and the lengths reshaped to
@@ -33,7 +35,7 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
     TensorType,
-    f32,
+    f64,
     i1,
     i32,
     i64,
@@ -213,13 +215,19 @@ class ConvertGlobalLpPool(OnnxPattern[onnx.GlobalLpPoolOp]):
         parts.finish([parts.insert(onnx.PowOp, [total, root], total.type)])
 
 
+_HAMMING_A0 = np.float32(25) / np.float32(46)
+_BLACKMAN_A2 = np.float32(0.16) / np.float32(2)
 WINDOW_COEFFICIENTS: dict[type[onnx.WindowOp], tuple[float, float, float]] = {
     onnx.HannWindowOp: (0.5, 0.5, 0.0),
-    onnx.HammingWindowOp: (25 / 46, 21 / 46, 0.0),
-    onnx.BlackmanWindowOp: (0.42, 0.5, 0.08),
+    onnx.HammingWindowOp: (float(_HAMMING_A0), float(1 - _HAMMING_A0), 0.0),
+    onnx.BlackmanWindowOp: (float(0.5 - _BLACKMAN_A2), 0.5, float(_BLACKMAN_A2)),
 }
-"""`(a0, a1, a2)` of `a0 - a1 cos(t) + a2 cos(2t)`, as onnx's function bodies
-state them (in float32)."""
+"""`(a0, a1, a2)` of `a0 - a1 cos(t) + a2 cos(2t)`: float32 values, as onnx's
+function bodies and ONNX Runtime's kernel state them (`25.f / 46.f`,
+`.5f - .16f / 2.f`), taken exactly into the float64 arithmetic."""
+
+WINDOW_TAU = 2 * np.pi
+"""2 pi in float64, like the rest of ONNX Runtime's window arithmetic."""
 
 
 class ConvertHannWindow(OnnxPattern[onnx.HannWindowOp]):
@@ -250,28 +258,28 @@ def _convert_window(
     a0, a1, a2 = WINDOW_COEFFICIENTS[type(op)]
     parts = Parts(pattern, op, rewriter, PATTERNS)
     shape = result.get_shape()
-    vector, scalar = TensorType(f32, shape), TensorType(f32, [])
-    to_f32: dict[str, Attribute] = {"to": f32}
+    vector, scalar = TensorType(f64, shape), TensorType(f64, [])
+    to_f64: dict[str, Attribute] = {"to": f64}
     dtype = np.int32 if size_element == i32 else np.int64
     start, delta = (parts.constant(np.asarray(v, dtype), size_element) for v in (0, 1))
     points = TensorType(size_element, shape)
     n = parts.insert(onnx.RangeOp, [start, op.size, delta], points)
-    n = parts.insert(onnx.CastOp, [n], vector, to_f32)
-    size = parts.insert(onnx.CastOp, [op.size], scalar, to_f32)
+    n = parts.insert(onnx.CastOp, [n], vector, to_f64)
+    size = parts.insert(onnx.CastOp, [op.size], scalar, to_f64)
     if not op.get_int("periodic"):
-        size = parts.insert(onnx.SubOp, [size, _scalar(parts, 1.0, f32)], scalar)
-    tau = _scalar(parts, 2 * np.pi, f32)
+        size = parts.insert(onnx.SubOp, [size, _scalar(parts, 1.0, f64)], scalar)
+    tau = _scalar(parts, WINDOW_TAU, f64)
     increment = parts.insert(onnx.DivOp, [tau, size], scalar)
     angle = parts.insert(onnx.MulOp, [n, increment], vector)
     cos = parts.insert(onnx.CosOp, [angle], vector)
-    term = parts.insert(onnx.MulOp, [_scalar(parts, a1, f32), cos], vector)
-    window = parts.insert(onnx.SubOp, [_scalar(parts, a0, f32), term], vector)
+    term = parts.insert(onnx.MulOp, [_scalar(parts, a1, f64), cos], vector)
+    window = parts.insert(onnx.SubOp, [_scalar(parts, a0, f64), term], vector)
     if a2:
-        double = parts.insert(onnx.MulOp, [angle, _scalar(parts, 2.0, f32)], vector)
+        double = parts.insert(onnx.MulOp, [angle, _scalar(parts, 2.0, f64)], vector)
         cos2 = parts.insert(onnx.CosOp, [double], vector)
-        term2 = parts.insert(onnx.MulOp, [_scalar(parts, a2, f32), cos2], vector)
+        term2 = parts.insert(onnx.MulOp, [_scalar(parts, a2, f64), cos2], vector)
         window = parts.insert(onnx.AddOp, [window, term2], vector)
-    if result.get_element_type() != f32:
+    if result.get_element_type() != f64:
         to = {"to": result.get_element_type()}
         window = parts.insert(onnx.CastOp, [window], result, to)
     parts.finish([window])
