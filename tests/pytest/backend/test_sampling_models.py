@@ -204,6 +204,26 @@ CASES["fold_2d_strided_padded"] = _fold(
 )
 CASES["fold_2d_dilated"] = _fold((6, 5), (2, 2), [4, 8], [3, 2], dilations=[2, 1])
 CASES["fold_3d"] = _fold((3, 4, 5), (1, 2, 2), [2, 6], [2, 4], strides=[1, 1, 2])
+CASES["fold_run_time_channels"] = Case(
+    # C * prod(block) known only at run time (fuzz seed 225128): the output's
+    # C is the input's dim 1 / prod(block), computed when the model runs.
+    [
+        helper.make_node(
+            "Col2Im",
+            ["cols", "image", "block"],
+            ["y"],
+            dilations=[1, 2],
+            pads=[0, 1, 0, 1],
+        )
+    ],
+    {"cols": (FLOAT, ["N", "CK", 12])},
+    {"image": _ints(3, 4), "block": _ints(1, 2)},
+    ["y"],
+    lambda r: [
+        {"cols": r.normal(size=(n, 2 * c, 12)).astype(np.float32)}
+        for n, c in ((2, 3), (1, 5))
+    ],
+)
 
 
 def _sce(reduction: str, weights: bool, ignore_index: int | None) -> Case:
@@ -271,9 +291,15 @@ for _reduction in ("none", "sum", "mean"):
 
 
 def _unpool(
-    kernel: list[int], strides: list[int], pads: list[int], dims: list[int | str]
+    kernel: list[int],
+    strides: list[int],
+    pads: list[int],
+    dims: list[int | str],
+    runs: list[tuple[int, ...]] | None = None,
 ) -> Case:
-    """MaxPool's values (after a Relu) and indices, then MaxUnpool."""
+    """MaxPool's values (after a Relu) and indices, then MaxUnpool; `runs`,
+    the input shapes to run (by default the static dims, N 2 and 3 where it
+    is named)."""
     attrs: dict[str, Any] = {"kernel_shape": kernel, "strides": strides, "pads": pads}
     nodes = [
         helper.make_node("MaxPool", ["x"], ["pooled", "where"], **attrs),
@@ -281,15 +307,16 @@ def _unpool(
         helper.make_node("MaxUnpool", ["activated", "where"], ["y"], **attrs),
     ]
     shape = [int(d) if isinstance(d, int) else 2 for d in dims]
+    if runs is None:
+        batches = (2, 3) if isinstance(dims[0], str) else (shape[0],)
+        runs = [(n, *shape[1:]) for n in batches]
+    shapes = runs
     return Case(
         nodes,
         {"x": (FLOAT, dims)},
         {},
         ["y"],
-        lambda r: [
-            {"x": r.normal(size=(n, *shape[1:])).astype(np.float32)}
-            for n in ((2, 3) if isinstance(dims[0], str) else (shape[0],))
-        ],
+        lambda r: [{"x": r.normal(size=s).astype(np.float32)} for s in shapes],
     )
 
 
@@ -298,6 +325,14 @@ CASES["max_unpool_2d_overlapping_padded_dynamic_batch"] = _unpool(
     [3, 2], [2, 1], [1, 0, 1, 1], ["N", 2, 5, 6]
 )
 CASES["max_unpool_1d"] = _unpool([3], [3], [0, 0], [1, 4, 9])
+CASES["max_unpool_2d_run_time_spatial"] = _unpool(
+    # the output's spatial sizes from the input's, known only at run time
+    [3, 2],
+    [2, 1],
+    [1, 0, 1, 1],
+    ["N", 2, "H", "W"],
+    [(2, 2, 5, 6), (1, 2, 7, 3)],
+)
 
 
 def _kv_cache(mode: str, axis: int, indices: bool, dynamic: bool = False) -> Case:

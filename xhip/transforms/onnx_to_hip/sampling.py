@@ -7,7 +7,8 @@ onnx ops of their definition (`compose.Parts`; each pattern says which).
   `cubic`; the output is (N, C, grid's o...).
 - Col2Im: `image_shape` and `block_shape` must be known at compile time
   (constants or shape values); `pads`, `strides`, `dilations` default to 0,
-  1, 1 per dim.
+  1, 1 per dim. The input's C * prod(block) may be known only at run time:
+  C is then that dim over prod(block), index arithmetic.
 - DeformConv: `kernel_shape` defaults to the weight's (then static) spatial
   sizes; `strides`, `dilations`, `pads` to 1, 1, 0 per dim; the output is
   (N, M, offset's o...).
@@ -53,6 +54,7 @@ from xhip.transforms.onnx_to_hip.compute import (
 )
 from xhip.transforms.onnx_to_hip.elementwise import ConvertMod
 from xhip.transforms.onnx_to_hip.reshape import ConvertReshape
+from xhip.transforms.onnx_to_hip.run_time_dims import index_tensor
 from xhip.transforms.onnx_to_hip.scatter import ConvertScatterElements
 from xhip.transforms.onnx_to_hip.shapes import (
     ConvertShape,
@@ -186,7 +188,17 @@ class ConvertCol2Im(OnnxPattern[onnx.Col2ImOp]):
             *image,
         ]
         result_type = TensorType(result.get_element_type(), want)
-        init = build_init(rewriter, self.state, op, result_type, [(op.input, 0)])
+        if channels >= 0:
+            init = build_init(rewriter, self.state, op, result_type, [(op.input, 0)])
+        else:  # C = the input's dim 1 / prod(block), at run time
+            index = IndexArith(rewriter, op, self.state.folder)
+            batch = index.dim(op.input, 0)
+            sizes = [index.trunc_div(index.dim(op.input, 1), size)]
+            if isinstance(batch, SSAValue):
+                sizes.insert(0, batch)
+            empty = tensor.EmptyOp([index.value(v) for v in sizes], result_type)
+            rewriter.insert(empty)
+            init = empty.tensor
         new = hip.Col2ImOp.make(
             context_of(op),
             x=op.input,
@@ -391,10 +403,11 @@ class ConvertMaxUnpool(OnnxPattern[onnx.MaxUnpoolOp]):
     over the whole tensor, and each lies in its own element's image: so modulo
     the output's spatial size P they are positions in (N, C, P), where a
     ScatterElements along the last axis puts `X` (N, C, L). Zeros (a
-    `hip.fill`), Reshapes, a Mod, the scatter, a Reshape to the output; N and C
-    may be dynamic, the spatial sizes are static. Repeated indices carry equal
-    values (one input element, the max of two windows): the order of the
-    writes does not matter."""
+    `hip.fill`), Reshapes, a Mod, the scatter, a Reshape to the output. N and
+    C may be dynamic, and so may the spatial sizes without `output_shape`
+    (index arithmetic on the input's). Repeated indices carry equal values
+    (one input element, the max of two windows): the order of the writes
+    does not matter."""
 
     def convert(self, op: onnx.MaxUnpoolOp, rewriter: PatternRewriter) -> None:
         x_type = ranked(op.X, "the input")
@@ -410,22 +423,26 @@ class ConvertMaxUnpool(OnnxPattern[onnx.MaxUnpoolOp]):
             raise Unsupported(f"kernel_shape {kernel}: {rank} sizes are needed")
         strides = op.get_ints("strides") or [1] * rank
         pads = op.get_ints("pads") or [0] * (2 * rank)
+        arith = IndexArith(rewriter, op, self.state.folder)
+        out: list[Index]
         if op.output_shape is not None:
-            out = _known_ints(op.output_shape, "output_shape")[2:]
-        elif DYNAMIC_INDEX in shape[2:]:
-            raise Unsupported(f"input {op.X.type}: static spatial sizes are needed")
-        else:
+            out = list(_known_ints(op.output_shape, "output_shape")[2:])
+        else:  # (in - 1) * stride - pads + kernel, at run time where `in` is
             out = [
-                (shape[2 + d] - 1) * strides[d] - pads[d] - pads[rank + d] + kernel[d]
+                arith.add(
+                    arith.mul(arith.sub(arith.dim(op.X, 2 + d), 1), strides[d]),
+                    kernel[d] - pads[d] - pads[rank + d],
+                )
                 for d in range(rank)
             ]
-        if len(out) != rank or min(out) < 1:
+        known = [n for n in out if isinstance(n, int)]
+        if len(out) != rank or (known and min(known) < 1):
             raise Unsupported(f"output sizes {out}: {rank} positive sizes are needed")
-        plane = math.prod(out)
-        arith = IndexArith(rewriter, op, self.state.folder)
+        plane = arith.product(out)
         lead = [arith.dim(op.X, 0), arith.dim(op.X, 1)]
         lead_shape = [n if isinstance(n, int) else DYNAMIC_INDEX for n in lead]
-        zeros_type = TensorType(element, (*lead_shape, plane))
+        plane_size = plane if isinstance(plane, int) else DYNAMIC_INDEX
+        zeros_type = TensorType(element, (*lead_shape, plane_size))
         init = empty(rewriter, zeros_type, [*lead, plane], arith)
         kind: Attribute = element
         if isinstance(kind, IntegerType):
@@ -445,7 +462,7 @@ class ConvertMaxUnpool(OnnxPattern[onnx.MaxUnpoolOp]):
         indices = parts.insert(
             onnx.ReshapeOp, [op.I, flat], TensorType(i64, (*lead_shape, count))
         )
-        size = parts.constant(np.asarray(plane, np.int64), i64)
+        size = index_tensor(parts, rewriter, [plane], i64, scalar=True)
         local = parts.insert(onnx.ModOp, [indices, size], indices.type)
         scattered = parts.insert(
             onnx.ScatterElementsOp,
@@ -453,8 +470,16 @@ class ConvertMaxUnpool(OnnxPattern[onnx.MaxUnpoolOp]):
             zeros_type,
             {"axis": si64(2)},
         )
+        # ONNX's 0 (the input's dim) in a constant shape; the dims themselves
+        # where the shape is computed (index arithmetic reads no 0 as a copy)
+        static = all(isinstance(n, int) for n in out)
+        shape = index_tensor(
+            parts, rewriter, [0, 0, *out] if static else [*lead, *out], i64
+        )
         result = parts.insert(
-            onnx.ReshapeOp, [scattered, parts.ints([0, 0, *out])], op.output.type
+            onnx.ReshapeOp,
+            [scattered, shape],
+            op.output.type,
         )
         parts.finish([result])
 

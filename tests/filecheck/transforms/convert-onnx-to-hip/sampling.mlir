@@ -30,6 +30,26 @@ func.func @col2im(%ctx: !hip.context, %x: tensor<1x10x12xf32>) -> tensor<1x2x4x5
 // CHECK-NEXT:    %1 = hip.col2im(%ctx) ins(%x : tensor<1x10x12xf32>) outs(%0 : tensor<1x2x4x5xf32>) {block = array<i64: 1, 5>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, pads = array<i64: 0, 1, 0, 1>} -> tensor<1x2x4x5xf32>
 // CHECK-NEXT:    func.return %1 : tensor<1x2x4x5xf32>
 
+// C * prod(block) known only at run time: C is the input's dim 1 over it.
+func.func @col2im_run_time_channels(%ctx: !hip.context, %x: tensor<?x?x12xf32>) -> tensor<?x?x3x4xf32> {
+  %i = "onnx.Constant"() {value = dense<[3, 4]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %b = "onnx.Constant"() {value = dense<[1, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %0 = "onnx.Col2Im"(%x, %i, %b) {dilations = [1, 2], pads = [0, 1, 0, 1], onnx_node_name = "c"} : (tensor<?x?x12xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<?x?x3x4xf32>
+  func.return %0 : tensor<?x?x3x4xf32>
+}
+// CHECK-LABEL: func.func @col2im_run_time_channels
+// CHECK-NEXT:    %c2 = arith.constant 2 : index
+// CHECK-NEXT:    %c1 = arith.constant 1 : index
+// CHECK-NEXT:    %c0 = arith.constant 0 : index
+// CHECK-NEXT:    %cst = arith.constant dense<[1, 2]> : tensor<2xi64>
+// CHECK-NEXT:    %cst_1 = arith.constant dense<[3, 4]> : tensor<2xi64>
+// CHECK-NEXT:    %dim = tensor.dim %x, %c0 : tensor<?x?x12xf32>
+// CHECK-NEXT:    %dim_1 = tensor.dim %x, %c1 : tensor<?x?x12xf32>
+// CHECK-NEXT:    %0 = arith.divsi %dim_1, %c2 : index
+// CHECK-NEXT:    %1 = tensor.empty(%dim, %0) : tensor<?x?x3x4xf32>
+// CHECK-NEXT:    %2 = hip.col2im(%ctx) ins(%x : tensor<?x?x12xf32>) outs(%1 : tensor<?x?x3x4xf32>) {block = array<i64: 1, 2>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 2>, pads = array<i64: 0, 1, 0, 1>} -> tensor<?x?x3x4xf32>
+// CHECK-NEXT:    func.return %2 : tensor<?x?x3x4xf32>
+
 func.func @center_crop_pad(%ctx: !hip.context, %x: tensor<5x4x3xf32>) -> tensor<3x4x6xf32> {
   %s = "onnx.Constant"() {value = dense<[3, 6]> : tensor<2xi64>} : () -> tensor<2xi64>
   %0 = "onnx.CenterCropPad"(%x, %s) {axes = [0, -1], onnx_node_name = "ccp"} : (tensor<5x4x3xf32>, tensor<2xi64>) -> tensor<3x4x6xf32>
@@ -114,6 +134,47 @@ func.func @max_unpool(%ctx: !hip.context, %x: tensor<?x2x2x2xf32>, %i: tensor<?x
 // CHECK-NEXT:    %dim_3 = tensor.dim %7, %c0 : tensor<?x2x16xf32>
 // CHECK-NEXT:    %8 = tensor.expand_shape %7 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] output_shape [%dim_3, 2, 4, 4] : tensor<?x2x16xf32> into tensor<?x2x4x4xf32>
 // CHECK-NEXT:    func.return %8 : tensor<?x2x4x4xf32>
+
+// Without output_shape, spatial sizes known only at run time: the output's
+// are (in - 1) * stride - pads + kernel, index arithmetic.
+func.func @max_unpool_run_time_spatial(%ctx: !hip.context, %x: tensor<?x2x?x?xf32>, %i: tensor<?x2x?x?xi64>) -> tensor<?x2x?x?xf32> {
+  %0 = "onnx.MaxUnpool"(%x, %i) {kernel_shape = [3, 2], strides = [2, 1], pads = [1, 0, 1, 1], onnx_node_name = "mu"} : (tensor<?x2x?x?xf32>, tensor<?x2x?x?xi64>) -> tensor<?x2x?x?xf32>
+  func.return %0 : tensor<?x2x?x?xf32>
+}
+// CHECK-LABEL: func.func @max_unpool_run_time_spatial
+// CHECK-NEXT:    %cst = arith.constant dense<[0, 0, -1]> : tensor<3xi64>
+// CHECK-NEXT:    %c0 = arith.constant 0 : index
+// CHECK-NEXT:    %c3 = arith.constant 3 : index
+// CHECK-NEXT:    %c1 = arith.constant 1 : index
+// CHECK-NEXT:    %c2 = arith.constant 2 : index
+// CHECK-NEXT:    %dim = tensor.dim %x, %c2 : tensor<?x2x?x?xf32>
+// CHECK-NEXT:    %0 = arith.subi %dim, %c1 : index
+// CHECK-NEXT:    %1 = arith.muli %0, %c2 : index
+// CHECK-NEXT:    %2 = arith.addi %1, %c1 : index
+// CHECK-NEXT:    %dim_1 = tensor.dim %x, %c3 : tensor<?x2x?x?xf32>
+// CHECK-NEXT:    %3 = arith.subi %dim_1, %c1 : index
+// CHECK-NEXT:    %4 = arith.addi %3, %c1 : index
+// CHECK-NEXT:    %5 = arith.muli %2, %4 : index
+// CHECK-NEXT:    %dim_2 = tensor.dim %x, %c0 : tensor<?x2x?x?xf32>
+// CHECK-NEXT:    %6 = tensor.empty(%dim_2, %5) : tensor<?x2x?xf32>
+// CHECK-NEXT:    %7 = hip.fill(%ctx) ins() outs(%6 : tensor<?x2x?xf32>) {value = 0.000000e+00 : f32} -> tensor<?x2x?xf32>
+// CHECK-NEXT:    %8 = arith.index_cast %5 : index to i64
+// CHECK-NEXT:    %9 = tensor.empty() : tensor<i64>
+// CHECK-NEXT:    %10 = hip.from_elements(%ctx, %5) ins() outs(%9 : tensor<i64>) -> tensor<i64>
+// CHECK-NEXT:    %11 = tensor.collapse_shape %x [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] : tensor<?x2x?x?xf32> into tensor<?x2x?xf32>
+// CHECK-NEXT:    %12 = tensor.collapse_shape %i [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] : tensor<?x2x?x?xi64> into tensor<?x2x?xi64>
+// CHECK-NEXT:    %dim_3 = tensor.dim %12, %c0 : tensor<?x2x?xi64>
+// CHECK-NEXT:    %dim_4 = tensor.dim %12, %c2 : tensor<?x2x?xi64>
+// CHECK-NEXT:    %13 = tensor.empty(%dim_3, %dim_4) : tensor<?x2x?xi64>
+// CHECK-NEXT:    %14 = hip.miopen.mod(%ctx) ins(%12, %10 : tensor<?x2x?xi64>, tensor<i64>) outs(%13 : tensor<?x2x?xi64>) -> tensor<?x2x?xi64>
+// CHECK-NEXT:    %dim_5 = tensor.dim %7, %c0 : tensor<?x2x?xf32>
+// CHECK-NEXT:    %dim_6 = tensor.dim %7, %c2 : tensor<?x2x?xf32>
+// CHECK-NEXT:    %15 = tensor.empty(%dim_5, %dim_6) : tensor<?x2x?xf32>
+// CHECK-NEXT:    %16 = hip.scatter_elements(%ctx) ins(%7, %14, %11 : tensor<?x2x?xf32>, tensor<?x2x?xi64>, tensor<?x2x?xf32>) outs(%15 : tensor<?x2x?xf32>) {axis = 2 : i64, reduction = "none"} -> tensor<?x2x?xf32>
+// CHECK-NEXT:    %17 = tensor.collapse_shape %16 [[0 : i64, 1 : i64, 2 : i64]] : tensor<?x2x?xf32> into tensor<?xf32>
+// CHECK-NEXT:    %18 = tensor.expand_shape %17 [[0 : i64, 1 : i64, 2 : i64, 3 : i64]] output_shape [%dim_2, 2, %2, %4] : tensor<?xf32> into tensor<?x2x?x?xf32>
+// CHECK-NEXT:    func.return %18 : tensor<?x2x?x?xf32>
+// CHECK-NEXT:    }
 
 // TensorScatter: positions write_indices[b] + s, modulo the cache length
 // (circular), expanded to the update's shape, a scatter along the axis.
