@@ -582,6 +582,38 @@ def test_softmax_kind_rows_in_place(emulated: EmulatedKernels) -> None:
     np.testing.assert_allclose(buffer.array, want, rtol=2e-5, atol=2e-5)
 
 
+@pytest.mark.parametrize("suffix", ["f32", "f64"])
+def test_log_softmax_rows_far_from_zero(emulated: EmulatedKernels, suffix: str) -> None:
+    """Rows near -11220 (integer-valued, as a cast MatMulInteger gives: fuzz
+    seed 226395): the result is (x - max) - log(sum), exact to the type's
+    precision, where x - (max + log(sum)) loses the ulps of 11220."""
+    dtype = DTYPES[suffix]
+    rng = np.random.default_rng(226395)
+    x = (rng.integers(-3, 4, (6, 37)) - 11220).astype(dtype)
+    x[1] = -19380.0  # a row of ties: log(1/37) each
+    want = _log_softmax64(x)
+    out = Guarded(np.full(x.shape, 3.0, dtype))
+    args: list[KernelArg] = [
+        ("i32", 0),
+        ("ptr", x.ctypes.data),
+        ("ptr", out.address),
+        ("i64", 6),
+        ("i64", 37),
+    ]
+    block = 64
+    emulated.launch(
+        f"xhip_softmax_kind_rows_{suffix}",
+        3,
+        block,
+        (8 + accumulator_bytes(suffix)) * block,
+        args,
+        warp_size=32,
+    )
+    out.check()
+    tol = {"f32": 2e-6, "f64": 1e-14}[suffix]
+    np.testing.assert_allclose(out.array, want, rtol=tol, atol=tol)
+
+
 def _softmax64(x: np.ndarray, scale: float) -> np.ndarray:
     with np.errstate(invalid="ignore"):
         z = x.astype(np.float64) * scale

@@ -332,7 +332,7 @@ __device__ inline void xhip_layer_norm(
 }
 
 // Log-softmax (hard == 0) or hardmax (hard != 0) of `rows` contiguous rows of
-// length n; one block per row. Log-softmax: x - max - log(sum(exp(x - max))),
+// length n; one block per row. Log-softmax: (x - max) - log(sum(exp(x - max))),
 // in float (float16, float32) or double. Hardmax: 1 at the first largest
 // element (a NaN counts as the largest), 0 elsewhere. Dynamic shared memory:
 // blockDim.x int64 then blockDim.x values (16 * blockDim.x will do).
@@ -383,9 +383,11 @@ __device__ inline void xhip_softmax_kind_rows(int hard, const typename E::storag
     A total = A(0);
     for (xhip_index j = threadIdx.x; j < n; j += blockDim.x)
       total += xhip_exp((A)E::load(in[j]) - peak);
-    A offset = peak + xhip_log(xhip_block_reduce(0, total, values));
+    // (x - max) - log(sum), not x - (max + log(sum)): far from 0, the sum
+    // max + log(sum) rounds away what log(sum) adds (fuzz seed 226395)
+    A log_total = xhip_log(xhip_block_reduce(0, total, values));
     for (xhip_index j = threadIdx.x; j < n; j += blockDim.x)
-      out[j] = E::store((V)((A)E::load(in[j]) - offset));
+      out[j] = E::store((V)(((A)E::load(in[j]) - peak) - log_total));
   }
 }
 
