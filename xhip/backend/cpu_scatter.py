@@ -51,6 +51,9 @@ def _wrapped(index: np.ndarray, sizes: Any, what: str) -> np.ndarray:
     return np.where(index < 0, index + sizes, index)
 
 
+_NAN_SKIPPING = {"max": np.fmax, "min": np.fmin}
+
+
 def _scatter(
     o: np.ndarray, where: tuple[Any, ...], u: np.ndarray, reduction: str
 ) -> None:
@@ -58,7 +61,39 @@ def _scatter(
         o[where] = u
         return
     with np.errstate(over="ignore", invalid="ignore"):
-        _AT[reduction].at(o, where, u)
+        if (
+            reduction in _NAN_SKIPPING
+            and o.dtype.kind == "f"
+            and (np.isnan(u).any() or np.isnan(o[where]).any())
+        ):
+            _scatter_extreme_with_nan(o, where, u, _NAN_SKIPPING[reduction])
+        else:
+            _AT[reduction].at(o, where, u)
+
+
+def _scatter_extreme_with_nan(
+    o: np.ndarray, where: tuple[Any, ...], u: np.ndarray, skipping: np.ufunc
+) -> None:
+    """ONNX Runtime's max (min) where a NaN takes part: each update in order
+    makes the destination `d > u ? d : u` (`<`), so a NaN update makes it NaN
+    and a NaN destination takes the next update (numpy's `maximum` would keep
+    the NaN). A destination thus ends NaN where its last update is NaN, else
+    `fmax` (`fmin`) of the updates after its last NaN one: of the data and
+    all its updates where it has none."""
+    work = np.ascontiguousarray(o)
+    flat = work.reshape(-1)
+    positions = np.arange(o.size).reshape(o.shape)[where]
+    values = np.broadcast_to(u, positions.shape).reshape(-1)
+    positions = positions.reshape(-1)
+    nan = np.isnan(values)
+    order = np.arange(values.size)
+    last = np.full(o.size, -1)
+    np.maximum.at(last, positions[nan], order[nan])
+    flat[last >= 0] = np.nan
+    kept = order > last[positions]
+    skipping.at(flat, positions[kept], values[kept])
+    if work is not o:
+        np.copyto(o, work)
 
 
 class CpuScatters(CpuHost):

@@ -46,8 +46,10 @@ __device__ inline xhip_index xhip_read_index(int index_size, const void* p,
                          : ((const xhip_index*)p)[k];
 }
 
-// `a how b` for two values of one type: integers wrap around, max and min
-// keep a NaN (numpy's maximum / minimum).
+// `a how b` for two values of one type (`a` the destination, `b` the
+// update): integers wrap around; max and min are ONNX Runtime's
+// `a > b ? a : b` (`<`), so a NaN update makes the destination NaN and a NaN
+// destination takes the update.
 __device__ inline xhip_any xhip_any_combine(int how, xhip_any a, xhip_any b) {
   xhip_any r = a;
   if (a.kind == 0) {
@@ -55,8 +57,8 @@ __device__ inline xhip_any xhip_any_combine(int how, xhip_any a, xhip_any b) {
     switch (how) {
       case XHIP_SCATTER_ADD: r.f = x + y; break;
       case XHIP_SCATTER_MUL: r.f = x * y; break;
-      case XHIP_SCATTER_MAX: r.f = (x != x || x > y) ? x : y; break;
-      case XHIP_SCATTER_MIN: r.f = (x != x || x < y) ? x : y; break;
+      case XHIP_SCATTER_MAX: r.f = x > y ? x : y; break;
+      case XHIP_SCATTER_MIN: r.f = x < y ? x : y; break;
       default: r.f = y; break;
     }
   } else if (a.kind == 1) {
