@@ -131,10 +131,17 @@ def quantize(
         return
     np.rint(q, out=q)
     np.add(q, zero, out=q, dtype=np.float32)
+    saturate_to(q, out)
+
+
+def saturate_to(q: np.ndarray, out: np.ndarray) -> None:
+    """`q` clamped to `out`'s integer range, into `out`: a NaN becomes its
+    least value, as ONNX Runtime's quantizers give (`fmax` takes the bound
+    where `clip` would keep the NaN)."""
     lo, hi = INTEGER_RANGE[out.dtype]
-    np.clip(q, lo, hi, out=q)
-    with np.errstate(invalid="ignore"):
-        np.copyto(out, q, casting="unsafe")
+    np.fmax(q, lo, out=q)
+    np.fmin(q, hi, out=q)
+    np.copyto(out, q, casting="unsafe")
 
 
 def dynamic_parameters(x: np.ndarray) -> tuple[np.float32, np.uint8]:
@@ -248,10 +255,7 @@ class CpuQuantize(CpuHost):
         np.rint(q, out=q)
         target = self.array(out)
         np.add(q, self.array(zero_point).reshape(()), out=q, dtype=np.float32)
-        lo, hi = INTEGER_RANGE[target.dtype]
-        np.clip(q, lo, hi, out=q)
-        with np.errstate(invalid="ignore"):
-            np.copyto(target, q, casting="unsafe")
+        saturate_to(q, target)
 
     def conv_integer(
         self,

@@ -360,3 +360,64 @@ def test_qdq_mlp_matches_onnxruntime() -> None:
     feeds = qdq_mlp_inputs()
     got = run_on(CpuRuntime(), model, feeds)
     assert_same(got, onnxruntime_outputs(model, feeds))
+
+
+NAN_TARGETS = (
+    TensorProto.INT4,
+    TensorProto.UINT4,
+    TensorProto.INT8,
+    TensorProto.UINT8,
+    TensorProto.INT16,
+    TensorProto.UINT16,
+)
+
+
+@pytest.mark.parametrize(
+    "runtime", ["cpu", pytest.param("cuda", marks=pytest.mark.emulator)]
+)
+def test_quantize_of_nan_and_infinities_matches_onnxruntime(
+    runtime: str, request: pytest.FixtureRequest
+) -> None:
+    """A NaN quantizes to the type's least value, as ONNX Runtime's
+    quantizers give it (fuzz seed 230278); infinities saturate. Per tensor,
+    per axis and blocked, each integer type, read back through
+    DequantizeLinear (ORT's Python API returns no 4-bit arrays)."""
+    import onnxruntime as ort  # lazy: as the module's other ORT checks
+
+    x = np.array([[np.nan, np.inf, -np.inf, 2.5], [-30, 3.5, np.nan, 0.75]], np.float32)
+    layouts: list[tuple[tuple[int, ...], dict[str, int]]] = [
+        ((), {}),
+        ((4,), {"axis": 1}),
+        ((2, 2), {"axis": 1, "block_size": 2}),
+    ]
+    for target in NAN_TARGETS:
+        for shape, attrs in layouts:
+            count = int(np.prod(shape))
+            scales = np.linspace(0.5, 1.5, count).astype(np.float32).reshape(shape)
+            zero = helper.make_tensor("z", target, list(shape), [1] * count)
+            nodes = [
+                helper.make_node("QuantizeLinear", ["x", "s", "z"], ["q"], **attrs),
+                helper.make_node("DequantizeLinear", ["q", "s", "z"], ["y"], **attrs),
+            ]
+            graph = helper.make_graph(
+                nodes,
+                "nan_quantize",
+                [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 4])],
+                [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 4])],
+                [numpy_helper.from_array(scales, "s"), zero],
+            )
+            model = helper.make_model(
+                graph, opset_imports=[helper.make_opsetid("", 21)]
+            )
+            session = ort.InferenceSession(
+                model.SerializeToString(), providers=["CPUExecutionProvider"]
+            )
+            (want,) = session.run(None, {"x": x})
+            device = (
+                CpuRuntime()
+                if runtime == "cpu"
+                else request.getfixturevalue("emulated_cuda")
+            )
+            got = run_on(device, model, {"x": x})
+            where = f"{TensorProto.DataType.Name(target)} {shape} {attrs}"
+            np.testing.assert_array_equal(got[0], want, err_msg=where)

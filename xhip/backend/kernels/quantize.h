@@ -4,9 +4,10 @@
 // read and written through its xhip_read / xhip_write.
 //
 // As in ONNX Runtime (and cpu_quantize.py), in float32: quantize is
-// rintf(x / scale) + zero (ties to even), clamped to the type's [lo, hi];
-// dequantize is (float)(int32 x - int32 zero) * scale. To float8, x / scale
-// + zero rounded to it; from float8, (x - zero) * scale in float.
+// rintf(x / scale) + zero (ties to even), clamped to the type's [lo, hi]
+// (NaN to lo); dequantize is (float)(int32 x - int32 zero) * scale. To
+// float8, x / scale + zero rounded to it; from float8, (x - zero) * scale in
+// float.
 //
 // Scale layout (cpu_quantize.ScaleLayout): element i of x (row-major) takes
 // the scale at o * so + (a / block) * sa + r * sr with r = i % inner,
@@ -129,8 +130,8 @@ extern "C" __global__ void xhip_quantize_linear(
       w.i = xhip_f8_encode(v / d + z, small, saturate);
     } else {
       float q = rintf(v / d) + z;
-      q = q < (float)lo ? (float)lo : q > (float)hi ? (float)hi : q;  // NaN: 0
-      w.i = q == q ? (long long)q : 0;
+      q = q < (float)lo ? (float)lo : q > (float)hi ? (float)hi : q;
+      w.i = q == q ? (long long)q : lo;  // NaN: the least value, as ORT
     }
     xhip_write(y_type, y, xhip_offset(i, rank, shape, meta + rank), w);
   }
@@ -261,8 +262,8 @@ extern "C" __global__ void xhip_requantize(
     float m = (as * bs) / ys;
     float v = (float)x[xhip_offset(i, rank, shape, meta + 2 * rank)] * m;
     float q = rintf(v) + z;
-    q = q < (float)lo ? (float)lo : q > (float)hi ? (float)hi : q;  // NaN: 0
-    int w = q == q ? (int)q : 0;
+    q = q < (float)lo ? (float)lo : q > (float)hi ? (float)hi : q;
+    int w = q == q ? (int)q : lo;  // NaN: the least value, as ORT
     xhip_index o = xhip_offset(i, rank, shape, meta + rank);
     if (y_signed) {
       ((signed char*)y)[o] = (signed char)w;
