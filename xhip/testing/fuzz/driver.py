@@ -301,12 +301,12 @@ def make_runtime(runtime: str) -> Runtime:
     return {"cuda": CudaRuntime, "hip": HipRuntime}[kind](device=device)
 
 
-def check(seed: int, runtime: str = "cpu") -> Result:
-    """Compile and run the seed's graph with xhip on `runtime` and with ONNX
-    Runtime's CPU provider."""
+def check(seed: int, runtime: str = "cpu", max_ops: int = 8) -> Result:
+    """Compile and run the seed's graph (of at most `max_ops` ops) with xhip
+    on `runtime` and with ONNX Runtime's CPU provider."""
     import onnxruntime as ort  # lazy: optional (the dev extra), only the check needs it
 
-    case = generate(seed)
+    case = generate(seed, max_ops)
     options = ort.SessionOptions()
     options.log_severity_level = 3  # not the unused-initializer notes
     # ORT's kernels on the graph as written: its graph rewrites change answers
