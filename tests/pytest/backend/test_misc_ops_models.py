@@ -177,7 +177,9 @@ def test_windows_at_every_size_match_onnxruntime(op: str, periodic: int) -> None
     turns into a whole step. Within one ulp of ORT at every size, each float
     output type, both `periodic`."""
     for out in (TensorProto.FLOAT, TensorProto.DOUBLE, TensorProto.FLOAT16):
-        node = helper.make_node(op, ["n"], ["w"], periodic=periodic, output_datatype=out)
+        node = helper.make_node(
+            op, ["n"], ["w"], periodic=periodic, output_datatype=out
+        )
         graph = helper.make_graph(
             [node],
             "window",
