@@ -437,7 +437,10 @@ class ConvertMaxUnpool(OnnxPattern[onnx.MaxUnpoolOp]):
             ]
         known = [n for n in out if isinstance(n, int)]
         if len(out) != rank or (known and min(known) < 1):
-            raise Unsupported(f"output sizes {out}: {rank} positive sizes are needed")
+            shown = ", ".join(str(n) if isinstance(n, int) else "?" for n in out)
+            raise Unsupported(
+                f"output sizes [{shown}]: {rank} positive sizes are needed"
+            )
         plane = arith.product(out)
         lead = [arith.dim(op.X, 0), arith.dim(op.X, 1)]
         lead_shape = [n if isinstance(n, int) else DYNAMIC_INDEX for n in lead]

@@ -1,4 +1,4 @@
-// RUN: xdsl-opt %s --verify-diagnostics -p convert-onnx-to-hip | filecheck %s
+// RUN: xdsl-opt %s --verify-diagnostics --split-input-file -p convert-onnx-to-hip | filecheck %s
 
 // An unknown mode, image and block shapes and AffineGrid's spatial sizes that
 // are run-time data, and repeated axes are refused with the reason.
@@ -16,3 +16,15 @@ func.func @f(%ctx: !hip.context, %x: tensor<1x3x4x5xf32>, %g: tensor<1x6x7x2xf32
 // CHECK-NEXT:   onnx.Col2Im (node 'image'): image_shape must be known at compile time (a constant); it is run-time data here
 // CHECK-NEXT:   onnx.CenterCropPad (node 'axes'): repeated axes [2, -2]
 // CHECK-NEXT:   onnx.AffineGrid (node 'size'): the size operand's spatial sizes must be known at compile time (constants or shape values); they are run-time data here
+
+// -----
+
+// MaxUnpool's output sizes, from the input's where they are known only at
+// run time, must be positive where they are known.
+
+func.func @g(%ctx: !hip.context, %x: tensor<1x1x2x?xf32>, %i: tensor<1x1x2x?xi64>) -> tensor<1x1x?x?xf32> {
+  %0 = "onnx.MaxUnpool"(%x, %i) {kernel_shape = [2, 2], pads = [3, 0, 3, 0], onnx_node_name = "unpool"} : (tensor<1x1x2x?xf32>, tensor<1x1x2x?xi64>) -> tensor<1x1x?x?xf32>
+  func.return %0 : tensor<1x1x?x?xf32>
+}
+// CHECK:      convert-onnx-to-hip: 1 op(s) cannot be converted:
+// CHECK-NEXT:   onnx.MaxUnpool (node 'unpool'): output sizes [-3, ?]: 2 positive sizes are needed
