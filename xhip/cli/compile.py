@@ -216,7 +216,7 @@ def compile_model(args: argparse.Namespace, progress: ProgressCallback) -> int:
         if args.externalize_min_num_elements is not None:
             options[MIN_ELEMENTS_OPTION] = args.externalize_min_num_elements
         # Every module the compile needs, loaded first; the model after them.
-        with collector_paused(freeze=getattr(args, "whole_process", False)):
+        with collector_paused(getattr(args, "whole_process", False)):
             # lazy: xDSL's plugin universe stays out of the CLI's start-up
             from xhip.context import make_context
 

@@ -277,7 +277,7 @@ def run(
 
 
 def hip_mlir_opt(options: Options, whole_process: bool = False) -> None:
-    with collector_paused(freeze=whole_process):  # the passes' modules load
+    with collector_paused(whole_process):  # the passes' modules load
         passes = pipeline_passes(options.pipeline)
         ctx = make_context(allow_unregistered=options.allow_unregistered)
     module = load(options.input, ctx)

@@ -34,7 +34,10 @@ def add_import_parser(subparsers: Any) -> None:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    with terminal_progress(args.quiet) as progress, collector_paused():
+    with (
+        terminal_progress(args.quiet) as progress,
+        collector_paused(getattr(args, "whole_process", False)),
+    ):
         module = import_onnx(args.model, progress)
     with atomic_output(args.output) as stream:
         print_module(module, stream)
