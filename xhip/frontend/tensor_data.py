@@ -8,6 +8,7 @@ weights cost one copy at most.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable
 from typing import cast
@@ -63,7 +64,7 @@ class TensorReader:
         self._check_elem(tensor.data_type, what)
         elem = ELEMENT_TYPES[tensor.data_type]
         shape = list(tensor.dims)
-        numel = int(np.prod(shape, dtype=np.int64))
+        numel = math.prod(shape)
         size = cast(Float32Type, elem).compile_time_size
         raw: bytes | memoryview
         stored = proto_bytes(tensor.data_type, numel, size)

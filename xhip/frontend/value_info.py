@@ -13,6 +13,7 @@ small initializers kept in external data are loaded into that copy only.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeGuard, cast
@@ -380,7 +381,7 @@ def _skeleton(
     g.value_info.extend(v for v in model.graph.value_info if v.name not in constants)
     declared = {v.name for v in model.graph.input}
     for tensor in model.graph.initializer:
-        numel = int(np.prod(tensor.dims, dtype=np.int64))
+        numel = math.prod(tensor.dims)
         if numel <= _SHAPE_INFERENCE_KEEP:
             g.initializer.append(load(tensor))
         elif tensor.name not in declared:
@@ -467,7 +468,7 @@ def _constants(graph: onnx.GraphProto) -> dict[str, np.ndarray]:
             elif attr.name == "value_int":
                 consts[node.output[0]] = np.array(attr.i, np.int64)
     for name, t in tensors:
-        small = int(np.prod(t.dims, dtype=np.int64)) <= 64
+        small = math.prod(t.dims) <= 64
         if small and t.data_type in _INDEX_TYPES and t.data_location != t.EXTERNAL:
             consts[name] = onnx.numpy_helper.to_array(t)
     for node in graph.node:  # integer arithmetic on constants, computed
