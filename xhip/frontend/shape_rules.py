@@ -11,6 +11,7 @@ operands and constant operands; every dim they cannot prove is dynamic
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
@@ -357,6 +358,32 @@ def _transpose(node: NodeProto, ins: Sequence[Input], c: _Consts) -> Known | Non
     return _elem(ins[0]), [d[p] for p in perm]
 
 
+def _compress(node: NodeProto, ins: Sequence[Input], c: _Consts) -> Known | None:
+    """A condition known before the run keeps its true entries of the axis's
+    (static) length; the rest of the condition is dropped (the spec)."""
+    d = _dims(ins[0])
+    condition = c.ints(1)
+    if d is None or condition is None:
+        return None
+    axis = attr_int(node, "axis", 0) if _has_attr(node, "axis") else None
+    if axis is None:
+        length, out = math.prod(d) if D not in d else D, [D]
+    else:
+        axis %= max(len(d), 1)
+        length, out = d[axis], list(d)
+    if length == D:
+        return None
+    kept = sum(1 for v in condition[:length] if v)
+    if axis is None:
+        return _elem(ins[0]), [kept]
+    out[axis] = kept
+    return _elem(ins[0]), out
+
+
+def _has_attr(node: NodeProto, name: str) -> bool:
+    return any(a.name == name for a in node.attribute)
+
+
 def _matmul(node: NodeProto, ins: Sequence[Input], c: _Consts) -> Known | None:
     a, b = _dims(ins[0]), _dims(ins[1]) if len(ins) > 1 else None
     if a is None or b is None or len(a) < 2 or len(b) < 2:
@@ -390,4 +417,5 @@ _RULES: dict[str, Rule] = {
     "Range": _range,
     "Transpose": _transpose,
     "MatMul": _matmul,
+    "Compress": _compress,
 }

@@ -331,12 +331,13 @@ def _fill(
 
 _REFINE = {
     *"Relu Sigmoid Tanh Exp Sqrt Neg Identity Softmax".split(),
-    *"Add Sub Mul Div Pow MatMul Transpose Reshape".split(),
+    *"Add Sub Mul Div Pow MatMul Transpose Reshape Compress".split(),
 }
 """Ops whose rules refine the dims onnx gives (a `?` the operands' dims
 settle), as they did before the other rules came. Reshape: onnx reads a target
 only from an initializer or a Constant, not through an Identity of one (the
-TorchScript exporter's weight-standardized convs: BiT)."""
+TorchScript exporter's weight-standardized convs: BiT). Compress: a
+condition known before the run fixes the length it keeps."""
 
 
 def _info(known: Known | None) -> ValueInfo | None:
@@ -529,7 +530,8 @@ def _folded(
     return out if out.dtype.kind == "i" and out.size <= 64 else None
 
 
-_INDEX_TYPES = {TensorProto.INT64, TensorProto.INT32}
+_INDEX_TYPES = {TensorProto.INT64, TensorProto.INT32, TensorProto.BOOL}
+"""Constants the rules read: shapes, axes, starts; and conditions (Compress)."""
 
 
 def _disagreement(model: ModelProto) -> str | None:

@@ -26,6 +26,7 @@ from xhip.backend.cuda import CudaRuntime
 from xhip.backend.gpu import kernel_source
 from xhip.backend.hip import HipRuntime
 from xhip.backend.session import CompiledModel
+from xhip.frontend.onnx_importer import import_model
 from xhip.testing.emulator import EmulatedDevice, EmulatedKernels, EmulatorUnavailable
 
 F32, I64 = TensorProto.FLOAT, TensorProto.INT64
@@ -267,6 +268,41 @@ def test_compress_then_unique(cpu_run: Run, axis: int | None, sorted_: int) -> N
         for seed in range(3)
     ]
     _check(cpu_run, compress_then_unique(axis, sorted_), feeds)
+
+
+@pytest.mark.parametrize(
+    "condition", [[1, 0, 1, 1, 0], [0, 1, 1], [1, 1, 0, 0, 1, 1, 1]]
+)
+def test_compress_by_a_constant_condition_sizes_its_result(
+    run: Run, condition: list[int]
+) -> None:
+    """A condition known before the run (an initializer) fixes the channels
+    Compress keeps, so a depthwise Conv after it, whose group is that count,
+    compiles though the batch and length are dynamic; entries past the axis
+    (the third condition) are dropped."""
+    kept = sum(condition[:5])
+    nodes = [
+        helper.make_node("Compress", ["x", "keep"], ["y"], axis=1),
+        helper.make_node("Conv", ["y", "w"], ["z"], group=kept, pads=[1, 1]),
+    ]
+    rng = np.random.default_rng(3)
+    model = _model(
+        nodes,
+        [helper.make_tensor_value_info("x", F32, ["n", 5, "l"])],
+        [helper.make_tensor_value_info("z", F32, None)],
+        [
+            numpy_helper.from_array(np.array(condition, bool), "keep"),
+            numpy_helper.from_array(
+                rng.normal(size=(kept, 1, 3)).astype(np.float32), "w"
+            ),
+        ],
+    )
+    compress = next(
+        op for op in import_model(model).walk() if op.name == "onnx.Compress"
+    )
+    assert str(compress.results[0].type) == f"tensor<?x{kept}x?xf32>"
+    feeds = [{"x": rng.normal(size=(n, 5, 7)).astype(np.float32)} for n in (1, 3)]
+    _check(run, model, feeds)
 
 
 @pytest.mark.parametrize("length", [4, 7])
