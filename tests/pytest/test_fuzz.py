@@ -112,6 +112,13 @@ def test_graphs_are_reproducible_and_varied() -> None:
     assert drawn >= set(GENERATORS) - {"Identity"}
 
 
+def test_regression_sequence_of_a_1d_value_joined_again() -> None:
+    """Seed 244467 (32 ops) split a 1-D value into 0-D pieces to join them
+    along an existing axis, which they lack: the generator raised. Such
+    pieces keep their axis now, and the graph matches ONNX Runtime."""
+    assert check(244467, "cpu", 32).outcome == "match"
+
+
 def test_opsets_are_those_the_ops_came_in() -> None:
     """Each newer op's declared opset is the one onnx's schema gives it."""
     assert OPSETS

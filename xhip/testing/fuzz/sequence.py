@@ -148,9 +148,11 @@ def _split_run_time(g: Graph, x: Value, axis: int) -> Value:
         scale = _node(g, "Cast", [length], to=TensorProto.FLOAT)
         return g.add("Mul", [x.name, scale], x.shape)
     keepdims = int(g.rng.integers(2))
+    new = kind == 3
+    if len(x.shape) == 1 and not new:
+        keepdims = 1  # 0-D pieces have no axis to be joined along
     sequence = _node(g, "SplitToSequence", [x.name], axis=axis, keepdims=keepdims)
     part = [*x.shape[:axis], *([1] if keepdims else []), *x.shape[axis + 1 :]]
-    new = kind == 3
     at = int(g.rng.integers(len(part) + new))
     if new:
         shape = (*part[:at], x.shape[axis], *part[at:])
