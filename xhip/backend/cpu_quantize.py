@@ -147,14 +147,18 @@ def saturate_to(q: np.ndarray, out: np.ndarray) -> None:
 def dynamic_parameters(x: np.ndarray) -> tuple[np.float32, np.uint8]:
     """ORT's scale and zero point of uint8 DynamicQuantizeLinear, float32
     throughout: the range widened to hold 0, NaN skipped (as MLAS and the
-    GPU kernel), 1 for an empty range."""
+    GPU kernel), 1 for an empty range. The zero point is clamped as ORT's
+    `std::max(0, std::min(255, start))`, which takes a NaN start (an infinite
+    range: -inf / inf) to 255."""
     f = np.float32
     lo = f(np.fmin.reduce(x, axis=None, initial=f(0)))
     hi = f(np.fmax.reduce(x, axis=None, initial=f(0)))
     scale = f(1) if hi == lo else f((hi - lo) / f(255))
-    start = f(0) - f(lo / scale)
-    zero = np.rint(np.clip(start, f(0), f(255)))
-    return scale, np.uint8(zero)
+    with np.errstate(invalid="ignore"):
+        start = f(0) - f(lo / scale)
+    start = start if start < f(255) else f(255)
+    start = start if f(0) < start else f(0)
+    return scale, np.uint8(np.rint(start))
 
 
 class CpuQuantize(CpuHost):

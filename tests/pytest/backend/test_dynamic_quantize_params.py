@@ -9,7 +9,10 @@ ONNX Runtime's arithmetic (`GetQuantizationParameter` in
 flips 127 <-> 128 between them comes from a 1-ulp difference in the input,
 upstream of the op (the fuzzer's seeds in the 70000s). NaN: ONNX Runtime's
 MLAS min/max skips it (and so does xhip's GPU kernel); xhip's CPU runtime
-takes numpy's NaN-propagating min/max (a backend fix, reported)."""
+skips it too. An infinite range (fuzz seed 247254) makes the scale inf and
+the zero point's start `-inf / inf`, NaN, which ORT's
+`std::max(0, std::min(255, start))` takes to 255: so does xhip, and the
+quantized values follow (0 + 255; a NaN quotient saturates to 0)."""
 
 from __future__ import annotations
 
@@ -107,3 +110,24 @@ def check_nan(name: str, runtime: Runtime) -> None:
 @pytest.mark.parametrize("name", sorted(NAN_CASES))
 def test_nan_is_skipped_by_the_range(name: str) -> None:
     check_nan(name, CpuRuntime())
+
+
+INF_CASES = {
+    "below": np.array([0.5, -np.inf, 2.0, -1.0], np.float32),
+    "above": np.array([0.5, np.inf, -2.0], np.float32),
+    "both": np.array([-np.inf, np.inf, 1.0, 0.0], np.float32),
+}
+
+
+def check_inf(name: str, runtime: Runtime) -> None:
+    """Every output of a range with an infinity in it: ORT's, bit for bit."""
+    x = INF_CASES[name]
+    session, model = both(runtime)
+    got = model({"x": x})
+    for key, want in zip(("y", "scale", "zero"), session.run(None, {"x": x})):
+        assert np.asarray(got[key]).tobytes() == np.asarray(want).tobytes(), key
+
+
+@pytest.mark.parametrize("name", sorted(INF_CASES))
+def test_an_infinite_range_matches_onnxruntime(name: str) -> None:
+    check_inf(name, CpuRuntime())

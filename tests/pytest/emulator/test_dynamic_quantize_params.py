@@ -9,7 +9,9 @@ from __future__ import annotations
 import pytest
 
 from tests.pytest.backend.test_dynamic_quantize_params import (
+    INF_CASES,
     NAN_CASES,
+    check_inf,
     check_nan,
     check_near_ties,
 )
@@ -25,3 +27,8 @@ def test_zero_point_near_ties_on_gpu_runtimes(make_gpu: MakeGpu) -> None:
 @pytest.mark.parametrize("name", sorted(NAN_CASES))
 def test_nan_is_skipped_on_gpu_runtimes(name: str, make_gpu: MakeGpu) -> None:
     check_nan(name, make_gpu(debug=True))
+
+
+@pytest.mark.parametrize("name", sorted(INF_CASES))
+def test_an_infinite_range_on_gpu_runtimes(name: str, make_gpu: MakeGpu) -> None:
+    check_inf(name, make_gpu(debug=True))

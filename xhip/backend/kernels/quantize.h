@@ -172,8 +172,9 @@ extern "C" __global__ void xhip_dequantize_linear(
 // DynamicQuantizeLinear's parameters, as ONNX Runtime computes them: one
 // block (blockDim.x a power of two) finds x's min and max (meta: shape, x
 // strides), widens them to hold 0 and writes scale = (max - min) / 255 (1
-// when equal) and zero = rint(clamp(0 - min / scale, 0, 255)). Dynamic
-// shared memory: 2 * blockDim.x floats.
+// when equal) and zero = rint(max(0, min(255, 0 - min / scale))) in
+// std::min/max's order, which takes a NaN (an infinite range) to 255.
+// Dynamic shared memory: 2 * blockDim.x floats.
 extern "C" __global__ void xhip_dynamic_quantize_params(
     const float* x, int rank, const xhip_index* meta, xhip_index n,
     float* scale, unsigned char* zero) {
@@ -201,7 +202,8 @@ extern "C" __global__ void xhip_dynamic_quantize_params(
     float a = lo[0], b = hi[0];
     float sc = a == b ? 1.0f : (b - a) / 255.0f;
     float start = 0.0f - a / sc;
-    start = start < 0.0f ? 0.0f : start > 255.0f ? 255.0f : start;
+    start = start < 255.0f ? start : 255.0f;  // std::min(255, start)
+    start = 0.0f < start ? start : 0.0f;      // std::max(0, start)
     *scale = sc;
     *zero = (unsigned char)rintf(start);
   }
