@@ -120,11 +120,18 @@ def test_regression_sequence_of_a_1d_value_joined_again() -> None:
 
 
 def test_opsets_are_those_the_ops_came_in() -> None:
-    """Each newer op's declared opset is the one onnx's schema gives it."""
+    """Each newer op's declared opset is the one onnx's schema gives it: the
+    one it came in, or the first one that is not deprecated (GroupNormalization:
+    18's is, 21 is the first that is not)."""
     assert OPSETS
     for op, opset in OPSETS.items():
         assert opset > OPSET
-        assert defs.has(op, opset) and not defs.has(op, opset - 1), op
+        assert defs.has(op, opset), op
+        assert not defs.get_schema(op, opset).deprecated, op
+        assert defs.get_schema(op, opset).since_version == opset, op
+        assert (
+            not defs.has(op, opset - 1) or defs.get_schema(op, opset - 1).deprecated
+        ), op
 
 
 def test_a_graph_imports_the_opsets_its_ops_need() -> None:

@@ -122,13 +122,6 @@ graph draws no such op together with one that needs a newer opset."""
 
 NOT_DRAWN: dict[str, str] = {
     "Constant": "initializers stand in for it",
-    "GroupNormalization": (
-        "at the fuzzer's opset 20 it is GroupNormalization-18, which onnx's "
-        "checker refuses as deprecated"
-    ),
-    "DepthToSpace": "4-D only; the fuzzer's values have rank 2 or 3",
-    "LRN": "ONNX Runtime's LRN takes 4-D inputs only; the fuzzer's values have rank 2 or 3",
-    "SpaceToDepth": "4-D only; the fuzzer's values have rank 2 or 3",
     "Unique": (
         "CPU-only (gpu.CPU_ONLY): the emulated-GPU fixed seeds draw only what "
         "the GPU kernels run; its generator is select.CPU_ONLY_GENERATORS"

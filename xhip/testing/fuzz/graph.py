@@ -112,6 +112,24 @@ def channels_first(g: Graph) -> Value | None:
     )
 
 
+def image(g: Graph) -> Value | None:
+    """A 4-D value (batch, channels, height, width): `channels_first`'s
+    (batch, C, L) with a height of 1, 2 or 4 whose rows a constant scales, so
+    they differ; the channels static, the width whatever L is. The steps are
+    not offered to later generators."""
+    x = channels_first(g)
+    if x is None:
+        return None
+    height = int(g.rng.choice([1, 2, 4]))
+    axes = g.constant(np.array([2], np.int64), "axes")
+    tall = g.add("Unsqueeze", [x.name, axes], (x.shape[0], x.shape[1], 1, x.shape[2]))
+    rows = g.constant(g.rng.uniform(0.5, 1.5, (1, 1, height, 1)).astype(np.float32))
+    shape = (x.shape[0], x.shape[1], height, x.shape[2])
+    out = g.add("Mul", [tall.name, rows], shape)
+    del g.values[-2:]
+    return out
+
+
 def to_integers(g: Graph, x: Value, unsigned: bool = False) -> Value:
     """`x` as int32 in [-63, 63] (uint32 in [0, 63] if `unsigned`): NaN made
     0, squashed by Tanh (Sigmoid), scaled by 63.5 and truncated, so the float

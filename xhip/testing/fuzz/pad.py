@@ -1,4 +1,5 @@
-"""Generators of Pad and InstanceNormalization (`onnx_to_hip/pad.py`)."""
+"""Generators of Pad, the normalizations of images and the depth/space
+rearrangements (`onnx_to_hip/pad.py`); the 4-D ones on `graph.image`."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import math
 
 import numpy as np
 
-from xhip.testing.fuzz.graph import Generator, Graph, Value, channels_first
+from xhip.testing.fuzz.graph import Generator, Graph, Value, channels_first, image
 
 
 def _pad(g: Graph) -> Value | None:
@@ -67,7 +68,93 @@ def _instance_norm(g: Graph) -> Value | None:
     return g.add("Add", [normed.name, nudge.name], x.shape)
 
 
+def _depth_to_space(g: Graph) -> Value | None:
+    """Channels tiled by blocksize^2 first, so they divide; both modes."""
+    x = image(g)
+    if x is None:
+        return None
+    n, c, h, w = x.shape
+    assert isinstance(c, int) and isinstance(h, int)
+    b = int(g.rng.choice([1, 2, 3]))
+    repeats = g.constant(np.array([1, b * b, 1, 1], np.int64), "repeats")
+    tiled = g.add("Tile", [x.name, repeats], (n, c * b * b, h, w))
+    g.values.pop()
+    width = w * b if isinstance(w, int) else g.fresh("width")
+    mode = str(g.rng.choice(["DCR", "CRD"]))
+    return g.add(
+        "DepthToSpace", [tiled.name], (n, c, h * b, width), blocksize=b, mode=mode
+    )
+
+
+def _space_to_depth(g: Graph) -> Value | None:
+    """The width tiled by the blocksize first (a run-time width too), the
+    height drawn a multiple of it."""
+    x = image(g)
+    if x is None:
+        return None
+    n, c, h, w = x.shape
+    assert isinstance(c, int) and isinstance(h, int)
+    b = int(g.rng.choice([d for d in (1, 2, 4) if h % d == 0]))
+    repeats = g.constant(np.array([1, 1, 1, b], np.int64), "repeats")
+    wide = g.add(
+        "Tile",
+        [x.name, repeats],
+        (n, c, h, w * b if isinstance(w, int) else g.fresh("width")),
+    )
+    g.values.pop()
+    return g.add("SpaceToDepth", [wide.name], (n, c * b * b, h // b, w), blocksize=b)
+
+
+def _lrn(g: Graph) -> Value | None:
+    x = image(g)
+    if x is None:
+        return None
+    size = int(g.rng.choice([1, 3, 5]))  # ONNX Runtime: odd sizes only
+    return g.add(
+        "LRN",
+        [x.name],
+        x.shape,
+        size=size,
+        alpha=float(g.rng.uniform(1e-4, 0.5)),
+        beta=float(g.rng.uniform(0.5, 1.0)),
+        bias=float(g.rng.uniform(1.0, 2.0)),
+    )
+
+
+def _group_norm(g: Graph) -> Value | None:
+    """GroupNormalization-21 (a scale and bias per channel), on a rank-3 or
+    an image value; the groups divide the channels."""
+    x = channels_first(g) if g.rng.random() < 0.5 else image(g)
+    if x is None:
+        return None
+    c = x.shape[1]
+    assert isinstance(c, int)
+    groups = int(g.rng.choice([d for d in range(1, c + 1) if c % d == 0]))
+    if (
+        all(isinstance(n, int) for n in x.shape[2:])
+        and math.prod(
+            x.shape[2:]  # pyright: ignore[reportArgumentType]
+        )
+        * (c // groups)
+        == 1
+    ):
+        return None  # one element a group: the bias, and ULPs times 316 (above)
+    scale = g.constant(g.rng.uniform(0.5, 1.5, c).astype(np.float32))
+    bias = g.constant(g.rng.standard_normal(c).astype(np.float32))
+    return g.add(
+        "GroupNormalization", [x.name, scale, bias], x.shape, num_groups=groups
+    )
+
+
 GENERATORS: dict[str, Generator] = {
     "Pad": _pad,
     "InstanceNormalization": _instance_norm,
+    "DepthToSpace": _depth_to_space,
+    "SpaceToDepth": _space_to_depth,
+    "LRN": _lrn,
+    "GroupNormalization": _group_norm,
 }
+
+OPSETS: dict[str, int] = {"GroupNormalization": 21}
+"""GroupNormalization-21: a scale and bias per channel (18's, per group, is
+deprecated and onnx's checker refuses it)."""
