@@ -170,6 +170,16 @@ _I64 = IntegerType(64)
 """The attributes' integer types, built once: xDSL verifies each new one."""
 
 
+def _stated(name: str, info: ValueInfo) -> ValueInfoProto:
+    """`info` as a graph's value_info for onnx's inference: its named dims by
+    name, its other run-time dims unnamed."""
+    dims: list[str | int | None] = [
+        p if is_named(p) else None if d == DYNAMIC_INDEX else d
+        for d, p in zip(info.shape or [], info.params, strict=True)
+    ]
+    return helper.make_tensor_value_info(name, info.elem, dims)
+
+
 class _Importer(TensorReader):
     """One import: the model, where it came from, and the values built so far."""
 
@@ -330,11 +340,13 @@ class _Importer(TensorReader):
             if moved and all(o.domain != contrib for o in model.opset_import):
                 model.opset_import.append(helper.make_opsetid(contrib, CONTRIB_VERSION))
             while True:
-                self.infos = infer_value_infos(model, self.loaded)
+                filled: set[str] = set()
+                self.infos = infer_value_infos(model, self.loaded, filled)
                 new = self._contrib_infos() + sequence_hints(self.graph, self.infos)
                 new += ml_hints(self.graph, self.infos)
                 if not self._all_ranked():
                     new += control_flow_hints(model, self.infos, self.loaded)
+                    new += self._rule_infos(filled, {v.name for v in new})
                 self.graph.value_info.extend(new)
                 if not new or self._all_ranked():
                     break
@@ -381,11 +393,22 @@ class _Importer(TensorReader):
                     continue
                 if name in stated:
                     continue
-                dims: list[str | int | None] = [
-                    p if is_named(p) else None if d == DYNAMIC_INDEX else d
-                    for d, p in zip(info.shape, info.params, strict=True)
-                ]
-                new.append(helper.make_tensor_value_info(name, info.elem, dims))
+                new.append(_stated(name, info))
+        return new
+
+    def _rule_infos(self, filled: set[str], stating: set[str]) -> list[ValueInfoProto]:
+        """The types our rules gave where onnx's inference gave none (the
+        result of a function op it could not expand, GroupNormalization-21's
+        on a run-time dim), stated so the next round types the ops after
+        them, which have no rule of ours (QuantizeLinear, TensorScatter)."""
+        new: list[ValueInfoProto] = []
+        for node in self.graph.node:
+            for name in node.output:
+                info = self.infos.get(name)
+                if name not in filled or name in stating or info is None:
+                    continue
+                if info.shape is not None and info.elem:
+                    new.append(_stated(name, info))
         return new
 
     def tensor_type(self, name: str, what: str) -> TensorType[Attribute]:

@@ -154,12 +154,16 @@ def value_info(tp: TypeProto) -> ValueInfo | None:
 
 
 def infer_value_infos(
-    model: ModelProto, load: Callable[[TensorProto], TensorProto] = lambda t: t
+    model: ModelProto,
+    load: Callable[[TensorProto], TensorProto] = lambda t: t,
+    filled: set[str] | None = None,
 ) -> dict[str, ValueInfo]:
     """Types of every value: the model's, onnx's inference, then our own.
 
     `load` gives a small initializer with its data in the proto (the importer
     reads external data); inference needs the values of shapes and axes.
+    `filled`, if given, is told the values onnx left rank-less and our rules
+    ranked.
     """
     skeleton = _skeleton(model, load)
     _shape_open_outputs(skeleton)
@@ -185,7 +189,7 @@ def infer_value_infos(
         ):
             reason = reason.replace(noise, "")
         raise InferenceFailure(f"shape inference failed: {reason}") from None
-    return _collect(inferred, model.graph, _constants(skeleton.graph))
+    return _collect(inferred, model.graph, _constants(skeleton.graph), filled)
 
 
 def _shape_open_outputs(skeleton: ModelProto) -> None:
@@ -282,7 +286,10 @@ def lenient_infos(model: ModelProto) -> dict[str, ValueInfo]:
 
 
 def _collect(
-    inferred: ModelProto, graph: onnx.GraphProto, consts: Mapping[str, np.ndarray]
+    inferred: ModelProto,
+    graph: onnx.GraphProto,
+    consts: Mapping[str, np.ndarray],
+    filled: set[str] | None = None,
 ) -> dict[str, ValueInfo]:
     """What inference gave `inferred`'s values, then our rules' results."""
     infos: dict[str, ValueInfo] = {}
@@ -295,7 +302,7 @@ def _collect(
         infos[tensor.name] = ValueInfo(
             tensor.data_type, list(tensor.dims), [None] * len(tensor.dims)
         )
-    _fill(graph, infos, consts)
+    _fill(graph, infos, consts, filled)
     return infos
 
 
@@ -303,8 +310,10 @@ def _fill(
     graph: onnx.GraphProto,
     infos: dict[str, ValueInfo],
     consts: Mapping[str, np.ndarray],
+    filled: set[str] | None = None,
 ) -> None:
-    """Our rules' results into `infos` where onnx left a value rank-less.
+    """Our rules' results into `infos` where onnx left a value rank-less
+    (their names into `filled`).
 
     The rules work on their own refined view (`known`: a Slice's length where
     onnx says `?`, so a Reshape downstream gets its rank), but a value onnx
@@ -324,6 +333,8 @@ def _fill(
             if out is None or out.shape is None:
                 if known[name].shape is not None:
                     infos[name] = known[name]
+                    if filled is not None:
+                        filled.add(name)
             elif node.op_type in _REFINE:
                 own = own_shape(node, [_input(infos, n) for n in node.input], consts)
                 infos[name] = _merge(out, _info(own)) or out

@@ -123,10 +123,37 @@ def graph_input_shape_model() -> onnx.ModelProto:
     )
 
 
+def group_norm_model() -> onnx.ModelProto:
+    """GroupNormalization-21 on a run-time length, quantized and back: onnx
+    cannot expand the function op here and types neither its result (our
+    rule does) nor the QuantizeLinear after it, which has no rule of ours
+    (fuzz seed 251550): the importer states the one it typed and infers
+    again."""
+    nodes = [
+        helper.make_node("GroupNormalization", ["x", "s", "b"], ["g"], num_groups=2),
+        helper.make_node("QuantizeLinear", ["g", "qs", "qz"], ["q"]),
+        helper.make_node("DequantizeLinear", ["q", "qs", "qz"], ["y"]),
+    ]
+    consts = [
+        numpy_helper.from_array(np.linspace(0.5, 1.5, 4).astype(np.float32), "s"),
+        numpy_helper.from_array(np.linspace(-1, 1, 4).astype(np.float32), "b"),
+        numpy_helper.from_array(np.array(0.02, np.float32), "qs"),
+        numpy_helper.from_array(np.array(3, np.int8), "qz"),
+    ]
+    return make_model(
+        nodes,
+        [tensor("x", F, ["n", 4, "l"])],
+        [tensor("y", F, ["n", 4, "l"])],
+        consts,
+        opset=21,
+    )
+
+
 MODELS: dict[str, tuple[Callable[[], onnx.ModelProto], set[str]]] = {
     "paddle-flatten": (paddle_flatten_model, {"a", "flatten_14.tmp_0"}),
     "gather-chain": (gather_chain_model, {"b", "target", "split"}),
     "graph-input-shape": (graph_input_shape_model, set()),
+    "group-norm-quantize": (group_norm_model, {"g", "q"}),
 }
 """Each model and values onnx leaves untyped in it."""
 
@@ -137,6 +164,8 @@ def _feeds(name: str, n: int, m: int) -> dict[str, np.ndarray]:
         return {"x": rng.normal(size=(n, 3, 4)).astype(np.float32)}
     if name == "gather-chain":
         return {"x": rng.normal(size=(n, m, 8)).astype(np.float32)}
+    if name == "group-norm-quantize":
+        return {"x": rng.normal(size=(n, 4, m + 1)).astype(np.float32)}
     shape = [[n, 3, 4], [n, 2, 6], [-1, 12, 1], [n, 0, 1]][m % 4]
     return {
         "x": rng.normal(size=(n, 12)).astype(np.float32),
