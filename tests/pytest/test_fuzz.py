@@ -119,6 +119,15 @@ def test_regression_sequence_of_a_1d_value_joined_again() -> None:
     assert check(244467, "cpu", 32).outcome == "match"
 
 
+def test_regression_a_sized_compress_reaches_a_depthwise_conv() -> None:
+    """Seed 255381 (16 ops): Compress by a constant condition, then
+    RotaryEmbedding and Transpose, then CausalConvWithState, whose channels
+    must be static. Our rule sized the Compress, but neither op after it
+    refines: the importer now states the sized value and onnx's next round
+    carries it."""
+    assert check(255381, "cpu", 16).outcome == "match"
+
+
 def test_opsets_are_those_the_ops_came_in() -> None:
     """Each newer op's declared opset is the one onnx's schema gives it: the
     one it came in, or the first one that is not deprecated (GroupNormalization:

@@ -346,9 +346,10 @@ class _Importer(TensorReader):
                 new += ml_hints(self.graph, self.infos)
                 if not self._all_ranked():
                     new += control_flow_hints(model, self.infos, self.loaded)
-                    new += self._rule_infos(filled, {v.name for v in new})
+                ours = self._rule_infos(filled, {v.name for v in new})
+                new += ours
                 self.graph.value_info.extend(new)
-                if not new or self._all_ranked():
+                if not new or (self._all_ranked() and not ours):
                     break
             self.subgraph_infos()  # told what the rounds stated
         except InferenceFailure as e:
@@ -399,13 +400,18 @@ class _Importer(TensorReader):
     def _rule_infos(self, filled: set[str], stating: set[str]) -> list[ValueInfoProto]:
         """The types our rules gave where onnx's inference gave none (the
         result of a function op it could not expand, GroupNormalization-21's
-        on a run-time dim), stated so the next round types the ops after
-        them, which have no rule of ours (QuantizeLinear, TensorScatter)."""
+        on a run-time dim) or a `?` they proved (Compress's kept length),
+        stated so the next round types the ops after them, which have no rule
+        of ours (QuantizeLinear, TensorScatter) or none that refines
+        (RotaryEmbedding). Each is stated once, so the rounds end."""
         new: list[ValueInfoProto] = []
+        stated = {v.name for v in self.graph.value_info}
         for node in self.graph.node:
             for name in node.output:
                 info = self.infos.get(name)
                 if name not in filled or name in stating or info is None:
+                    continue
+                if name in stated:
                     continue
                 if info.shape is not None and info.elem:
                     new.append(_stated(name, info))

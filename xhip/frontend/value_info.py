@@ -163,7 +163,7 @@ def infer_value_infos(
     `load` gives a small initializer with its data in the proto (the importer
     reads external data); inference needs the values of shapes and axes.
     `filled`, if given, is told the values onnx left rank-less and our rules
-    ranked.
+    ranked, or whose `?` dims they sized.
     """
     skeleton = _skeleton(model, load)
     _shape_open_outputs(skeleton)
@@ -313,7 +313,8 @@ def _fill(
     filled: set[str] | None = None,
 ) -> None:
     """Our rules' results into `infos` where onnx left a value rank-less
-    (their names into `filled`).
+    (their names into `filled`, and those of values whose `?` a rule made a
+    size).
 
     The rules work on their own refined view (`known`: a Slice's length where
     onnx says `?`, so a Reshape downstream gets its rank), but a value onnx
@@ -338,6 +339,8 @@ def _fill(
             elif node.op_type in _REFINE:
                 own = own_shape(node, [_input(infos, n) for n in node.input], consts)
                 infos[name] = _merge(out, _info(own)) or out
+                if filled is not None and infos[name].shape != out.shape:
+                    filled.add(name)
 
 
 _REFINE = {
