@@ -405,6 +405,8 @@ class _Importer(TensorReader):
         of ours (QuantizeLinear, TensorScatter) or none that refines
         (RotaryEmbedding). Each is stated once, so the rounds end."""
         new: list[ValueInfoProto] = []
+        if not filled:  # the usual round: onnx typed everything itself
+            return new
         stated = {v.name for v in self.graph.value_info}
         for node in self.graph.node:
             for name in node.output:

@@ -365,7 +365,7 @@ def _compress(node: NodeProto, ins: Sequence[Input], c: _Consts) -> Known | None
     condition = c.ints(1)
     if d is None or condition is None:
         return None
-    axis = attr_int(node, "axis", 0) if _has_attr(node, "axis") else None
+    axis = next((a.i for a in node.attribute if a.name == "axis"), None)
     if axis is None:
         length, out = math.prod(d) if D not in d else D, [D]
     else:
@@ -378,10 +378,6 @@ def _compress(node: NodeProto, ins: Sequence[Input], c: _Consts) -> Known | None
         return _elem(ins[0]), [kept]
     out[axis] = kept
     return _elem(ins[0]), out
-
-
-def _has_attr(node: NodeProto, name: str) -> bool:
-    return any(a.name == name for a in node.attribute)
 
 
 def _matmul(node: NodeProto, ins: Sequence[Input], c: _Consts) -> Known | None:
