@@ -20,7 +20,7 @@ from typing import TypeGuard, cast
 
 import numpy as np
 import onnx
-from onnx import ModelProto, TensorProto, TypeProto
+from onnx import ModelProto, TensorProto, TypeProto, ValueInfoProto
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     Float8E4M3FNType,
@@ -166,12 +166,14 @@ def infer_value_infos(
     ranked, or whose `?` dims they sized.
     """
     skeleton = _skeleton(model, load)
-    _shape_open_outputs(skeleton)
+    still_open = _shape_open_outputs(skeleton)
     _free_input_dims(skeleton)
     try:
         # onnx annotates `model` with a bare `os.PathLike`: strict reads it as
         # partially unknown.
-        cast(Callable[[ModelProto], None], onnx.checker.check_model)(skeleton)
+        cast(Callable[[ModelProto], None], onnx.checker.check_model)(
+            _with_shapes_stated(skeleton, still_open)
+        )
     except onnx.checker.ValidationError as e:
         raise InferenceFailure(f"invalid ONNX model: {first_line(str(e))}") from None
     try:
@@ -192,31 +194,60 @@ def infer_value_infos(
     return _collect(inferred, model.graph, _constants(skeleton.graph), filled)
 
 
-def _shape_open_outputs(skeleton: ModelProto) -> None:
+def _shape_open_outputs(skeleton: ModelProto) -> set[str]:
     """Graph outputs declared as tensors without a shape (`make_tensor_value_info(
-    name, type, None)`: ONNX Runtime runs such models, onnx's checker wants the
-    field) get the shape a lenient inference gives them, if it gives one."""
-    outputs = skeleton.graph.output
-    open_ = [
-        o
-        for o in outputs
-        if o.type.WhichOneof("value") == "tensor_type"
-        and not o.type.tensor_type.HasField("shape")
-    ]
+    name, type, None)`) or without a type: ONNX Runtime runs such models, onnx's
+    checker wants the fields. They get what a lenient inference gives them.
+
+    Returns those it leaves without a shape (after a function onnx cannot
+    expand, such as GroupNormalization-21 on a run-time dim): our rules type
+    those."""
+    open_ = [o for o in skeleton.graph.output if _is_open(o)]
     if not open_:
-        return
+        return set()
+    typeless = {o.name for o in open_ if not o.HasField("type")}
+    for output in open_:
+        output.type.tensor_type.SetInParent()
     try:
         inferred = onnx.shape_inference.infer_shapes(skeleton, data_prop=True)
     except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError):
-        return
+        return {o.name for o in open_}
     types = {
         v.name: v.type
         for v in [*inferred.graph.value_info, *inferred.graph.output]
-        if v.type.tensor_type.HasField("shape")
+        if v.HasField("type")
     }
     for output in open_:
-        if output.name in types:
+        if output.name not in types:
+            continue
+        if output.name in typeless:
+            output.type.CopyFrom(types[output.name])
+        elif types[output.name].tensor_type.HasField("shape"):
             output.type.tensor_type.shape.CopyFrom(types[output.name].tensor_type.shape)
+    return {o.name for o in open_ if _is_open(o)}
+
+
+def _is_open(output: ValueInfoProto) -> bool:
+    return not output.HasField("type") or (
+        output.type.WhichOneof("value") == "tensor_type"
+        and not output.type.tensor_type.HasField("shape")
+    )
+
+
+def _with_shapes_stated(skeleton: ModelProto, open_: set[str]) -> ModelProto:
+    """A copy for onnx's checker, which wants every graph output's type and
+    shape fields, where the outputs still `open_` state empty ones: the checker
+    reads only that the fields are there, and inference keeps them open."""
+    if not open_:
+        return skeleton
+    checked = ModelProto()
+    checked.CopyFrom(skeleton)
+    for output in checked.graph.output:
+        if output.name in open_:
+            output.type.tensor_type.shape.SetInParent()
+            if not output.type.tensor_type.elem_type:
+                output.type.tensor_type.elem_type = TensorProto.FLOAT
+    return checked
 
 
 _INPUT_DIM = "unk__xhip_input_dim"

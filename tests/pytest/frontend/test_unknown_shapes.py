@@ -149,11 +149,28 @@ def group_norm_model() -> onnx.ModelProto:
     )
 
 
+def group_norm_open_output_model() -> onnx.ModelProto:
+    """The same, its output declared without a shape: onnx's checker wants
+    the field and onnx's inference cannot fill it; our rules type it."""
+    model = group_norm_model()
+    model.graph.output[0].type.tensor_type.ClearField("shape")
+    return model
+
+
+def group_norm_typeless_output_model() -> onnx.ModelProto:
+    """The same, its output declared without a type (ONNX Runtime runs it)."""
+    model = group_norm_model()
+    model.graph.output[0].ClearField("type")
+    return model
+
+
 MODELS: dict[str, tuple[Callable[[], onnx.ModelProto], set[str]]] = {
     "paddle-flatten": (paddle_flatten_model, {"a", "flatten_14.tmp_0"}),
     "gather-chain": (gather_chain_model, {"b", "target", "split"}),
     "graph-input-shape": (graph_input_shape_model, set()),
     "group-norm-quantize": (group_norm_model, {"g", "q"}),
+    "group-norm-open-output": (group_norm_open_output_model, {"g", "q", "y"}),
+    "group-norm-typeless-output": (group_norm_typeless_output_model, {"g", "q", "y"}),
 }
 """Each model and values onnx leaves untyped in it."""
 
@@ -164,7 +181,7 @@ def _feeds(name: str, n: int, m: int) -> dict[str, np.ndarray]:
         return {"x": rng.normal(size=(n, 3, 4)).astype(np.float32)}
     if name == "gather-chain":
         return {"x": rng.normal(size=(n, m, 8)).astype(np.float32)}
-    if name == "group-norm-quantize":
+    if name.startswith("group-norm"):
         return {"x": rng.normal(size=(n, 4, m + 1)).astype(np.float32)}
     shape = [[n, 3, 4], [n, 2, 6], [-1, 12, 1], [n, 0, 1]][m % 4]
     return {
