@@ -115,6 +115,16 @@ def unnamed_dim_model() -> onnx.ModelProto:
     )
 
 
+def unconvertible_model() -> onnx.ModelProto:
+    """A Conv whose weight's kernel height is a run-time dim: onnx types it,
+    the converter refuses it (static kernel sizes are needed)."""
+    return make_model(
+        [helper.make_node("Conv", ["x", "w"], ["y"], name="conv")],
+        [tensor("x", F, [1, 4, 5, 5]), tensor("w", F, [2, 4, "k", 3])],
+        [tensor("y", F, [1, 2, None, 3])],
+    )
+
+
 def weights_model() -> onnx.ModelProto:
     w = np.arange(1024, dtype=np.float32).reshape(32, 32)
     return make_model(
@@ -224,6 +234,8 @@ CASES = [
     Case("unknown-op", _model("compile", unknown_op_model), r".*m\.onnx: unsupported ONNX ops at opset 17: NoSuchOp \(f\)", outputs=("o.mlir",)),
     Case("unknown-domain", _model("import", unknown_domain_model), r".*m\.onnx: unsupported ONNX ops at opset 17: com\.example\.Relu \(f\)", outputs=("o.mlir",)),
     Case("opset-too-new", _model("import", newer_opset_model), r".*m\.onnx: opset 99 is newer than this onnx package knows \(\d+\)", outputs=("o.mlir",)),
+    Case("unconvertible-compile", _model("compile", unconvertible_model), r"pass 'convert-onnx-to-hip' failed: convert-onnx-to-hip: 1 op\(s\) cannot be converted: onnx\.Conv \(node 'conv'\): weight type tensor<2x4x\?x3xf32>: static sizes are needed", outputs=("o.mlir",)),
+    Case("unconvertible-run", lambda d: ["run", str(save(d, unconvertible_model()))], r"convert-onnx-to-hip: 1 op\(s\) cannot be converted: onnx\.Conv \(node 'conv'\): weight type tensor<2x4x\?x3xf32>: static sizes are needed"),
     Case("no-default-opset", _model("compile", no_default_opset_model), r".*m\.onnx: the model imports no version of the default ONNX opset", outputs=("o.mlir",)),
     # Inputs at run time.
     Case("input-unknown-name", lambda d: ["run", str(ATTENTION_ONNX), "--input", f"Y={npy(d, 'x.npy', np.zeros((2, 5, 64), np.float32))}"], r"unknown input 'Y'; the model takes 'X'"),

@@ -17,7 +17,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from xhip.backend import DEVICES
-from xhip.cli.common import UserError, add_quiet_option, umask, writable_dir
+from xhip.cli.common import (
+    UserError,
+    add_quiet_option,
+    umask,
+    whole_message,
+    writable_dir,
+)
 from xhip.progress import terminal_progress
 
 if TYPE_CHECKING:
@@ -237,6 +243,8 @@ def _compile(args: argparse.Namespace, max_memory: int | None) -> Any:
 
 def cmd_run(args: argparse.Namespace) -> int:
     # lazy: the interpreter, sessions and onnx stay out of the CLI's start-up
+    from xdsl.utils.exceptions import DiagnosticException
+
     from xhip.backend.interpreter import UnsupportedOpError
     from xhip.backend.memory import MemoryLimitError
     from xhip.backend.runtime import DeviceUnavailable
@@ -265,6 +273,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UserError(str(e)) from None
     except (DeviceUnavailable, InputError, OnnxImportError, UnsupportedOpError) as e:
         raise UserError(str(e)) from None
+    except DiagnosticException as e:  # a pass refuses the model; it names itself
+        raise UserError(whole_message(str(e))) from None
     for name, value in outputs.items():
         stats = ""
         if value.size and value.dtype.kind == "f":

@@ -92,6 +92,30 @@ class NeedsStaticShapes(PassFailedException):
     (`DimsMustBeStatic`): the model compiles once its input shapes are fixed."""
 
 
+def _failures(leftovers: list[Operation]) -> list[Operation]:
+    """The ops to name: not a constant left only because the ops that use it
+    were (a Resize's scales), nor an op inside a region of one left (a Loop's
+    `onnx.Yield`), which would read as failures of their own."""
+    left = {id(op) for op in leftovers}
+
+    def inside_left(op: Operation) -> bool:
+        parent = op.parent_op()
+        while parent is not None:
+            if id(parent) in left:
+                return True
+            parent = parent.parent_op()
+        return False
+
+    def only_for_left(op: Operation) -> bool:
+        return op_name(op) == "onnx.Constant" and all(
+            id(use.operation) in left for r in op.results for use in r.uses
+        )
+
+    return [
+        op for op in leftovers if not inside_left(op) and not only_for_left(op)
+    ] or leftovers
+
+
 @dataclass(frozen=True)
 class ConvertOnnxToHipPass(ModulePass):
     name = "convert-onnx-to-hip"
@@ -143,6 +167,7 @@ class ConvertOnnxToHipPass(ModulePass):
         materialize_shape_values(module, state)
         leftovers = [op for op in module.walk() if op_name(op).startswith("onnx.")]
         if leftovers:
+            leftovers = _failures(leftovers)
             error = (
                 NeedsStaticShapes
                 if all(id(op) in state.static_dims for op in leftovers)
