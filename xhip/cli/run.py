@@ -13,8 +13,8 @@ import math
 import os
 import sys
 import tempfile
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 from xhip.backend import DEVICES
 from xhip.cli.common import (
@@ -314,6 +314,52 @@ def save_outputs(directory: str, outputs: Mapping[str, np.ndarray]) -> None:
         ) from None
 
 
+LOW_PRECISION_TOL = {"float16": (4e-3, 1e-3), "bfloat16": (3e-2, 1e-2)}
+"""(rtol, atol) for outputs of fewer mantissa bits than float32: an ulp of
+float16 is 1e-3 of the value, so one rounding apart is already past `RTOL`."""
+
+
+def _flatten(names: list[str], results: Sequence[Any]) -> dict[str, np.ndarray]:
+    """ONNX Runtime's results by our output names: a sequence output `s` is
+    a list there and `s[0]`, `s[1]`, ... here."""
+    import numpy as np  # lazy: as in `load_inputs`
+
+    flat: dict[str, np.ndarray] = {}
+    for name, value in zip(names, results):
+        if isinstance(value, list):
+            for i, item in enumerate(cast(list[Any], value)):
+                flat[f"{name}[{i}]"] = np.asarray(item)
+        elif value is not None:
+            flat[name] = np.asarray(value)
+    return flat
+
+
+def compare(value: np.ndarray, want: np.ndarray) -> tuple[float, bool]:
+    """The max abs error and whether `value` agrees with `want`: floats within
+    `RTOL`/`ATOL` (looser for float16 and bfloat16), NaN where `want` is NaN,
+    infinities equal; anything else (integers, booleans, strings, ml_dtypes'
+    float8 and int4, whose casts are exact) equal."""
+    import numpy as np  # lazy: as in `load_inputs`
+
+    if value.size == 0:
+        return 0.0, True
+    wide = np.complex128 if "c" in (value.dtype.kind, want.dtype.kind) else np.float64
+    try:
+        got, ref = value.astype(wide), want.astype(wide)
+    except (TypeError, ValueError):  # strings
+        same = bool(np.array_equal(value, want))
+        return (0.0 if same else math.inf), same
+    with np.errstate(invalid="ignore"):
+        diff = np.abs(got - ref)
+    diff[(got == ref) | (np.isnan(got) & np.isnan(ref))] = 0
+    diff[np.isnan(diff)] = math.inf
+    err = float(np.max(diff))
+    if value.dtype.kind not in "fc" or want.dtype.kind not in "fc":
+        return err, bool(np.array_equal(value, want, equal_nan=value.dtype.kind == "V"))
+    rtol, atol = LOW_PRECISION_TOL.get(value.dtype.name, (RTOL, ATOL))
+    return err, bool(np.allclose(got, ref, rtol=rtol, atol=atol, equal_nan=True))
+
+
 def check_against_onnxruntime(
     path: str, inputs: Mapping[str, np.ndarray], outputs: Mapping[str, np.ndarray]
 ) -> int:
@@ -321,7 +367,6 @@ def check_against_onnxruntime(
         import onnxruntime as ort  # lazy: optional, only --check needs it
     except ImportError:
         raise UserError("--check needs onnxruntime (pip install onnxruntime)") from None
-    import numpy as np  # lazy: as in `load_inputs`
 
     try:
         session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
@@ -333,18 +378,21 @@ def check_against_onnxruntime(
         raise UserError(
             f"--check: ONNX Runtime cannot run {path} on these inputs: {reason}"
         ) from None
-    expected = {name: np.asarray(value) for name, value in zip(names, results)}
+    expected = _flatten(names, results)
     failed = False
     for name, value in outputs.items():
-        want = expected[name]
+        want = expected.get(name)
+        if want is None:
+            print(f"check {name}: ONNX Runtime gives no such output")
+            failed = True
+            continue
         if value.shape != want.shape:
             print(
                 f"check {name}: shape {value.shape} but ONNX Runtime gives {want.shape}"
             )
             failed = True
             continue
-        err = float(np.max(np.abs(value - want))) if value.size else 0.0
-        ok = np.allclose(value, want, rtol=RTOL, atol=ATOL)
+        err, ok = compare(value, want)
         print(f"check {name}: max abs error {err:.3g} {'ok' if ok else 'MISMATCH'}")
         failed |= not ok
     if failed:

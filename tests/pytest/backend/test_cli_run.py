@@ -5,11 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import onnx
 import pytest
+from onnx import TensorProto, helper
 
 from tests.pytest.conftest import REPO
 from xhip.backend.reference import AttentionWeights
 from xhip.cli import main
+from xhip.cli.run import compare
 
 
 @pytest.fixture(scope="module")
@@ -138,3 +141,94 @@ def test_check_when_onnxruntime_refuses_the_inputs(
     path = _stem(tmp_path)
     assert main(["run", str(path), "--dims", "h=8,w=8", "--check"]) == 1
     _one_error_line(capsys.readouterr().err, "--check: ONNX Runtime cannot run")
+
+
+def _graph(
+    nodes: list[onnx.NodeProto],
+    inputs: list[str],
+    outputs: list[onnx.ValueInfoProto],
+    opset: int = 18,
+) -> onnx.ModelProto:
+    x = [helper.make_tensor_value_info(n, TensorProto.FLOAT, [2, 3]) for n in inputs]
+    graph = helper.make_graph(nodes, "g", x, outputs)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+
+
+CHECK_MODELS = {
+    # Booleans: `value - want` raised a TypeError (a traceback, not a check).
+    "bool": _graph(
+        [helper.make_node("Greater", ["a", "b"], ["y"])],
+        ["a", "b"],
+        [helper.make_tensor_value_info("y", TensorProto.BOOL, [2, 3])],
+    ),
+    # A sequence output: a list in ONNX Runtime, `s[0]`, `s[1]` here.
+    "sequence": _graph(
+        [helper.make_node("SplitToSequence", ["a"], ["s"], axis=1, keepdims=1)],
+        ["a"],
+        [helper.make_tensor_sequence_value_info("s", TensorProto.FLOAT, None)],
+    ),
+    # NaN and infinities where ONNX Runtime gives them.
+    "nan-inf": _graph(
+        [
+            helper.make_node("Div", ["a", "b"], ["q"]),
+            helper.make_node("Log", ["q"], ["y"]),
+        ],
+        ["a", "b"],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])],
+    ),
+    # float16: an ulp apart is 1e-3 of the value, over float32's 1e-4.
+    "float16": _graph(
+        [
+            helper.make_node("Cast", ["a"], ["h"], to=TensorProto.FLOAT16),
+            helper.make_node("Softmax", ["h"], ["s"], axis=1),
+            helper.make_node("Exp", ["s"], ["y"]),
+        ],
+        ["a"],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT16, [2, 3])],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CHECK_MODELS))
+def test_check_compares_every_kind_of_output(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "m.onnx"
+    onnx.save(CHECK_MODELS[name], path)
+    argv = ["run", str(path), "--check"]
+    rng = np.random.default_rng(3)
+    values = {
+        "a": np.array([[0, 1, -1], [2, np.inf, 0.5]], np.float32),
+        "b": np.array([[0, 0, 2], [2, 1, -0.5]], np.float32),
+    }
+    if name == "float16":
+        values["a"] = rng.normal(size=(2, 3)).astype(np.float32) * 4
+    for input_name in ("a", "b"):
+        np.save(tmp_path / f"{input_name}.npy", values[input_name])
+        argv += ["--input", f"{input_name}={tmp_path / f'{input_name}.npy'}"]
+    if name in ("sequence", "float16"):
+        argv = argv[:-2]
+    code = main(argv)
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    checks = [line for line in out.splitlines() if line.startswith("check ")]
+    assert checks and all(line.endswith(" ok") for line in checks), out
+    if name == "sequence":
+        assert [c.split(":")[0] for c in checks] == [f"check s[{i}]" for i in range(3)]
+
+
+@pytest.mark.parametrize(
+    "got,want,ok",
+    [
+        (np.array([True, False]), np.array([True, True]), False),
+        (np.array([1, 2], np.uint8), np.array([2, 2], np.uint8), False),
+        (np.array([np.nan, 1], np.float32), np.array([1, 1], np.float32), False),
+        (np.array([np.inf], np.float32), np.array([-np.inf], np.float32), False),
+        (np.array([1.0], np.float16), np.array([1.01], np.float16), False),
+        (np.array([2**60 + 1]), np.array([2**60]), False),
+        (np.array(["a", "b"]), np.array(["a", "c"]), False),
+        (np.array([np.nan, -np.inf], np.float64), np.array([np.nan, -np.inf]), True),
+    ],
+)
+def test_check_tells_a_difference(got: np.ndarray, want: np.ndarray, ok: bool) -> None:
+    assert compare(got, want)[1] is ok
