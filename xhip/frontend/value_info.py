@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
+from xhip.frontend.data_sizes import data_sized_outputs
 from xhip.frontend.shape_rules import (
     EVERY_OUTPUT,
     Input,
@@ -257,9 +258,11 @@ it; `unk__`, so no type ever shows it as a model's name."""
 
 def _free_input_dims(skeleton: ModelProto) -> None:
     """A declared static dim (value_info, outputs) where onnx's inference,
-    without the declarations, carries a graph input's dynamic dim is that dim
-    again: ONNX Runtime takes a declaration as a hint and runs any size the
-    input allows, and a `3` would size the value's buffer for one input only."""
+    without the declarations, carries a graph input's dynamic dim, or leaves
+    open on a graph output whose size is data (a Range of graph inputs:
+    `data_sizes`), is that dim again: ONNX Runtime takes a
+    declaration as a hint and runs any size the input allows, and a `3`
+    would size the value's buffer for one input only."""
     g = skeleton.graph
     declared = [
         v
@@ -281,7 +284,8 @@ def _free_input_dims(skeleton: ModelProto) -> None:
                 if not dim.dim_param:
                     dim.dim_param = f"{_INPUT_DIM}{i}_{j}"
                 inputs.add(dim.dim_param)
-    if not inputs:
+    data_sized = data_sized_outputs(g)
+    if not inputs and not data_sized:
         return
     try:
         inferred = onnx.shape_inference.infer_shapes(
@@ -296,10 +300,18 @@ def _free_input_dims(skeleton: ModelProto) -> None:
     for value in declared:
         dims = value.type.tensor_type.shape.dim
         got = carried.get(value.name)
+        if not got and value.name in data_sized:  # rank-less
+            for dim in dims:
+                if dim.HasField("dim_value"):
+                    dim.Clear()
+            continue
         if got is None or len(got) != len(dims):
             continue
         for dim, free in zip(dims, got, strict=True):
-            if dim.HasField("dim_value") and free.dim_param in inputs:
+            if dim.HasField("dim_value") and (
+                free.dim_param in inputs
+                or (value.name in data_sized and not free.HasField("dim_value"))
+            ):
                 dim.Clear()
                 if not free.dim_param.startswith(_INPUT_DIM):
                     dim.dim_param = free.dim_param

@@ -1,7 +1,9 @@
 """A declared type (value_info, or a graph output) that fixes a dim the
 graph's input leaves dynamic: ONNX Runtime takes it as a hint and runs any
 size the input allows, so xhip does too. The declared `3` used to size the
-value's buffer and fail at run time with a numpy broadcast error."""
+value's buffer and fail at run time with a numpy broadcast error. The same
+for a size that is data (a Range of graph inputs): onnx's inference, run
+without the declarations, makes a name up for it (`unk__0`)."""
 
 from __future__ import annotations
 
@@ -97,3 +99,60 @@ def test_eyelike_with_a_dtype_after_a_contrib_op(dtype: int) -> None:
         for n in (4, 9)
     ]
     check_like_onnxruntime(compiled, model, cases)
+
+
+def declared_range_model() -> onnx.ModelProto:
+    """Range of graph inputs, its output declared [2] (onnx's node test
+    declares the length its inputs give): the length is data."""
+    scalar = [tensor(n, TensorProto.INT64, []) for n in ("start", "limit", "delta")]
+    node = helper.make_node("Range", ["start", "limit", "delta"], ["y"])
+    return make_model([node], scalar, [tensor("y", TensorProto.INT64, [2])])
+
+
+def declared_nonzero_model() -> onnx.ModelProto:
+    """NonZero, its output declared [2, 3]: the count is data."""
+    node = helper.make_node("NonZero", ["x"], ["y"])
+    return make_model(
+        [node], [tensor("x", F, [2, 4])], [tensor("y", TensorProto.INT64, [2, 3])]
+    )
+
+
+def declared_window_model() -> onnx.ModelProto:
+    """HannWindow of a graph input, declared [10]: onnx infers no shape here."""
+    node = helper.make_node("HannWindow", ["size"], ["y"])
+    return make_model(
+        [node],
+        [tensor("size", TensorProto.INT64, [])],
+        [tensor("y", F, [10])],
+        opset=17,
+    )
+
+
+def _scalars(start: int, limit: int, delta: int) -> dict[str, np.ndarray]:
+    return {
+        "start": np.array(start, np.int64),
+        "limit": np.array(limit, np.int64),
+        "delta": np.array(delta, np.int64),
+    }
+
+
+@pytest.mark.parametrize("name", ["range", "nonzero", "window"])
+def test_a_declared_size_of_data_is_a_hint(name: str) -> None:
+    """ONNX Runtime takes an output's declared dims as a hint and gives what
+    the data computes; xhip sized the buffer by the declaration and gave the
+    first 2 elements of any Range (onnx's node test at other inputs)."""
+    if name == "range":
+        model = declared_range_model()
+        cases = [(str(a), _scalars(*a)) for a in [(10, 6, -3), (10, 0, -3), (1, 6, 1)]]
+    elif name == "window":
+        model = declared_window_model()
+        cases = [(str(n), {"size": np.array(n, np.int64)}) for n in (8, 10, 13)]
+    else:
+        model = declared_nonzero_model()
+        masks = [
+            [[1, 0, 0, 1], [0, 1, 0, 0]],
+            [[1, 1, 1, 1], [0, 0, 0, 0]],
+            [[0] * 4] * 2,
+        ]
+        cases = [(str(i), {"x": np.array(m, np.float32)}) for i, m in enumerate(masks)]
+    check_like_onnxruntime(xhip.compile(model, device="cpu"), model, cases)

@@ -1,0 +1,77 @@
+"""Which graph outputs have a size that is data: a Range of graph inputs, a
+NonZero of one, a Tile by repeats read from one. ONNX Runtime takes an
+output's declared dims as a hint and gives what the data computes, so a
+declared `[2]` on such an output must not size its buffer
+(`value_info._free_input_dims`).
+
+A forward pass over the main graph's nodes with two marks per value: *data*
+(its values follow a graph input's values) and *sized* (its shape does). A
+graph input is data; a constant is neither; `Shape` and `Size` give data
+only of a sized input (a graph input's own dynamic dims are names, followed
+apart); any other node's results are data if an input is data or sized, and
+sized if an input is sized or one of the operands that size it is data.
+"""
+
+from __future__ import annotations
+
+from onnx import GraphProto
+
+SIZE_OPERANDS: dict[str, tuple[int, ...] | None] = {
+    "AffineGrid": (1,),
+    "BlackmanWindow": (0,),
+    "CenterCropPad": (1,),
+    "Col2Im": (1, 2),
+    "Compress": (1,),
+    "ConstantOfShape": (0,),
+    "DFT": (1,),
+    "Expand": (1,),
+    "HammingWindow": (0,),
+    "HannWindow": (0,),
+    "If": None,
+    "Loop": None,
+    "MaxUnpool": (2,),
+    "MelWeightMatrix": None,
+    "NonMaxSuppression": None,
+    "NonZero": (0,),
+    "OneHot": (1,),
+    "Pad": (1, 3),
+    "Range": None,
+    "Resize": (1, 2, 3),
+    "Scan": None,
+    "Slice": (1, 2, 3, 4),
+    "Split": (1,),
+    "Squeeze": (1,),
+    "STFT": (2, 3),
+    "Tile": (1,),
+    "TopK": (1,),
+    "Unique": (0,),
+    "Unsqueeze": (1,),
+    "Upsample": (1,),
+}
+"""The operands (all: None) of each op whose values decide its result's
+shape, not only their own shapes. Not Reshape: its conversion sizes a target
+read at run time from the input's element count, which an empty input lacks
+(onnx's `test_reshape_allowzero_reordered` runs only on the declared dims)."""
+
+
+def data_sized_outputs(graph: GraphProto) -> set[str]:
+    """The graph outputs no node reads whose shape follows the data."""
+    data = {v.name for v in graph.input} - {t.name for t in graph.initializer}
+    sized: set[str] = set()
+    for node in graph.node:
+        inputs = [name for name in node.input if name]
+        if node.op_type in ("Shape", "Size"):
+            if any(name in sized for name in inputs):
+                data.update(node.output)
+            continue
+        operands = SIZE_OPERANDS.get(node.op_type, ())
+        picked = range(len(node.input)) if operands is None else operands
+        if any(name in sized for name in inputs) or any(
+            i < len(node.input) and node.input[i] in data for i in picked
+        ):
+            sized.update(node.output)
+            data.update(node.output)
+        elif any(name in data for name in inputs):
+            data.update(node.output)
+    read = {name for node in graph.node for name in node.input}
+    return {v.name for v in graph.output if v.name in sized and v.name not in read}
