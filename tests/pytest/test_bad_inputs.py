@@ -125,6 +125,15 @@ def unconvertible_model() -> onnx.ModelProto:
     )
 
 
+def sequence_input_model() -> onnx.ModelProto:
+    """`n = SequenceLength(s)`, s a sequence input: `xhip run` feeds tensors."""
+    return make_model(
+        [helper.make_node("SequenceLength", ["s"], ["n"], name="len")],
+        [helper.make_tensor_sequence_value_info("s", F, [2])],
+        [tensor("n", TensorProto.INT64, [])],
+    )
+
+
 def weights_model() -> onnx.ModelProto:
     w = np.arange(1024, dtype=np.float32).reshape(32, 32)
     return make_model(
@@ -236,6 +245,7 @@ CASES = [
     Case("opset-too-new", _model("import", newer_opset_model), r".*m\.onnx: opset 99 is newer than this onnx package knows \(\d+\)", outputs=("o.mlir",)),
     Case("unconvertible-compile", _model("compile", unconvertible_model), r"pass 'convert-onnx-to-hip' failed: convert-onnx-to-hip: 1 op\(s\) cannot be converted: onnx\.Conv \(node 'conv'\): weight type tensor<2x4x\?x3xf32>: static sizes are needed", outputs=("o.mlir",)),
     Case("unconvertible-run", lambda d: ["run", str(save(d, unconvertible_model()))], r"convert-onnx-to-hip: 1 op\(s\) cannot be converted: onnx\.Conv \(node 'conv'\): weight type tensor<2x4x\?x3xf32>: static sizes are needed"),
+    Case("sequence-input-run", lambda d: ["run", str(save(d, sequence_input_model()))], r"'s' has type !onnx\.Seq<tensor<2xf32>>, not a tensor: a model with a sequence or optional input compiles per list of elements \(xhip\.frontend\.sequence_types\.with_tensor_inputs; docs/sequences\.md\)"),
     Case("no-default-opset", _model("compile", no_default_opset_model), r".*m\.onnx: the model imports no version of the default ONNX opset", outputs=("o.mlir",)),
     # Inputs at run time.
     Case("input-unknown-name", lambda d: ["run", str(ATTENTION_ONNX), "--input", f"Y={npy(d, 'x.npy', np.zeros((2, 5, 64), np.float32))}"], r"unknown input 'Y'; the model takes 'X'"),

@@ -238,10 +238,14 @@ def _attr_dicts(attrs: Any, count: int) -> list[dict[str, Attribute]]:
 
 
 def _spec(typ: Attribute, attrs: dict[str, Attribute], fallback: str) -> TensorSpec:
-    if not isinstance(typ, MemRefType | TensorType):
-        raise InputError(f"argument {fallback} has type {typ}, not a tensor or memref")
     name_attr = attrs.get("onnx.name")
     name = name_attr.data if isinstance(name_attr, StringAttr) else fallback
+    if not isinstance(typ, MemRefType | TensorType):
+        raise InputError(
+            f"{name!r} has type {typ}, not a tensor: a model with a sequence "
+            "or optional input compiles per list of elements "
+            "(xhip.frontend.sequence_types.with_tensor_inputs; docs/sequences.md)"
+        )
     shape: list[Dim] = [None if d == DYNAMIC_INDEX else d for d in typ.get_shape()]
     params = attrs.get("onnx.dim_params")
     if isinstance(params, StringAttr):
