@@ -3,7 +3,8 @@ sum and product Scan (two states, two scan inputs, one read backwards along
 axis 1, scan outputs stacked along axis 1 and backwards), a Loop with a
 constant trip count (a carried value, a scan output, the iteration number
 in the body), the same Loop with its trip count a graph input (specialized on
-per value), and the refusal of a Loop whose condition is computed from data."""
+per value, none included), and the refusal of a Loop whose condition is
+computed from data."""
 
 from __future__ import annotations
 
@@ -16,7 +17,13 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 import xhip
+from tests.pytest.emulator import conftest as emulator
+from tests.pytest.emulator.conftest import MakeGpu
+from xhip.backend.session import CompiledModel
 from xhip.specialize import SpecializingModel
+
+emulated, make_gpu = emulator.emulated, emulator.make_gpu
+"""The emulator's fixtures: its kernels built once, the GPU runtimes on them."""
 
 F = TensorProto.FLOAT
 
@@ -183,6 +190,36 @@ def test_a_loop_whose_trip_count_is_data_specializes() -> None:
         assert compiled.builds == 2
     finally:
         compiled.close()
+
+
+def test_a_loop_of_no_steps_gives_empty_scan_outputs() -> None:
+    """Zero trips: y is y0 and ys is [0, 2], the body's element shape, as
+    ONNX Runtime gives (it was refused: a Range's expanded function with
+    start = limit runs no step)."""
+    model = loop_model(trips=None)
+    compiled = xhip.compile(model)
+    try:
+        for trips in (0, 2, 0):
+            feeds = {**_loop_feeds(), "M": np.array(trips, np.int64)}
+            got = compiled(feeds)
+            want_y, want_ys = _ort(model, feeds)
+            assert got["ys"].shape == want_ys.shape == (trips, 2)
+            np.testing.assert_array_equal(got["y"], want_y)
+            np.testing.assert_allclose(got["ys"], want_ys, rtol=1e-5, atol=1e-6)
+    finally:
+        compiled.close()
+
+
+@pytest.mark.emulator
+def test_a_loop_of_no_steps_on_gpu_runtimes(make_gpu: MakeGpu) -> None:
+    model = loop_model(trips=0)
+    ir = xhip.compile_to_ir(model)
+    compiled = CompiledModel(ir.module, ir.signature, ir.constants, make_gpu())
+    feeds = _loop_feeds()
+    got = compiled(feeds)
+    want_y, want_ys = _ort(model, feeds)
+    assert got["ys"].shape == want_ys.shape == (0, 2)
+    np.testing.assert_array_equal(got["y"], want_y)
 
 
 def test_a_condition_computed_from_data_is_refused() -> None:

@@ -13,9 +13,11 @@ the body per step, as `rnn.py` unrolls the RNNs."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, cast
 
 from xdsl.dialects import func, tensor
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
     IntegerAttr,
     IntegerType,
@@ -128,6 +130,13 @@ class _Unrolling:
             onnx.ConstantOp.build(
                 result_types=[dense.type], attributes={"value": dense}
             )
+        )
+
+    def empty(self, t: TensorType[Attribute]) -> SSAValue:
+        """A constant of no elements."""
+        dense = DenseIntOrFPElementsAttr.from_list(cast(Any, t), [])
+        return self.add(
+            onnx.ConstantOp.build(result_types=[t], attributes={"value": dense})
         )
 
     def step(self, body: Block, inputs: list[SSAValue]) -> list[SSAValue]:
@@ -310,13 +319,31 @@ def _unroll_loop(op: onnx.LoopOp) -> tuple[list[Operation], list[SSAValue]]:
             )
         carried = yielded[1 : 1 + len(carried)]
         per_step.append(yielded[1 + len(carried) :])
-    if not per_step and len(results) > len(carried):
-        raise Unsupported("the loop runs no step: its scan outputs would be empty")
-    stacked = [
-        u.stack([each[k] for each in per_step], 0, result)
-        for k, result in enumerate(results[len(carried) :])
-    ]
+    if not per_step:
+        stacked = [u.empty(t) for t in _scan_types(op, len(carried))]
+    else:
+        stacked = [
+            u.stack([each[k] for each in per_step], 0, result)
+            for k, result in enumerate(results[len(carried) :])
+        ]
     return u.ops, u.results([*carried, *stacked], results)
+
+
+def _scan_types(op: onnx.LoopOp, carried: int) -> list[TensorType[Attribute]]:
+    """The types of a loop's scan outputs that runs no step: `[0, *element]`,
+    the element as the body yields it, which must be static (ONNX Runtime
+    gives an empty output of the body's element shape)."""
+    (yield_op,) = [o for o in op.body.block.ops if isinstance(o, onnx.YieldOp)]
+    types: list[TensorType[Attribute]] = []
+    for value in list(yield_op.outputs)[1 + carried :]:
+        t = value.type
+        if not isa(t, TensorType[Attribute]) or DYNAMIC_INDEX in t.get_shape():
+            raise Unsupported(
+                "the loop runs no step, and its body's scan output type "
+                f"{t} is not static: the empty output's shape is unknown"
+            )
+        types.append(TensorType(t.get_element_type(), [0, *t.get_shape()]))
+    return types
 
 
 def _unroll(op: Operation) -> tuple[list[Operation], list[SSAValue]] | None:
