@@ -176,6 +176,13 @@ CHECK_MODELS = {
         ["a", "b"],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])],
     ),
+    # float8: ONNX Runtime gives its bytes as uint8.
+    "float8": _graph(
+        [helper.make_node("Cast", ["a"], ["y"], to=TensorProto.FLOAT8E4M3FN)],
+        ["a"],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT8E4M3FN, [2, 3])],
+        opset=21,
+    ),
     # float16: an ulp apart is 1e-3 of the value, over float32's 1e-4.
     "float16": _graph(
         [
@@ -201,12 +208,12 @@ def test_check_compares_every_kind_of_output(
         "a": np.array([[0, 1, -1], [2, np.inf, 0.5]], np.float32),
         "b": np.array([[0, 0, 2], [2, 1, -0.5]], np.float32),
     }
-    if name == "float16":
+    if name in ("float16", "float8"):
         values["a"] = rng.normal(size=(2, 3)).astype(np.float32) * 4
     for input_name in ("a", "b"):
         np.save(tmp_path / f"{input_name}.npy", values[input_name])
         argv += ["--input", f"{input_name}={tmp_path / f'{input_name}.npy'}"]
-    if name in ("sequence", "float16"):
+    if name in ("sequence", "float16", "float8"):
         argv = argv[:-2]
     code = main(argv)
     out, err = capsys.readouterr()
@@ -228,6 +235,8 @@ def test_check_compares_every_kind_of_output(
         (np.array([2**60 + 1]), np.array([2**60]), False),
         (np.array(["a", "b"]), np.array(["a", "c"]), False),
         (np.array([np.nan, -np.inf], np.float64), np.array([np.nan, -np.inf]), True),
+        (np.array(1.5, np.float32), np.array(1.5, np.float32), True),
+        (np.array(7, np.int64), np.array(8, np.int64), False),
     ],
 )
 def test_check_tells_a_difference(got: np.ndarray, want: np.ndarray, ok: bool) -> None:
