@@ -8,7 +8,9 @@ same dialects extended with what the seed needs (see `docs/architecture.md`,
 "Extending xDSL's dialects"). The Multiverse loads every plugin before it merges
 them, so plain `xdsl-opt` sees the extended dialects. Likewise
 `patch_xdsl_passes()` makes looking up a pass apply the speed patches of
-`xhip.transforms.xdsl_patches` to xDSL (`docs/xdsl-upstream.md`).
+`xhip.transforms.xdsl_patches` to xDSL (`docs/xdsl-upstream.md`), and
+importing it fixes xDSL's parser of hexadecimal float elements
+(`xhip.xdsl_fixes`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,10 @@ from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 from xdsl.universe import XDSL_UNIVERSE, Universe
 from xdsl.utils.frontend import Frontend
+
+from xhip.xdsl_fixes import fix_dense_hex_floats
+
+fix_dense_hex_floats()
 
 
 def _dialect(module: str, attr: str) -> Callable[[], Dialect]:

@@ -47,7 +47,9 @@ def xdsl_type(tp: TypeProto) -> Attribute | None:
         if not tp.tensor_type.HasField("shape"):
             return UnrankedTensorType(element)
         dims = [
-            d.dim_value if d.HasField("dim_value") else DYNAMIC_INDEX
+            d.dim_value
+            if d.HasField("dim_value") and d.dim_value >= 0
+            else DYNAMIC_INDEX
             for d in tp.tensor_type.shape.dim
         ]
         return TensorType(element, dims)

@@ -145,7 +145,9 @@ def value_info(tp: TypeProto) -> ValueInfo | None:
     if tt.HasField("shape"):
         info.shape = []
         for dim in tt.shape.dim:
-            if dim.HasField("dim_value"):
+            # onnx's inference may give -1 in a branch no input takes (a Split
+            # of 5 into 4 in an expanded AffineGrid's 2-D branch): unknown.
+            if dim.HasField("dim_value") and dim.dim_value >= 0:
                 info.shape.append(dim.dim_value)
                 info.params.append(None)
             else:

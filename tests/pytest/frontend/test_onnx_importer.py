@@ -13,6 +13,7 @@ from onnx import TensorProto, helper, numpy_helper
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
     IntegerAttr,
     IntegerType,
@@ -416,3 +417,75 @@ def test_initializer_listed_as_input_is_a_constant(tmp_path):
     assert isinstance(body_ops(module)[0], onnx_d.ConstantOp)
     # The graph name, as a symbol suffix.
     assert module.attributes["onnx-mlir.symbol-postfix"] == StringAttr("my_model_v2")
+
+
+def non_finite_model() -> onnx.ModelProto:
+    """`y = max(x, lo) + where(x > hi, inf, 0)` in float16 and float32, with
+    -inf, NaN and inf constants: xDSL prints them as bit patterns."""
+    nodes = []
+    for name, dtype in (("f", np.float32), ("h", np.float16)):
+        consts = {
+            f"lo_{name}": np.array([-np.inf, np.nan], dtype),
+            f"inf_{name}": np.array(np.inf, dtype),
+            f"zero_{name}": np.array(0, dtype),
+            f"hi_{name}": np.array(0.5, dtype),
+        }
+        nodes += [
+            helper.make_node(
+                "Constant", [], [key], value=numpy_helper.from_array(value, key)
+            )
+            for key, value in consts.items()
+        ]
+        cast_to = TensorProto.FLOAT if name == "f" else TensorProto.FLOAT16
+        nodes += [
+            helper.make_node("Cast", ["x"], [f"x_{name}"], to=cast_to),
+            helper.make_node("Max", [f"x_{name}", f"lo_{name}"], [f"m_{name}"]),
+            helper.make_node("Greater", [f"x_{name}", f"hi_{name}"], [f"g_{name}"]),
+            helper.make_node(
+                "Where", [f"g_{name}", f"inf_{name}", f"zero_{name}"], [f"w_{name}"]
+            ),
+            helper.make_node("Add", [f"m_{name}", f"w_{name}"], [f"y_{name}"]),
+        ]
+    return helper.make_model(
+        helper.make_graph(
+            nodes,
+            "g",
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 2])],
+            [
+                helper.make_tensor_value_info("y_f", TensorProto.FLOAT, [3, 2]),
+                helper.make_tensor_value_info("y_h", TensorProto.FLOAT16, [3, 2]),
+            ],
+        ),
+        opset_imports=[helper.make_opsetid("", 17)],
+    )
+
+
+def test_non_finite_constants_print_and_parse_back() -> None:
+    """`xhip import`'s text parses back to itself, and the parsed module runs
+    as ONNX Runtime does (xDSL read `dense<0xFF800000>` as 4.29e9 before
+    `xhip.xdsl_fixes`)."""
+    import onnxruntime as ort
+
+    import xhip
+    from xhip.context import parse_module
+
+    model = non_finite_model()
+    text = str(import_model(model))
+    assert "0xff800000" in text and "0x7fc00000" in text and "0xfc00" in text
+    parsed = parse_module(text)
+    assert str(parsed) == text
+    x = np.array([[-1, 0.25], [0.75, 2], [np.nan, -3]], np.float32)
+    got = xhip.compile(parsed, device="cpu")({"x": x})
+    session = ort.InferenceSession(model.SerializeToString())
+    for name, want in zip(("y_f", "y_h"), session.run(None, {"x": x}), strict=True):
+        np.testing.assert_array_equal(got[name], want)
+
+
+def test_a_negative_dim_from_inference_is_unknown() -> None:
+    """onnx's inference gives -1 in a branch no input takes (a Split of 5
+    into 4 in the 2-D branch of an expanded 3-D AffineGrid); it printed as
+    `tensor<-1xi64>`, which does not parse."""
+    from xhip.frontend.value_info import value_info
+
+    info = value_info(helper.make_tensor_type_proto(TensorProto.INT64, [2, -1]))
+    assert info is not None and info.shape == [2, DYNAMIC_INDEX]
