@@ -57,7 +57,12 @@ class FoldCastOfCast(RewritePattern):
     def match_and_rewrite(self, op: memref.CastOp, rewriter: PatternRewriter) -> None:
         inner = op.source.owner
         if isinstance(inner, memref.CastOp):
-            rewriter.replace(op, type(op).get(inner.source, op.dest.type))
+            # Not `get`: xDSL's builds xDSL's own class, not the registered
+            # one (which prints `memref.cast %x : A to B`, as MLIR does).
+            rewriter.replace(
+                op,
+                type(op).build(operands=[inner.source], result_types=[op.dest.type]),
+            )
 
 
 class FoldDimOfStaticDim(RewritePattern):

@@ -30,6 +30,17 @@ func.func @casts(%x: memref<4xf32>) -> memref<4xf32> {
 // CHECK-LABEL: func.func @casts(%x: memref<4xf32>) -> memref<4xf32> {
 // CHECK-NEXT:    func.return %x : memref<4xf32>
 
+// A cast of a cast casts the source directly, printed in the custom form
+// (xDSL's `CastOp.get` built xDSL's own class, which printed generically).
+func.func @cast_of_cast(%x: memref<?xf32>) -> memref<4xf32> {
+  %0 = memref.cast %x : memref<?xf32> to memref<4xf32, strided<[?], offset: ?>>
+  %1 = memref.cast %0 : memref<4xf32, strided<[?], offset: ?>> to memref<4xf32>
+  func.return %1 : memref<4xf32>
+}
+// CHECK-LABEL: func.func @cast_of_cast(%x: memref<?xf32>) -> memref<4xf32> {
+// CHECK-NEXT:    %{{.*}} = memref.cast %x : memref<?xf32> to memref<4xf32>
+// CHECK-NEXT:    func.return
+
 // A dim of an expand_shape is its output_shape operand (or constant); a dim of
 // a collapse_shape is the product of its group's source dims, which fold too.
 func.func @reshape_dims(%n: index, %m: index, %k: index) -> (index, index, index, index, index) {
