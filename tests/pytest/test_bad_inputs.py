@@ -134,6 +134,15 @@ def sequence_input_model() -> onnx.ModelProto:
     )
 
 
+def gather_model() -> onnx.ModelProto:
+    """`y = x[i]` along axis 0, x [5, 2], i [2] from the caller."""
+    return make_model(
+        [helper.make_node("Gather", ["x", "i"], ["y"], name="g")],
+        [tensor("x", F, [5, 2]), tensor("i", TensorProto.INT64, [2])],
+        [tensor("y", F, [2, 2])],
+    )
+
+
 def weights_model() -> onnx.ModelProto:
     w = np.arange(1024, dtype=np.float32).reshape(32, 32)
     return make_model(
@@ -255,6 +264,7 @@ CASES = [
     Case("input-missing-file", _attention("--input", "X=nope.npy"), r"--input X: nope\.npy: no such file"),
     Case("input-not-npy", lambda d: ["run", str(ATTENTION_ONNX), "--input", f"X={write(d, 'x.npy', '1 2 3')}"], r"--input X: .*x\.npy: not a \.npy file"),
     Case("input-malformed", _attention("--input", "X"), r"--input: expected NAME=FILE\.npy, got 'X'"),
+    Case("index-out-of-range", lambda d: ["run", str(save(d, gather_model())), "--input", f"i={npy(d, 'i.npy', np.array([0, 7], np.int64))}"], r"an index the inputs give is out of range: index 7 is out of bounds for axis 0 with size 5"),
     Case("named-dims-disagree", lambda d: ["run", str(save(d, two_inputs_model())), "--input", f"a={npy(d, 'a.npy', np.zeros((2, 4), np.float32))}", "--input", f"b={npy(d, 'b.npy', np.zeros((3, 4), np.float32))}"], r"input 'b' dim 0 \(batch\) is 3, but input 'a' dim 0 \(batch\) is 2"),
     # Memory.
     Case("inputs-over-memory", _attention("--dims", "batch=100000,seq=100000"), rf"the inputs need {NUM} TB \(2560000000000 bytes\) for batch=100000, seq=100000; the limit is {NUM} [KMGTP]?B \(--max-memory\)"),

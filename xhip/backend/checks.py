@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xhip.backend.runtime import DeviceArray
+from xhip.backend.runtime import DeviceArray, IndexOutOfRange, InputError
 from xhip.dialects import hip
 
 
@@ -19,7 +19,7 @@ def topk(src: DeviceArray, values: DeviceArray, axis: int) -> int:
     """`k`, the size of `values` along `axis`, if `src` has that many elements."""
     n, k = src.shape[axis], values.shape[axis]
     if k > n:
-        raise ValueError(
+        raise InputError(
             f"{hip.TopKOp.name}: k = {k} is larger than the {n} elements along "
             f"axis {axis}"
         )
@@ -42,13 +42,13 @@ def pad(x: DeviceArray, out: DeviceArray, pads: Sequence[int], mode: str) -> Non
     if mode == "constant" or out.size == 0:
         return
     if any(kept <= 0 for _, kept in pad_crops(x.shape, pads)):
-        raise ValueError(f"{hip.PadOp.name}: {mode} padding of an empty dim")
+        raise InputError(f"{hip.PadOp.name}: {mode} padding of an empty dim")
 
 
 def resize(x: DeviceArray, out: DeviceArray) -> None:
     """A non-empty `out` needs an input element to read."""
     if out.size and 0 in x.shape:
-        raise IndexError(
+        raise IndexOutOfRange(
             f"{hip.ResizeOp.name}: no input element to resize {x.shape} into "
             f"{out.shape}"
         )
@@ -60,7 +60,7 @@ def gathered_dims(
     """A non-empty `out` gathers from dims of `data` (`sizes`) that have an
     element: any index into a dim of size 0 is out of range."""
     if out.size and 0 in sizes:
-        raise IndexError(
+        raise IndexOutOfRange(
             f"{op.name}: every index is out of range of a dim of size 0 of data "
             f"{data.shape}"
         )

@@ -57,6 +57,12 @@ class InputError(ValueError):
     (or, found while running, the op the inputs are too small for)."""
 
 
+class IndexOutOfRange(InputError, IndexError):
+    """An index the inputs give (a Gather's, a Scatter's) is outside its axis:
+    ONNX Runtime fails the call too. An `IndexError` still, as the CPU kernels
+    raise it, and an `InputError`, so `xhip run` says it in one line."""
+
+
 class MemoryPlanError(RuntimeError):
     """Debug mode found a view outside its buffer, a use after free or an overlap."""
 

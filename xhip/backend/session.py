@@ -45,7 +45,7 @@ from xhip.backend.interpreter import (
 )
 from xhip.backend.memory import MemoryLimitError
 from xhip.backend.plan import BoundPlan
-from xhip.backend.runtime import DeviceArray, InputError, Runtime
+from xhip.backend.runtime import DeviceArray, IndexOutOfRange, InputError, Runtime
 from xhip.backend.shapes import DimExpr, result_dims
 from xhip.dialects.hip import ContextType
 from xhip.dialects.onnx import parse_dim_params
@@ -450,6 +450,18 @@ class CompiledModel:
             raise InputError(unsized)
 
     def __call__(self, inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
+        try:
+            return self._call(inputs)
+        except IndexError as e:
+            if isinstance(e, InputError):
+                raise
+            # numpy's `take` and the kernels: an index the inputs give.
+            message = str(e)
+            if not message.startswith("hip."):
+                message = f"an index the inputs give is out of range: {message}"
+            raise IndexOutOfRange(message) from None
+
+    def _call(self, inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
         if self._binds and self._bound_lock.acquire(blocking=False):
             try:
                 replayed = self._replay(inputs)
