@@ -194,7 +194,18 @@ class DeviceArray:
         steps: Sequence[int],
         result_shape: tuple[int, ...],
     ) -> DeviceArray:
-        """`memref.subview`; unit dims missing from `result_shape` are dropped."""
+        """`memref.subview`; unit dims missing from `result_shape` are dropped.
+        The view must lie within this one: offsets and sizes the inputs give (a
+        Split's sizes, a Slice's bounds read at run time) may not, and ONNX
+        Runtime fails such a call."""
+        for offset, size, step, dim in zip(offsets, sizes, steps, self.shape):
+            last = offset + (size - 1) * step
+            if size and not (0 <= min(offset, last) and max(offset, last) < dim):
+                raise InputError(
+                    f"memref.subview: offsets {list(offsets)}, sizes {list(sizes)} "
+                    f"and steps {list(steps)} reach outside a source of shape "
+                    f"{list(self.shape)} (sizes the inputs give, as a Split's?)"
+                )
         start = self.offset + sum(o * s for o, s in zip(offsets, self.strides)) * (
             self.itemsize
         )
@@ -243,8 +254,18 @@ class DeviceArray:
     def expand(
         self, groups: Sequence[Sequence[int]], shape: tuple[int, ...]
     ) -> DeviceArray:
-        """`memref.expand_shape`: each source dim splits into its group of dims."""
+        """`memref.expand_shape`: each source dim splits into its group of dims,
+        whose sizes must make it up (sizes the inputs give, as a Reshape's
+        shape read at run time, may not: ONNX Runtime fails such a call)."""
         strides = [0] * len(shape)
+        for group, size in zip(groups, self.shape):
+            sizes = [shape[i] for i in group]
+            if math.prod(sizes) != size:
+                raise InputError(
+                    f"memref.expand_shape: sizes {sizes} ({math.prod(sizes)} "
+                    f"elements) do not make up a dim of {size} (a Reshape to a "
+                    "shape the inputs give?)"
+                )
         for group, stride in zip(groups, self.strides):
             for i in reversed(group):
                 strides[i] = stride

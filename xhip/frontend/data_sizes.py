@@ -1,5 +1,5 @@
 """Which graph outputs have a size that is data: a Range of graph inputs, a
-NonZero of one, a Tile by repeats read from one. ONNX Runtime takes an
+NonZero of one, a Reshape to a shape read from one. ONNX Runtime takes an
 output's declared dims as a hint and gives what the data computes, so a
 declared `[2]` on such an output must not size its buffer
 (`value_info._free_input_dims`).
@@ -36,6 +36,22 @@ SIZE_OPERANDS: dict[str, tuple[int, ...] | None] = {
     "OneHot": (1,),
     "Pad": (1, 3),
     "Range": None,
+    **{
+        f"Reduce{kind}": (1,)
+        for kind in (
+            "L1",
+            "L2",
+            "LogSum",
+            "LogSumExp",
+            "Max",
+            "Mean",
+            "Min",
+            "Prod",
+            "Sum",
+            "SumSquare",
+        )
+    },
+    "Reshape": (1,),
     "Resize": (1, 2, 3),
     "Scan": None,
     "Slice": (1, 2, 3, 4),
@@ -49,9 +65,7 @@ SIZE_OPERANDS: dict[str, tuple[int, ...] | None] = {
     "Upsample": (1,),
 }
 """The operands (all: None) of each op whose values decide its result's
-shape, not only their own shapes. Not Reshape: its conversion sizes a target
-read at run time from the input's element count, which an empty input lacks
-(onnx's `test_reshape_allowzero_reordered` runs only on the declared dims)."""
+shape, not only their own shapes."""
 
 
 def data_sized_outputs(graph: GraphProto) -> set[str]:

@@ -14,6 +14,7 @@ from onnx import TensorProto, helper
 
 import xhip
 from tests.pytest.frontend.models import check_like_onnxruntime, make_model, tensor
+from xhip.backend.session import InputError
 from xhip.frontend import import_model
 
 F = TensorProto.FLOAT
@@ -128,6 +129,33 @@ def declared_window_model() -> onnx.ModelProto:
     )
 
 
+def declared_reshape_model(allowzero: int = 0) -> onnx.ModelProto:
+    """Reshape of x [n, 3, 4] (n may be 0) to a shape the caller gives, its
+    output declared [2, 12]."""
+    node = helper.make_node("Reshape", ["x", "shape"], ["y"], allowzero=allowzero)
+    return make_model(
+        [node],
+        [tensor("x", F, ["n", 3, 4]), tensor("shape", TensorProto.INT64, [2])],
+        [tensor("y", F, [2, 12])],
+    )
+
+
+def declared_reduce_model() -> onnx.ModelProto:
+    """ReduceMax of x [4, 2] over axes the caller gives, declared [4, 1]."""
+    node = helper.make_node("ReduceMax", ["x", "axes"], ["y"], keepdims=1)
+    return make_model(
+        [node],
+        [tensor("x", F, [4, 2]), tensor("axes", TensorProto.INT64, [1])],
+        [tensor("y", F, [4, 1])],
+        opset=18,
+    )
+
+
+def _reshape(n: int, shape: list[int]) -> dict[str, np.ndarray]:
+    x = np.arange(n * 12, dtype=np.float32).reshape(n, 3, 4)
+    return {"x": x, "shape": np.array(shape, np.int64)}
+
+
 def _scalars(start: int, limit: int, delta: int) -> dict[str, np.ndarray]:
     return {
         "start": np.array(start, np.int64),
@@ -136,7 +164,9 @@ def _scalars(start: int, limit: int, delta: int) -> dict[str, np.ndarray]:
     }
 
 
-@pytest.mark.parametrize("name", ["range", "nonzero", "window"])
+@pytest.mark.parametrize(
+    "name", ["range", "nonzero", "window", "reshape", "empty", "reduce"]
+)
 def test_a_declared_size_of_data_is_a_hint(name: str) -> None:
     """ONNX Runtime takes an output's declared dims as a hint and gives what
     the data computes; xhip sized the buffer by the declaration and gave the
@@ -144,6 +174,21 @@ def test_a_declared_size_of_data_is_a_hint(name: str) -> None:
     if name == "range":
         model = declared_range_model()
         cases = [(str(a), _scalars(*a)) for a in [(10, 6, -3), (10, 0, -3), (1, 6, 1)]]
+    elif name == "reshape":
+        model = declared_reshape_model()
+        shapes = [[2, 12], [4, -1], [0, 12], [12, 2]]
+        cases = [(str(shape), _reshape(2, shape)) for shape in shapes]
+    elif name == "empty":
+        model = declared_reshape_model(allowzero=1)
+        cases = [
+            (str(shape), _reshape(0, shape)) for shape in [[0, 12], [12, 0], [3, 0]]
+        ]
+    elif name == "reduce":
+        model = declared_reduce_model()
+        x = np.arange(8, dtype=np.float32).reshape(4, 2)
+        cases = [
+            (str(a), {"x": x, "axes": np.array([a], np.int64)}) for a in (1, 0, -2)
+        ]
     elif name == "window":
         model = declared_window_model()
         cases = [(str(n), {"size": np.array(n, np.int64)}) for n in (8, 10, 13)]
@@ -156,3 +201,16 @@ def test_a_declared_size_of_data_is_a_hint(name: str) -> None:
         ]
         cases = [(str(i), {"x": np.array(m, np.float32)}) for i, m in enumerate(masks)]
     check_like_onnxruntime(xhip.compile(model, device="cpu"), model, cases)
+
+
+def test_a_shape_that_does_not_fit_its_input_is_refused() -> None:
+    """24 elements to [5, 5]: ONNX Runtime fails the call, and so does xhip,
+    naming the sizes (it viewed the first 24 as a smaller tensor before)."""
+    model = declared_reshape_model()
+    compiled = xhip.compile(model, device="cpu")
+    with pytest.raises(
+        InputError, match=r"sizes \[5, 5\] \(25 elements\) do not make up a dim of 24"
+    ):
+        compiled(_reshape(2, [5, 5]))
+    with pytest.raises(InputError, match=r"sizes \[4, 3\] \(12 elements\)"):
+        compiled(_reshape(2, [4, 3]))

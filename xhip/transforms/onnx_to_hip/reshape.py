@@ -23,7 +23,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     i64,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from xhip.dialects import hip, onnx
@@ -342,7 +342,10 @@ class ConvertReshape(OnnxPattern[onnx.ReshapeOp]):
         if 0 in data_shape:
             # No element to view: the result is an empty tensor of its type.
             result = ranked(op.reshaped, "the result")
-            if DYNAMIC_INDEX in result.get_shape() or 0 not in result.get_shape():
+            if DYNAMIC_INDEX in result.get_shape():
+                _reshape_empty(self, op, rewriter, result)
+                return
+            if 0 not in result.get_shape():
                 raise Unsupported(f"the input {op.data.type} is empty")
             rewriter.replace(op, tensor.EmptyOp([], result))
             return
@@ -370,6 +373,34 @@ class ConvertReshape(OnnxPattern[onnx.ReshapeOp]):
         if any(d.rest for d in target):
             target = _resolve_rest(source, target)
         _replace_with_view(self, op, rewriter, op.data, source, target)
+
+
+def _reshape_empty(
+    pattern: OnnxPattern[Any],
+    op: onnx.ReshapeOp,
+    rewriter: PatternRewriter,
+    result: TensorType[Attribute],
+) -> None:
+    """An empty input to a result of run-time sizes: an empty tensor of the
+    shape's elements, `0` copying the input's dim (unless `allowzero`) and
+    `-1` what is left of no elements, 0 (numpy's answer where the others are
+    not 0)."""
+    elements = shape_operand(pattern, op, rewriter, op.shape, "the shape operand")
+    shape = result.get_shape()
+    if len(elements) != len(shape):
+        raise Unsupported(
+            f"the shape has {len(elements)} elements for a result of rank {len(shape)}"
+        )
+    a = IndexArith(rewriter, op, pattern.state.folder)
+    rank = len(ranked(op.data, "the input").get_shape())
+    dynamic: list[SSAValue] = []
+    for i, (e, declared) in enumerate(zip(elements, shape, strict=True)):
+        if not op.get_int("allowzero") and i < rank:
+            e = a.select(a.compare("eq", e, 0), a.dim(op.data, i), e)
+        e = a.select(a.compare("eq", e, -1), 0, e)
+        if declared == DYNAMIC_INDEX:
+            dynamic.append(a.value(e))
+    rewriter.replace(op, tensor.EmptyOp(dynamic, result))
 
 
 def _show(elements: Sequence[Index]) -> str:
@@ -411,7 +442,9 @@ def _resolve_run_time_shape(
         sizes.append(e)
     total = a.product([a.dim(op.data, i) for i in range(rank)])
     known = a.product([a.select(a.compare("eq", e, -1), 1, e) for e in sizes])
-    rest = a.trunc_div(total, known)
+    # A 0 among the others: no -1 to size (or an ambiguous one, taken as 0),
+    # but the division runs anyway.
+    rest = a.trunc_div(total, a.max(known, 1))
     return [a.select(a.compare("eq", e, -1), rest, e) for e in sizes]
 
 
