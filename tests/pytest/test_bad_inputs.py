@@ -143,6 +143,16 @@ def gather_model() -> onnx.ModelProto:
     )
 
 
+def split_model() -> onnx.ModelProto:
+    """x [6] split in two by sizes the caller gives, declared [3] each."""
+    return make_model(
+        [helper.make_node("Split", ["x", "s"], ["a", "b"], name="split", axis=0)],
+        [tensor("x", F, [6]), tensor("s", TensorProto.INT64, [2])],
+        [tensor("a", F, [3]), tensor("b", F, [3])],
+        opset=18,
+    )
+
+
 def weights_model() -> onnx.ModelProto:
     w = np.arange(1024, dtype=np.float32).reshape(32, 32)
     return make_model(
@@ -265,6 +275,7 @@ CASES = [
     Case("input-not-npy", lambda d: ["run", str(ATTENTION_ONNX), "--input", f"X={write(d, 'x.npy', '1 2 3')}"], r"--input X: .*x\.npy: not a \.npy file"),
     Case("input-malformed", _attention("--input", "X"), r"--input: expected NAME=FILE\.npy, got 'X'"),
     Case("index-out-of-range", lambda d: ["run", str(save(d, gather_model())), "--input", f"i={npy(d, 'i.npy', np.array([0, 7], np.int64))}"], r"an index the inputs give is out of range: index 7 is out of bounds for axis 0 with size 5"),
+    Case("split-sizes-past-the-input", lambda d: ["run", str(save(d, split_model())), "--input", f"s={npy(d, 's.npy', np.array([4, 5], np.int64))}"], r"hip\.slice: 5 elements from 4 by 1 reach outside a dim of 6 \(sizes the inputs give, as a Split's\?\)"),
     Case("named-dims-disagree", lambda d: ["run", str(save(d, two_inputs_model())), "--input", f"a={npy(d, 'a.npy', np.zeros((2, 4), np.float32))}", "--input", f"b={npy(d, 'b.npy', np.zeros((3, 4), np.float32))}"], r"input 'b' dim 0 \(batch\) is 3, but input 'a' dim 0 \(batch\) is 2"),
     # Memory.
     Case("inputs-over-memory", _attention("--dims", "batch=100000,seq=100000"), rf"the inputs need {NUM} TB \(2560000000000 bytes\) for batch=100000, seq=100000; the limit is {NUM} [KMGTP]?B \(--max-memory\)"),

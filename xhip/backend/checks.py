@@ -26,6 +26,22 @@ def topk(src: DeviceArray, values: DeviceArray, axis: int) -> int:
     return k
 
 
+def slice_within(
+    src: DeviceArray, starts: Sequence[int], steps: Sequence[int], out: DeviceArray
+) -> None:
+    """Every element `out` takes lies within `src`: a Split's sizes or a
+    Slice's bounds read at run time may reach past it (ONNX Runtime fails
+    such a call; a GPU kernel would read outside the buffer)."""
+    if out.size == 0:
+        return
+    for start, step, n, size in zip(starts, steps, out.shape, src.shape):
+        if not (0 <= start < size and 0 <= start + (n - 1) * step < size):
+            raise InputError(
+                f"{hip.SliceOp.name}: {n} elements from {start} by {step} reach "
+                f"outside a dim of {size} (sizes the inputs give, as a Split's?)"
+            )
+
+
 def pad_crops(shape: Sequence[int], pads: Sequence[int]) -> list[tuple[int, int]]:
     """Per dim, (the crop at the begin, the length kept) of an input of `shape`
     cropped by the negative `pads` (all begins, then all ends)."""

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from xhip.backend import checks
 from xhip.backend.cpu_host import CpuHost, nothing
 from xhip.backend.runtime import DA
 from xhip.dialects.hip import SliceAttributes
@@ -66,6 +67,7 @@ class CpuMovement(CpuHost):
     def bind_slice(
         self, starts: Sequence[int], src: DA, out: DA, attrs: SliceAttributes
     ) -> Callable[[], object]:
+        checks.slice_within(src, starts, attrs.steps, out)
         o = self.array(out)
         if o.size == 0:
             return nothing

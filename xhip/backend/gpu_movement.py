@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from xhip.backend import checks
 from xhip.backend.gpu_host import GpuHost
 from xhip.backend.runtime import DA, DeviceArray, check_view
 from xhip.dialects.hip import SliceAttributes
@@ -65,6 +66,7 @@ class GpuMovement(GpuHost):
     ) -> None:
         if out.size == 0:
             return
+        checks.slice_within(src, starts, attrs.steps, out)
         view = sliced(src, starts, attrs.steps, out.shape)
         if self.debug:
             check_view(view, "the sliced input")

@@ -453,10 +453,12 @@ class CompiledModel:
         try:
             return self._call(inputs)
         except IndexError as e:
-            if isinstance(e, InputError):
+            message = str(e)
+            if isinstance(e, InputError) or not (
+                "out of range" in message or "out of bounds" in message
+            ):
                 raise
             # numpy's `take` and the kernels: an index the inputs give.
-            message = str(e)
             if not message.startswith("hip."):
                 message = f"an index the inputs give is out of range: {message}"
             raise IndexOutOfRange(message) from None

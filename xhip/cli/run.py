@@ -20,6 +20,7 @@ from xhip.backend import DEVICES
 from xhip.cli.common import (
     UserError,
     add_quiet_option,
+    first_line,
     umask,
     whole_message,
     writable_dir,
@@ -241,6 +242,23 @@ def _compile(args: argparse.Namespace, max_memory: int | None) -> Any:
         )
 
 
+def _call(model: Any, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The model's outputs. numpy's own errors of a size or index that only
+    the run shows (an elementwise op of operands that no longer broadcast, as
+    ONNX Runtime also refuses) are one line, saying what they may be."""
+    from xhip.backend.runtime import InputError  # lazy: as in `cmd_run`
+
+    try:
+        return model(inputs)
+    except InputError:
+        raise
+    except (ValueError, IndexError) as e:
+        raise UserError(
+            f"the run failed: {first_line(str(e))} (sizes or indices the inputs "
+            "give that do not fit the model; if they do, this is a bug in xhip)"
+        ) from None
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     # lazy: the interpreter, sessions and onnx stay out of the CLI's start-up
     from xdsl.utils.exceptions import DiagnosticException
@@ -263,7 +281,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         check_dim_names(model.signature, dims)
         check_input_memory(model.signature, given, dims, limit)
         inputs = random_inputs(model.signature, given, dims, args.seed)
-        outputs = model(inputs)
+        outputs = _call(model, inputs)
         # The outputs are copies: the model's memory goes before ONNX Runtime
         # loads its own copy of the weights for --check.
         model.close()
