@@ -376,6 +376,11 @@ class ConvertAffineGrid(OnnxPattern[onnx.AffineGridOp]):
                 f"theta {op.theta.type}: (N, {rank}, {rank + 1}) is needed for "
                 f"{rank} spatial sizes"
             )
+        if isinstance(given[0], int) and theta[0] not in (DYNAMIC_INDEX, given[0]):
+            raise Unsupported(
+                f"size's N = {given[0]} is not theta's batch {theta[0]} "
+                "(ONNX Runtime refuses it too)"
+            )
         parts = Parts(self, op, rewriter, PATTERNS)
         points = base_grid(size, bool(op.get_int("align_corners")))
         base = parts.constant(points, element)

@@ -28,3 +28,15 @@ func.func @g(%ctx: !hip.context, %x: tensor<1x1x2x?xf32>, %i: tensor<1x1x2x?xi64
 }
 // CHECK:      convert-onnx-to-hip: 1 op(s) cannot be converted:
 // CHECK-NEXT:   onnx.MaxUnpool (node 'unpool'): output sizes [-3, ?]: 2 positive sizes are needed
+
+// -----
+
+// AffineGrid's N must be theta's batch, as ONNX Runtime checks.
+
+func.func @h(%ctx: !hip.context, %t: tensor<2x2x3xf32>) -> tensor<7x4x5x2xf32> {
+  %s = "onnx.Constant"() {value = dense<[7, 1, 4, 5]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %0 = "onnx.AffineGrid"(%t, %s) {onnx_node_name = "batch"} : (tensor<2x2x3xf32>, tensor<4xi64>) -> tensor<7x4x5x2xf32>
+  func.return %0 : tensor<7x4x5x2xf32>
+}
+// CHECK:      convert-onnx-to-hip: 1 op(s) cannot be converted:
+// CHECK-NEXT:   onnx.AffineGrid (node 'batch'): size's N = 7 is not theta's batch 2 (ONNX Runtime refuses it too)
