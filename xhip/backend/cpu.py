@@ -33,7 +33,7 @@ from xhip.backend.cpu_scatter import CpuScatters
 from xhip.backend.cpu_select import CpuSelect
 from xhip.backend.cpu_topk import CpuTopK
 from xhip.backend.cpu_window import CpuWindows
-from xhip.backend.runtime import DA, OptDA, check_inside
+from xhip.backend.runtime import DA, OptDA, concat_slot
 from xhip.dialects import hip
 from xhip.dialects.hip import (
     AxisAttributes,
@@ -216,14 +216,10 @@ class CpuRuntime(
     ) -> Callable[[], object]:
         o, lead = self.array(out), (slice(None),) * attrs.axis
         calls: list[Callable[[], object]] = []
-        start, rank = 0, len(out.shape)
+        start = 0
         for src in inputs:
             if self.debug:  # as `Runtime.concat` checks its subviews
-                offsets = [0] * rank
-                offsets[attrs.axis] = start
-                part = out.subview(offsets, src.shape, [1] * rank, src.shape)
-                what = f"{hip.ConcatOp.name} input at {start} of axis {attrs.axis}"
-                check_inside(part, out, what)
+                concat_slot(src, out, start, attrs.axis, debug=True)
             stop = start + src.shape[attrs.axis]
             part = o[(*lead, slice(start, stop))]
             calls.append(self._bind_elementwise(_copyto, part, self.array(src)))

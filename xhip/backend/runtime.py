@@ -321,6 +321,27 @@ def check_inside(part: DeviceArray, whole: DeviceArray, what: str) -> None:
         )
 
 
+def concat_slot(
+    src: DeviceArray, out: DeviceArray, start: int, axis: int, debug: bool
+) -> DeviceArray:
+    """The view of `out` that Concat's input `src` fills, from `start` along
+    `axis`. Debug mode first checks it fits: an `out` too short is the plan's
+    bug (a `MemoryPlanError`), not the bad input `subview` would report."""
+    rank = len(out.shape)
+    offsets = [0] * rank
+    offsets[axis] = start
+    what = f"{hip.ConcatOp.name} input at {start} of axis {axis}"
+    if debug and start + src.shape[axis] > out.shape[axis]:
+        raise MemoryPlanError(
+            f"{what}: its {src.shape[axis]} elements run past the output's "
+            f"{out.shape[axis]}"
+        )
+    part = out.subview(offsets, src.shape, [1] * rank, src.shape)
+    if debug:
+        check_inside(part, out, what)
+    return part
+
+
 def check_span(value: DeviceArray, elements: int, what: str) -> None:
     """Debug mode: a library call writing `elements` consecutive-or-strided
     elements from `value`'s first one (BLAS's C) stays inside `value`."""
@@ -500,16 +521,9 @@ class Runtime(ABC):
     def concat(self, inputs: Sequence[DA], out: DA, attrs: hip.AxisAttributes) -> None:
         """ONNX Concat along `axis` (in `[0, rank)`): each input copied into its
         slice of `out`, a strided view, so every runtime's `copy` serves."""
-        rank, axis = len(out.shape), attrs.axis
-        start = 0
+        axis, start = attrs.axis, 0
         for src in inputs:
-            offsets = [0] * rank
-            offsets[axis] = start
-            part = out.subview(offsets, src.shape, [1] * rank, src.shape)
-            if self.debug:
-                what = f"{hip.ConcatOp.name} input at {start} of axis {axis}"
-                check_inside(part, out, what)
-            self.copy(src, part)
+            self.copy(src, concat_slot(src, out, start, axis, self.debug))
             start += src.shape[axis]
 
     def readback(self, src: DeviceArray) -> tuple[int, ...]:

@@ -263,6 +263,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     # lazy: the interpreter, sessions and onnx stay out of the CLI's start-up
     from xdsl.utils.exceptions import DiagnosticException
 
+    # lazy: as above, the runtime's errors come with the runtime
     from xhip.backend.interpreter import UnsupportedOpError
     from xhip.backend.memory import MemoryLimitError
     from xhip.backend.runtime import DeviceUnavailable
