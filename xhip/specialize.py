@@ -318,6 +318,7 @@ class SpecializingModel(Specializer[Key]):
         self._cache.drop(_key(arrays))
 
     def __call__(self, inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
+        self.signature.check_mapping(inputs)
         arrays = self.read(inputs)
         try:
             return self.specialization(arrays)(inputs)

@@ -83,6 +83,7 @@ class ShapeSpecializingModel(Specializer[Shapes]):
         )
 
     def __call__(self, inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
+        self.signature.check_mapping(inputs)
         for spec in self.signature.inputs:
             if spec.name not in inputs:
                 raise InputError(f"missing input {spec.describe()}")

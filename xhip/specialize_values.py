@@ -155,6 +155,7 @@ class ValueSpecializingModel(Specializer[Values]):
         return np.ascontiguousarray(array, spec.dtype)
 
     def __call__(self, inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
+        self.signature.check_mapping(inputs)
         for name in self.names:
             if name not in inputs:
                 raise InputError(f"missing input {self._specs[name].describe()}")

@@ -381,8 +381,19 @@ def _attention_model() -> Any:
     return xhip.compile(ATTENTION_ONNX)
 
 
+def axes_input_model() -> onnx.ModelProto:
+    """ReduceSum with its axes as a graph input: `xhip.compile` gives a
+    `SpecializingModel`, whose call reads the axes before any plain check."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
+    axes = helper.make_tensor_value_info("axes", TensorProto.INT64, [1])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    node = helper.make_node("ReduceSum", ["x", "axes"], ["y"])
+    graph = helper.make_graph([node], "test_model", [x, axes], [y])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+
+
 def _call(
-    inputs: Callable[[], dict[str, Any]], build: Callable[[], Any] = _attention_model
+    inputs: Callable[[], Any], build: Callable[[], Any] = _attention_model
 ) -> Callable[[Path], object]:
     return lambda d: build()(inputs())
 
@@ -420,6 +431,8 @@ API_CASES = [
     ApiCase("input-wrong-dim", _call(lambda: {"X": _x(2, 5, 32)}), InputError, r"input 'X' dim 2 is 32, expected 64"),
     ApiCase("input-wrong-dtype", _call(lambda: {"X": _x(2, 5, 64, dtype=np.float64)}), InputError, r"input 'X' has dtype float64, expected float32"),
     ApiCase("input-not-an-array", _call(lambda: {"X": [[1.0]]}), InputError, r"input 'X' is a list, expected a numpy array"),
+    ApiCase("inputs-not-a-dict", _call(lambda: _x(2, 5, 64)), InputError, r"a model takes its inputs as a dict \{name: array\}, not 'ndarray'; the model takes 'X'"),
+    ApiCase("inputs-a-list-to-a-specializing-model", _call(lambda: [_x(2, 3)], lambda: xhip.compile(axes_input_model())), InputError, r"a model takes its inputs as a dict \{name: array\}, not 'list'; the model takes 'x', 'axes'"),
     ApiCase("named-dims-disagree", _call(lambda: {"a": _x(2, 4), "b": _x(3, 4)}, lambda: xhip.compile(two_inputs_model())), InputError, r"input 'b' dim 0 \(batch\) is 3, but input 'a' dim 0 \(batch\) is 2"),
     ApiCase("pool-over-max-memory", lambda d: xhip.compile(ATTENTION_ONNX, max_memory="1M")({"X": _x(64, 256, 64)}), MemoryLimitError, rf"output 'out' needs {NUM} MB \(4194304 bytes\) for batch=64, seq=256 with {NUM} KB already in use; the limit is 1\.0 MB \(max_memory\)"),
     ApiCase("max-memory-malformed", lambda d: xhip.compile(ATTENTION_ONNX, max_memory="lots"), ValueError, r"expected a size such as 8G, 512M or 1000000, got 'lots'"),

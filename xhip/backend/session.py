@@ -103,10 +103,21 @@ class Signature:
             outputs.append(_spec(typ, attrs, f"result{i}"))
         return cls(tuple(inputs), tuple(outputs))
 
+    def check_mapping(self, arrays: object) -> None:
+        """A model's call takes `{name: array}`, as ONNX Runtime's `run` does;
+        an array or a list in its place is a user's slip, said as one."""
+        if not isinstance(arrays, Mapping):
+            expected = ", ".join(repr(s.name) for s in self.inputs)
+            raise InputError(
+                f"a model takes its inputs as a dict {{name: array}}, not "
+                f"{type(arrays).__name__!r}; the model takes {expected}"
+            )
+
     def bind(
         self, arrays: Mapping[str, Any]
     ) -> tuple[list[np.ndarray], dict[str, int]]:
         """Checks the inputs; returns them in order and the sizes of named dims."""
+        self.check_mapping(arrays)
         unknown = sorted(set(arrays) - {s.name for s in self.inputs})
         if unknown:
             expected = ", ".join(repr(s.name) for s in self.inputs)
