@@ -249,6 +249,12 @@ def role_counts(roles: Sequence[Role]) -> tuple[int, int | None]:
     return required, required + sum(r.optional for r in roles)
 
 
+@cache
+def _spec_counts(spec: tuple[str, ...]) -> tuple[int, int | None]:
+    """`role_counts` of a declaration, once per spec."""
+    return role_counts(parse_roles(spec))
+
+
 def bind_group(
     roles: Sequence[Role], values: Sequence[T], absent: Collection[str] = ()
 ) -> dict[str, T | None | tuple[T, ...]]:
@@ -478,13 +484,15 @@ class HipDPSOp(IRDLOperation, ABC):
         return bool(outputs) and isinstance(outputs[0].type, TensorType)
 
     def verify_(self) -> None:
-        index_roles, in_roles, out_roles = self.role_groups()
-        for kind, roles, values in (
-            ("index", index_roles, self.index_operands),
-            ("ins", in_roles, self.inputs),
-            ("outs", out_roles, self.outputs),
+        # Each accessor read once and the roles' limits kept per spec: the
+        # final verify of every compile runs this on each compute op.
+        inputs, outputs = self.inputs, self.outputs
+        for kind, spec, values in (
+            ("index", self.INDEX, self.index_operands),
+            ("ins", self.INS, inputs),
+            ("outs", self.OUTS, outputs),
         ):
-            lo, hi = role_counts(roles)
+            lo, hi = _spec_counts(spec)
             if len(values) < lo or (hi is not None and len(values) > hi):
                 want = (
                     str(lo) if lo == hi else f"{lo} to {hi}" if hi else f"{lo} or more"
@@ -494,30 +502,31 @@ class HipDPSOp(IRDLOperation, ABC):
                     f"'{self.name}' expects {want} {kind} operand{plural}, got "
                     f"{len(values)}"
                 )
-        tensor_mode = self.is_tensor_mode
-        for kind, values in (("ins", self.inputs), ("outs", self.outputs)):
+        tensor_mode = bool(outputs) and type(outputs[0].type) is TensorType
+        for kind, values in (("ins", inputs), ("outs", outputs)):
             for i, value in enumerate(values):
-                if isinstance(value.type, TensorType) != tensor_mode:
+                if (type(value.type) is TensorType) != tensor_mode:
                     raise VerifyException(
                         f"'{self.name}' mixes tensors and memrefs: {kind} operand "
                         f"{i} is {value.type} but outs operand 0 is "
-                        f"{self.outputs[0].type}"
+                        f"{outputs[0].type}"
                     )
+        res = self.res
         if tensor_mode:
-            if len(self.res) != len(self.outputs):
+            if len(res) != len(outputs):
                 raise VerifyException(
                     f"'{self.name}' in tensor mode must return one result per "
-                    f"outs operand ({len(self.outputs)}), got {len(self.res)}"
+                    f"outs operand ({len(outputs)}), got {len(res)}"
                 )
-            for i, (r, o) in enumerate(zip(self.res, self.outputs)):
+            for i, (r, o) in enumerate(zip(res, outputs)):
                 if r.type != o.type:
                     raise VerifyException(
                         f"'{self.name}' result {i} has type {r.type} but its init "
                         f"(outs operand {i}) has type {o.type}"
                     )
-        elif self.res:
+        elif res:
             raise VerifyException(
-                f"'{self.name}' in memref mode has no results, got {len(self.res)}"
+                f"'{self.name}' in memref mode has no results, got {len(res)}"
             )
         self.verify_element_types()
         self.verify_shapes()
