@@ -17,6 +17,8 @@ each group lies per accessor and sizes. Every IRDL accessor (`op.source`,
 `op.result`) also indexes the op's own `SSAValues` instead of building an
 `OpOperands` view and going through `SSAValues.__getitem__` in Python (the
 passes read some 120,000 of them at 100 attention layers).
+The verifier's count check of each construct finds the definition's variadic
+layout once per definition instead of once per op.
 
 `cache_op_traits()`, `cache_dead_code_checks()`, `cache_canonicalization_patterns()`:
 an op's traits, whether an unused op of its class can go, and its
@@ -327,10 +329,57 @@ XDSL_SEGMENT_ACCESSOR_GET: Any = vars(BaseAttrAccessor)["__get__"]
 XDSL_ACCESSOR_GET: Any = vars(BaseAccessor)["__get__"]
 
 
+_VARIADIC_PLANS: dict[tuple[int, VarIRConstruct], tuple[Any, ...]] = {}
+"""Per op definition (by id, kept with the definition it was made for) and
+construct: the `AttrSizedSegments` option, or the counts a length must fit."""
+
+
+def _variadic_plan(op_def: OpDef, construct: VarIRConstruct) -> tuple[Any, ...]:
+    option_type = irdl_operations.get_attr_size_option(construct)
+    option = next((o for o in op_def.options if isinstance(o, option_type)), None)
+    defs = irdl_operations.get_construct_defs(op_def, construct)
+    variadic = [d for _, d in defs if isinstance(d, VariadicDef)]
+    optional = any(isinstance(d, OptionalDef) for d in variadic)
+    plan = (op_def, option, len(defs), len(variadic), optional)
+    _VARIADIC_PLANS[id(op_def), construct] = plan
+    return plan
+
+
+def _verify_variadic_size(
+    op: Operation, op_def: OpDef, construct: VarIRConstruct
+) -> None:
+    """`verify_variadic_size`, the definition's option and counts found once:
+    the final verify asks it of every op for each construct. A length that
+    does not fit goes to xDSL's, for its error."""
+    plan = _VARIADIC_PLANS.get((id(op_def), construct))
+    if plan is None or plan[0] is not op_def:
+        plan = _variadic_plan(op_def, construct)
+    _, option, count, variadic, optional = plan
+    if option is not None:
+        irdl_operations.verify_variadic_attr_size(op, op_def, construct, option)
+        return
+    length = len(_constructs(op, construct))
+    if not variadic:
+        fits = length == count
+    elif optional:
+        fits = length == count or length == count - variadic
+    else:
+        fits = length >= count - variadic and not (length - count) % variadic
+    if not fits:
+        XDSL_VERIFY_VARIADIC_SIZE(op, op_def, construct)
+
+
+XDSL_VERIFY_VARIADIC_SIZE: Any = irdl_operations.verify_variadic_size
+"""xDSL's own `verify_variadic_size`: the errors, and the tests' reference."""
+
+
 def cache_segment_sizes() -> None:
     """Make every IRDL accessor (`op.inputs`, `op.source`, ...) index the op's
     own values, and every `AttrSizedSegments` accessor decode each distinct
-    sizes attribute once. Calling it again changes nothing."""
+    sizes attribute once; the verifier checks each construct's count against
+    what its op definition says, found once per definition. Calling it again
+    changes nothing."""
+    irdl_operations.verify_variadic_size = _verify_variadic_size
     segment_get: Any = _segment_accessor_get
     accessor_get: Any = _accessor_get
     single_get: Any = _single_accessor_get

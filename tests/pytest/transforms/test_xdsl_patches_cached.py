@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import xdsl.irdl as irdl_package
@@ -30,7 +31,18 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, OpTraits
-from xdsl.irdl import AnyAttr
+from xdsl.irdl import (
+    AnyAttr,
+    IRDLOperation,
+    SameVariadicOperandSize,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_result_def,
+    result_def,
+    var_operand_def,
+    var_result_def,
+)
 from xdsl.irdl import operations as irdl_operations
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -57,6 +69,7 @@ from xdsl.transforms import canonicalize as canonicalize_module
 from xdsl.transforms import common_subexpression_elimination as cse_module
 from xdsl.transforms import dead_code_elimination
 from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
+from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
 from xhip.context import make_context
@@ -94,6 +107,11 @@ def restore_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
         Operation, "has_trait", classmethod(xdsl_patches.XDSL_HAS_TRAIT)
     )
     monkeypatch.setattr(OpTraits, "add_trait", xdsl_patches.XDSL_ADD_TRAIT)
+    monkeypatch.setattr(
+        irdl_operations,
+        "verify_variadic_size",
+        xdsl_patches.XDSL_VERIFY_VARIADIC_SIZE,
+    )
     monkeypatch.setattr(
         dead_code_elimination,
         "would_be_trivially_dead",
@@ -371,6 +389,78 @@ def test_builder_gives_xdsl_groups_and_errors(patched: None) -> None:
         assert str(ours.value) == str(theirs.value)
     ret = func.ReturnOp(c, x)
     assert list(ret.operands) == [c.result, x.result]
+
+
+@irdl_op_definition
+class _FixedOp(IRDLOperation):
+    name = "t.fixed"
+    a = operand_def()
+    b = operand_def()
+    r = result_def()
+
+
+@irdl_op_definition
+class _OptionalOp(IRDLOperation):
+    name = "t.optional"
+    a = operand_def()
+    b = opt_operand_def()
+    r = opt_result_def()
+
+
+@irdl_op_definition
+class _SameSizeOp(IRDLOperation):
+    name = "t.same_size"
+    a = var_operand_def()
+    b = operand_def()
+    c = var_operand_def()
+    r = var_result_def()
+    irdl_options = (SameVariadicOperandSize(),)
+
+
+def _variadic_outcome(check: Any, op: IRDLOperation, construct: Any) -> str:
+    try:
+        check(op, op.get_irdl_definition(), construct)
+    except VerifyException as e:
+        return f"error: {e}"
+    return "ok"
+
+
+def test_variadic_sizes_verify_as_xdsl(patched: None) -> None:
+    """Every operand and result count, on fixed, optional, same-size and
+    segment-sized definitions: xDSL's answer and message."""
+    x = arith.ConstantOp.from_int_and_width(1, IndexType()).result
+    operand = irdl_operations.VarIRConstruct.OPERAND
+    result = irdl_operations.VarIRConstruct.RESULT
+    seen: set[str] = set()
+    for cls in (_FixedOp, _OptionalOp, _SameSizeOp, memref.AllocOp, func.ReturnOp):
+        for n in range(6):
+            ops = [
+                cls.create(operands=[x] * n, result_types=[i32] * (n % 3)),
+                cls.create(
+                    operands=[x] * n,
+                    properties={
+                        "operandSegmentSizes": DenseArrayBase.from_list(
+                            i32, [n, 0] if n % 2 else [n - 1, 1] if n else [0, 0]
+                        )
+                    },
+                ),
+            ]
+            for op in ops:
+                for construct in (operand, result):
+                    ours = _variadic_outcome(
+                        xdsl_patches._verify_variadic_size,  # pyright: ignore[reportPrivateUsage]
+                        op,
+                        construct,
+                    )
+                    theirs = _variadic_outcome(
+                        xdsl_patches.XDSL_VERIFY_VARIADIC_SIZE, op, construct
+                    )
+                    assert ours == theirs, (cls.name, n, construct)
+                    seen.add(ours.split(":")[0])
+    assert seen == {"ok", "error"}
+    assert irdl_operations.verify_variadic_size is not (
+        xdsl_patches.XDSL_VERIFY_VARIADIC_SIZE
+    )
 
 
 def _built(monkeypatch: pytest.MonkeyPatch, init: object) -> list[str]:
