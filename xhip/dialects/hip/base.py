@@ -18,7 +18,6 @@ import math
 from abc import ABC
 from collections.abc import Collection, Mapping, Sequence, Set
 from dataclasses import dataclass
-from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
 
 from xdsl.dialects.arith import ConstantOp
@@ -78,6 +77,17 @@ from xhip import files
 from xhip.dialects import formula
 from xhip.dialects.constraints import AnyShapedTypeConstr
 from xhip.dialects.formula import Expr
+from xhip.dialects.roles import (
+    Role,
+    RoleArg,
+    T,
+    Value,
+    bind_group,
+    flatten_roles,
+    parse_roles,
+    role_counts,
+    spec_counts,
+)
 
 ShapedType = TensorType[Attribute] | MemRefType[Attribute]
 
@@ -192,113 +202,6 @@ class ElementwiseAttributes:
 
     kind: str
     params: tuple[float, ...]
-
-
-# Operand roles: each compute op names its index operands, `ins` and `outs`
-# (`INDEX`, `INS`, `OUTS`), the names of the parameters of its `Runtime`
-# method. A trailing `?` marks an optional role, `*` a variadic one.
-
-T = TypeVar("T")
-
-Value = SSAValue | Operation
-"""What a builder takes as an operand."""
-
-RoleArg = Value | Sequence[Value] | None
-"""What a builder takes for one role: a value, a sequence of them for a
-variadic role, None for an absent optional one."""
-
-
-@dataclass(frozen=True)
-class Role:
-    """One declared operand role: `"bias?"` is `Role("bias", optional=True)`,
-    `"inputs+"` `Role("inputs", variadic=True, min_count=1)`."""
-
-    name: str
-    optional: bool = False
-    variadic: bool = False
-    min_count: int = 0
-    """The fewest operands a variadic role takes."""
-
-
-@cache
-def parse_roles(spec: tuple[str, ...]) -> tuple[Role, ...]:
-    """The roles a declaration such as `("x", "w", "bias?")` names: `?`
-    optional, `*` any number, `+` one or more. A group has at most one
-    variadic role and then no optional one, so the operand count alone places
-    every operand."""
-    roles = tuple(
-        Role(
-            s.rstrip("?*+"),
-            optional=s.endswith("?"),
-            variadic=s.endswith(("*", "+")),
-            min_count=1 if s.endswith("+") else 0,
-        )
-        for s in spec
-    )
-    variadic = sum(r.variadic for r in roles)
-    if variadic > 1 or (variadic and any(r.optional for r in roles)):
-        raise ValueError(f"roles {spec}: one variadic role at most, alone")
-    return roles
-
-
-def role_counts(roles: Sequence[Role]) -> tuple[int, int | None]:
-    """The (min, max) operand count the roles take; max None: no limit."""
-    required = sum(r.min_count if r.variadic else not r.optional for r in roles)
-    if any(r.variadic for r in roles):
-        return required, None
-    return required, required + sum(r.optional for r in roles)
-
-
-@cache
-def _spec_counts(spec: tuple[str, ...]) -> tuple[int, int | None]:
-    """`role_counts` of a declaration, once per spec."""
-    return role_counts(parse_roles(spec))
-
-
-def bind_group(
-    roles: Sequence[Role], values: Sequence[T], absent: Collection[str] = ()
-) -> dict[str, T | None | tuple[T, ...]]:
-    """Role name -> its operand: None for an absent optional role, a tuple for
-    a variadic one. The optional roles present are the first ones not in
-    `absent`, as many as the values beyond the required ones."""
-    lo, hi = role_counts(roles)
-    if len(values) < lo or (hi is not None and len(values) > hi):
-        names = ", ".join(r.name for r in roles)
-        raise ValueError(f"{len(values)} values do not fit the roles ({names})")
-    fixed = sum(not r.optional and not r.variadic for r in roles)
-    extra = len(values) - fixed
-    present = [r for r in roles if r.optional and r.name not in absent][:extra]
-    if len(present) < extra and not any(r.variadic for r in roles):
-        raise ValueError(f"{len(values)} values but roles {sorted(absent)} absent")
-    bound: dict[str, T | None | tuple[T, ...]] = {}
-    it = iter(values)
-    for r in roles:
-        if r.variadic:
-            bound[r.name] = tuple(next(it) for _ in range(extra))
-        elif r.optional:
-            bound[r.name] = next(it) if r in present else None
-        else:
-            bound[r.name] = next(it)
-    return bound
-
-
-def _flatten(
-    roles: Sequence[Role], given: Mapping[str, RoleArg], op: str
-) -> list[Value]:
-    """The operands of one group, in role order, from a builder's keywords."""
-    values: list[Value] = []
-    for r in roles:
-        value = given.get(r.name)
-        if r.variadic:
-            assert isinstance(value, Sequence), f"{op}: role {r.name} takes a sequence"
-            values.extend(value)
-        elif value is None:
-            if not r.optional:
-                raise TypeError(f"{op}: role {r.name!r} is required")
-        else:
-            assert not isinstance(value, Sequence), f"{op}: role {r.name} takes one"
-            values.append(value)
-    return values
 
 
 def _index_group(
@@ -425,9 +328,9 @@ class HipDPSOp(IRDLOperation, ABC):
             raise TypeError(f"{cls.name} has no roles {sorted(unknown)}")
         return cls(
             ctx,
-            _flatten(in_roles, roles, cls.name),
-            _flatten(out_roles, roles, cls.name),
-            index_operands=_flatten(index_roles, roles, cls.name),
+            flatten_roles(in_roles, roles, cls.name),
+            flatten_roles(out_roles, roles, cls.name),
+            index_operands=flatten_roles(index_roles, roles, cls.name),
             properties=dict(properties or {}),
         )
 
@@ -492,7 +395,7 @@ class HipDPSOp(IRDLOperation, ABC):
             ("ins", self.INS, inputs),
             ("outs", self.OUTS, outputs),
         ):
-            lo, hi = _spec_counts(spec)
+            lo, hi = spec_counts(spec)
             if len(values) < lo or (hi is not None and len(values) > hi):
                 want = (
                     str(lo) if lo == hi else f"{lo} to {hi}" if hi else f"{lo} or more"
