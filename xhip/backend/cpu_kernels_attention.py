@@ -109,6 +109,12 @@ x 4096 keys 1.85x slower, 1 x 12 x 8 x 2048 2.7x, 1 x 12 x 32 x 2048
 1.09x, 4 x 1 x 64 x 2048 0.75x)."""
 MAX_HEAD = 128
 """Largest D and Dv the kernels take (larger: numpy's blocks)."""
+SHARED, OWN, COPIES = 0, 1, 2
+"""`attend_pool`'s ways to pack k and v: every head once, in a launch before
+the blocks; a share's own heads; one head, a copy a thread: one launch
+and no wait on one thread's packing (the seed's attention at 1 x 128, two
+threads, best of 5 x 1000 calls in one process, 3 processes: SHARED
+35.3-37.2 us a call, COPIES 31.1-34.3)."""
 
 _F = np.float32
 _IN4 = types.Array(types.float32, 4, "A", readonly=True)
@@ -516,7 +522,7 @@ def attend_own(
         types.boolean, types.intp, _ONE, types.boolean, _ONE, types.boolean,
         types.Array(types.float32, 4, "A"), types.int64[:, ::1], types.int64[::1],
         types.float32, types.float32, _C3, _C3, _C3, types.int64[::1],
-        types.boolean,
+        types.intp,
     ),
     cache=True, nogil=True, error_model="numpy", parallel=True,
 )  # fmt: skip
@@ -524,31 +530,42 @@ def attend_pool(
     k: Any, v: Any, kp: Any, vp: Any, q: Any, qb: Any, kb: Any, vb: Any,
     biased: int, mask: Any, has_mask: bool, t: int, scale: Any, divide: bool,
     fill: Any, has_fill: bool, out: Any, units: Any, cuts: Any, low: Any,
-    high: Any, qs: Any, s: Any, acc: Any, state: Any, own: bool,
+    high: Any, qs: Any, s: Any, acc: Any, state: Any, mode: int,
 ) -> None:  # fmt: skip
     """`pack` of every head, then `attend` of the units [cuts[i],
     cuts[i + 1]) for each share i, on numba's threads, one launch each: a
     thread takes the next head or share (`take`) until none is left, so that
     one that the machine holds back does less of them (a static split waits
     for it); `qs[j]`, `s[j]`, `acc[j]` the scratch of thread j of at most
-    `len(qs)` (`team`, `review`). With `own` (shares of whole heads) a
-    share packs its own heads (`attend_own`): one launch, no barrier."""
+    `len(qs)` (`team`, `review`). `mode` `OWN` (shares of whole heads): a
+    share packs its own heads (`attend_own`); `COPIES` (one head): each
+    thread packs it into panels of its own, `kp[j]` and `vp[j]`, then takes
+    shares of its rows. Either is one launch, with no wait for another
+    thread's packing."""
     threads = team(state, qs.shape[0])  # pyright: ignore[reportCallIssue]
     heads, shares = kp.shape[0], cuts.shape[0] - 1
-    if not own:  # a launch of its own: every head packed before any block
+    if mode == SHARED:  # a launch of its own: every head packed before any block
         for _ in prange(threads):
             u = take(state, 0)  # pyright: ignore[reportCallIssue]
             while u < heads:
                 pack(k, v, kb, vb, biased, kp, vp, u, u + 1)
                 u = take(state, 0)  # pyright: ignore[reportCallIssue]
     for j in prange(threads):
+        if mode == COPIES:
+            pack(k, v, kb, vb, biased, kp[j : j + 1], vp[j : j + 1], 0, 1)
         i = take(state, 1)  # pyright: ignore[reportCallIssue]
         while i < shares:
-            if own:
+            if mode == OWN:
                 attend_own(
                     k, v, kp, vp, q, qb, kb, vb, biased, mask, has_mask, t, scale,
                     divide, fill, has_fill, out, units[cuts[i] : cuts[i + 1]], low,
                     high, qs[j], s[j], acc[j],
+                )  # fmt: skip
+            elif mode == COPIES:
+                attend(
+                    q, kp[j : j + 1], vp[j : j + 1], v, qb, vb, biased, mask,
+                    has_mask, t, scale, divide, fill, has_fill, out,
+                    units[cuts[i] : cuts[i + 1]], low, high, qs[j], s[j], acc[j],
                 )  # fmt: skip
             else:
                 attend(
@@ -665,11 +682,15 @@ def bind(
     given = (m, mask is not None, t, f, divide, fills, fill is not None, o4)
     if pool and threads > 1:
         workers = min(threads, count, MAX_THREADS)
+        mode = OWN if own else COPIES if heads == 1 else SHARED
+        if mode == COPIES:  # a thread's own panels
+            kp = np.zeros((workers, *kp.shape[1:]), np.float32)
+            vp = np.zeros((workers, *vp.shape[1:]), np.float32)
         call = partial(
             attend_pool, k4, v4, kp, vp, q4, qb, kb, vb, biased, *given, units,
             cuts, lo, hi,
             *_scratch(workers, rows, d, chunk, panels, vp.shape[1] * wide),
-            pool_state(workers, WARM), own,
+            pool_state(workers, WARM), mode,
         )  # fmt: skip
         return [[call]]
     scratch = _scratch(count, rows, d, chunk, panels, vp.shape[1] * wide)

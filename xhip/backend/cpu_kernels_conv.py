@@ -96,6 +96,26 @@ def im2col(
                         col[r, dst, _U(ox)] = _ZERO
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _taps(
+    row: Any, out: Any, p: int, oy: int, lo: int, hi: int, kw: int, sw: int,
+    dw: int, pw: int,
+) -> None:  # fmt: skip
+    """out[p, oy, lo:hi] = the maximum of it and each tap of `row` (the
+    window rows' maximum) that lies inside it, tap by tap."""
+    for j in range(kw):
+        x0, x1 = _inside(j, sw, dw, pw, row.shape[0], out.shape[2])
+        offset = j * dw - pw
+        if sw == 2:  # MaxPool's usual stride, a constant
+            for ox in range(max(x0, lo), min(x1, hi)):
+                v, r = row[_U(2 * ox + offset)], out[p, oy, _U(ox)]
+                out[p, oy, _U(ox)] = v if (v > r) | (v != v) else r
+        else:
+            for ox in range(max(x0, lo), min(x1, hi)):
+                v, r = row[_U(ox * sw + offset)], out[p, oy, _U(ox)]
+                out[p, oy, _U(ox)] = v if (v > r) | (v != v) else r
+
+
 @njit(cache=True, nogil=True)
 def max_pool(
     x: Any,
@@ -109,34 +129,56 @@ def max_pool(
 ) -> None:
     """Planes [lo, hi) of x (P, H, W) max-pooled into out (P, Ho, Wo); the
     padding is skipped (-inf where a window holds none of x), NaN wins as
-    in `np.maximum`."""
+    in `np.maximum`.
+
+    Separable: for each output row, the maximum of its window's input rows
+    first (whole rows: LLVM vectorizes it), then along that row; a 3-wide
+    stride-2 window (ResNet's) reads its three taps in one loop where all
+    lie inside, which vectorizes too. Tap by tap over the whole window, each
+    of the kh * kw strided reads of an output stays scalar: ResNet-18's
+    3x3 stride-2 pool of 64 x 112 x 112 took 1.30 ms of a thread, now 0.47
+    (0.56 without the three-tap loop; best of 100, alternating)."""
     kh, kw = kernel
     sh, sw = strides
     dh, dw = dilations
     ph, pw = pads
     h, w = x.shape[1], x.shape[2]
     ho, wo = out.shape[1], out.shape[2]
+    row = np.empty(w, x.dtype)
+    # The outputs all three taps of a 3-wide stride-2 window find inside.
+    first, last = _inside(0, 2, dw, pw, w, wo)
+    for j in range(1, 3):
+        x0, x1 = _inside(j, 2, dw, pw, w, wo)
+        first, last = max(first, x0), min(last, x1)
+    if sw != 2 or kw != 3 or first >= last:
+        first, last = wo, wo
+    o0, o1, o2 = -pw, dw - pw, 2 * dw - pw
     for p in range(lo, hi):
         for oy in range(ho):
             for ox in range(wo):
                 out[p, oy, _U(ox)] = _LOWEST
+            rows = 0
             for i in range(kh):
                 iy = oy * sh - ph + i * dh
                 if iy < 0 or iy >= h:
                     continue
-                for j in range(kw):
-                    x0, x1 = _inside(j, sw, dw, pw, w, wo)
-                    offset = j * dw - pw
-                    if sw == 2:  # MaxPool's usual stride, a constant
-                        for ox in range(x0, x1):
-                            v = x[p, iy, _U(2 * ox + offset)]
-                            r = out[p, oy, _U(ox)]
-                            out[p, oy, _U(ox)] = v if (v > r) | (v != v) else r
-                    else:
-                        for ox in range(x0, x1):
-                            v = x[p, iy, _U(ox * sw + offset)]
-                            r = out[p, oy, _U(ox)]
-                            out[p, oy, _U(ox)] = v if (v > r) | (v != v) else r
+                if rows == 0:
+                    for c in range(w):
+                        row[_U(c)] = x[p, iy, _U(c)]
+                else:
+                    for c in range(w):
+                        v, r = x[p, iy, _U(c)], row[_U(c)]
+                        row[_U(c)] = v if (v > r) | (v != v) else r
+                rows += 1
+            if rows == 0:
+                continue
+            for ox in range(first, last):
+                a, b = row[_U(2 * ox + o0)], row[_U(2 * ox + o1)]
+                c = row[_U(2 * ox + o2)]
+                m = b if (b > a) | (b != b) else a
+                out[p, oy, _U(ox)] = c if (c > m) | (c != c) else m
+            _taps(row, out, p, oy, 0, first, kw, sw, dw, pw)
+            _taps(row, out, p, oy, last, wo, kw, sw, dw, pw)
 
 
 @njit(cache=True, nogil=True)

@@ -393,6 +393,9 @@ POOLS = [
     Case((2, 7, 45, 38), (2, 2), (2, 2), extra=(1, 1)),
     Case((1, 5, 50, 61), (3, 2), (3, 1), (2, 3), (2, 1, 0, 1), extra=(1, 0)),
     Case((3, 4, 40, 40), (5, 5), (1, 1), pads=(2, 2, 2, 2)),
+    # 3-wide stride 2 (its taps in one loop), dilated, uneven pads
+    Case((1, 8, 41, 60), (3, 3), (2, 2), (2, 2), (0, 3, 2, 1)),
+    Case((1, 8, 40, 120), (2, 3), (2, 2), pads=(1, 2, 1, 2)),  # pads near a window
 ]
 
 

@@ -140,15 +140,16 @@ def test_odd_sizes_match_float64(
     assert calls == [True]
 
 
-@pytest.mark.parametrize("heads", [(3, 4), (1, 3)])
+@pytest.mark.parametrize("heads", [(3, 4), (1, 3), (1, 1)])
 @pytest.mark.parametrize(("threads", "pool"), [(1, False), (2, False), (2, True)])
 def test_strided_operands_match_float64(
     heads: tuple[int, int], threads: int, pool: bool
 ) -> None:
     """k the transposed view of (T, D) (the models' Transpose), v and out
     strided along their last dim (the element-wise copies beside the vector
-    ones); shares of whole heads that pack their own (12 heads) and a
-    packing phase before the blocks (3 heads under the 8 shares)."""
+    ones); shares of whole heads that pack their own (12 heads), a
+    packing phase before the blocks (3 heads under the 8 shares) and, in
+    one launch, one head packed by each thread (`COPIES`)."""
     rng = np.random.default_rng(21)
     s, t, d, dv = 70, 200, 64, 48
     q = rng.normal(0, 1, (*heads, s, d)).astype(np.float32)
@@ -160,6 +161,9 @@ def test_strided_operands_match_float64(
         cpu_attention.SUM_MIN, cpu_attention.SUM_MAX, pool=pool,
     )  # fmt: skip
     assert bound is not None
+    if pool and threads > 1:
+        modes = {(3, 4): kernels.OWN, (1, 3): kernels.SHARED, (1, 1): kernels.COPIES}
+        assert bound[0][0].args[-1] == modes[heads]
     for phase in bound:
         for call in phase:
             call()
