@@ -94,6 +94,7 @@ PASS_NAMES = (
     "hip-resolve-extern-constants",
     "hip-fuse-scaled-softmax",
     "hip-fuse-elementwise",
+    "hip-fuse-conv-relu",
     "hip-fuse-attention",
     "hip-fold-attention-layouts",
     "hip-fold-attention-bias",

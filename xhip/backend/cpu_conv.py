@@ -211,15 +211,16 @@ def _rows_first(positions: int, channels: int, depth: int) -> bool:
     return fewer and depth >= ROWS_MIN_DEPTH
 
 
-def _kernel_bias(
-    shift: np.ndarray | None, calls: list[Callable[[], object]]
-) -> tuple[np.ndarray, bool]:
+def _kernel_epilogue(
+    shift: np.ndarray | None, relu: bool, calls: list[Callable[[], object]]
+) -> tuple[np.ndarray, int]:
     """The tile kernels' bias operand (read-only, as they are compiled for;
-    a zero where there is none) and whether there is one."""
-    from xhip.backend.cpu_kernels_attention import readonly  # lazy: numba, large only
+    a zero where there is none) and their `epilogue`: whether they add it
+    (`BIAS`) and clamp at zero (`RELU`)."""
+    from xhip.backend import cpu_kernels_convgemm as k  # lazy: numba, large only
 
     bias = np.zeros(1, np.float32) if shift is None else contiguous(shift, calls)
-    return readonly(bias), shift is not None
+    return k.readonly(bias), (shift is not None) * k.BIAS + relu * k.RELU
 
 
 def _window_2d(
@@ -253,6 +254,8 @@ def bind_im2col(
 class CpuConvolutions(CpuHost):
     """Mixed into `CpuRuntime`: the `Runtime` methods of convolution and pooling."""
 
+    fuses_conv_relu = True
+
     def conv(
         self, x: DA, w: DA, bias: OptDA, out: DA, workspace: DA, attrs: ConvAttributes
     ) -> None:
@@ -278,8 +281,13 @@ class CpuConvolutions(CpuHost):
         if n == 0 or o.size == 0:
             return nothing
         calls: list[Callable[[], object]] = []
-        target = o if o.flags.c_contiguous else np.empty_like(o)
         shift = None if bias is None else self.array(bias)
+        # A fused Relu's out (`hip-fuse-conv-relu`) may share memory with an
+        # operand that the plan let die at the conv: written through a copy.
+        operands = (xs, ws, work) if shift is None else (xs, ws, work, shift)
+        apart = not attrs.relu or not any(np.may_share_memory(o, a) for a in operands)
+        target = o if o.flags.c_contiguous and apart else np.empty_like(o)
+        clamped = False  # the Relu done by the kernels
         if group == c > 1 and _uses_kernels(xs, kernel, o.size * math.prod(kernel)):
             calls.append(self._bind_depthwise(xs, ws, shift, target, attrs, calls))
             shift = None
@@ -290,12 +298,12 @@ class CpuConvolutions(CpuHost):
             calls.append(self._bind_gemm(weights, images, out_rows))
         elif _winograd_rows_fits(xs, ws, o, attrs):
             calls.append(self._bind_winograd_rows(xs, ws, shift, target, attrs, calls))
-            shift = None
+            shift, clamped = None, True
         elif _winograd_fits(xs, ws, o, work, attrs) and wide_simd():
             calls.append(
                 self._bind_winograd_tiles(xs, ws, shift, target, work, attrs, calls)
             )
-            shift = None
+            shift, clamped = None, True
         elif _winograd_fits(xs, ws, o, work, attrs):
             calls.append(self._bind_winograd(xs, ws, shift, target, work, attrs, calls))
             shift = None
@@ -304,7 +312,7 @@ class CpuConvolutions(CpuHost):
             by_rows = not ws.flags.writeable and _rows_first(positions, m, depth)
             bind = self._bind_by_rows if by_rows else self._bind_direct
             calls.append(bind(xs, ws, shift, target, attrs, calls))
-            shift = None
+            shift, clamped = None, True
         elif (rows := self._block_rows(xs, ws, o, work, group)) is not None:
             weights = contiguous(ws, calls).reshape(m, -1)
             calls += self._bind_blocked(
@@ -324,6 +332,9 @@ class CpuConvolutions(CpuHost):
             shape = (m, *(1 for _ in out_spatial))
             add = self._bind_elementwise(np.add, target, target, shift.reshape(shape))
             calls.append(add)
+        if attrs.relu and not clamped:
+            zero = np.zeros((), target.dtype)
+            calls.append(self._bind_elementwise(np.maximum, target, target, zero))
         if target is not o:
             calls.append(partial(np.copyto, o, target))
         return partial(run_all, calls)
@@ -541,7 +552,7 @@ class CpuConvolutions(CpuHost):
         positions, taps = ho * wo, c * kh * kw
         images = k.readonly(contiguous(xs, calls))
         weights = k.readonly(contiguous(ws, calls).reshape(m, taps))
-        bias, has_bias = _kernel_bias(shift, calls)
+        bias, epilogue = _kernel_epilogue(shift, attrs.relu, calls)
         outs = target.reshape(n, m, positions)
         panels = -(-positions // k.NR)
         chunk = max(1, min(panels, CHUNK_BYTES // (taps * k.NR * 4)))
@@ -576,7 +587,7 @@ class CpuConvolutions(CpuHost):
             ta = np.empty((team, k.MR, taps), np.float32)
             tc = np.empty((team, k.MR, k.NR), np.float32)
             at = np.array(shares, np.int64)
-            head = (images, weights, bias, has_bias, outs)
+            head = (images, weights, bias, epilogue, outs)
             steps.append(partial(k.conv_pool, *head, *rest, at, col, ta, tc, state))
             return partial(run_all, steps)
         tasks: list[Callable[[], object]] = []
@@ -587,7 +598,7 @@ class CpuConvolutions(CpuHost):
             own = (q0, q1, r0, r1, col, ta, tc)
             convs = [
                 partial(
-                    k.conv, images[i], weights, bias, has_bias, outs[i], *rest, *own
+                    k.conv, images[i], weights, bias, epilogue, outs[i], *rest, *own
                 )
                 for i in range(n)
             ]
@@ -619,7 +630,7 @@ class CpuConvolutions(CpuHost):
         ordered = np.ascontiguousarray(ws.transpose(0, 2, 3, 1)).reshape(m, taps)
         packed = k.readonly(g.packed(ordered.T))
         images = k.readonly(contiguous(xs, calls))
-        bias, has_bias = _kernel_bias(shift, calls)
+        bias, epilogue = _kernel_epilogue(shift, attrs.relu, calls)
         outs = target.reshape(n, m, positions)
         (sh, sw), (dh, dw), (ph, pw) = _window_2d(attrs)
         spans = ((ho - 1) * sh + (kh - 1) * dh + 1, (wo - 1) * sw + (kw - 1) * dw + 1)
@@ -628,7 +639,7 @@ class CpuConvolutions(CpuHost):
         big = n * m * taps * positions >= BLAS_PARALLEL_MIN_MACS
         pieces = min(self.threads if big else 1, panels)
         cuts = [panels * t // pieces for t in range(pieces + 1)]
-        head = (packed, bias, has_bias)
+        head = (packed, bias, epilogue)
         rest = ((kh, kw), (sh, sw), (dh, dw), (ph, pw), wo)
         if big and n * pieces > 1 and self._pooled():
             team, state = self._team(n * pieces)
@@ -696,7 +707,7 @@ class CpuConvolutions(CpuHost):
             transform()
         else:
             steps.append(transform)
-        bias, has_bias = _kernel_bias(shift, calls)
+        bias, epilogue = _kernel_epilogue(shift, attrs.relu, calls)
         chunks = -(-tiles // g.NR)
         shares_a_thread = self._pooled()
         if chunks >= self.threads:
@@ -711,7 +722,7 @@ class CpuConvolutions(CpuHost):
         block = c * g.NR + 16  # + 16: the 16 streams do not alias in L1
         width = 16 * g.NR + 16
         readonly_kernels = g.readonly(kernels)
-        head = (readonly_kernels, bias, has_bias)
+        head = (readonly_kernels, bias, epilogue)
         pads = (attrs.pads[0], attrs.pads[1])
         if shares_a_thread and n * len(shares) > 1:
             team, state = self._team(n * len(shares))
@@ -771,7 +782,7 @@ class CpuConvolutions(CpuHost):
         by_panel = kernels.reshape(panels, g.NR, 16, c).transpose(2, 0, 3, 1)
         packed = g.readonly(np.ascontiguousarray(by_panel))
         images = g.readonly(contiguous(xs, calls))
-        bias, has_bias = _kernel_bias(shift, calls)
+        bias, epilogue = _kernel_epilogue(shift, attrs.relu, calls)
         pads = (attrs.pads[0], attrs.pads[1])
         big = n * m * c * 9 * ho * wo >= BLAS_PARALLEL_MIN_MACS
         pieces = min(self.threads if big else 1, panels)
@@ -779,7 +790,7 @@ class CpuConvolutions(CpuHost):
         units = min(panels, pieces * max(1, shares_a_thread))
         cuts = [panels * t // units for t in range(units + 1)]
         spans = (2 * th + 2, 2 * tw + 2, c)
-        head = (packed, bias, has_bias)
+        head = (packed, bias, epilogue)
         if shares_a_thread and n * units > 1:
             team, state = self._team(n * units)
             shares = np.array(list(zip(cuts, cuts[1:])), np.int64)

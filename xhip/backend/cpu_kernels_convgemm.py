@@ -106,6 +106,26 @@ _U = np.uint64
 """Inner-loop indices are cast to it: numba wraps a negative signed index
 around (a select per element), which keeps LLVM from vectorizing."""
 _ZERO = np.float32(0.0)
+_NEG = np.float32(-np.inf)
+
+BIAS, RELU = 1, 2
+"""The bits of a kernel's `epilogue`: add `bias` (per output channel); clamp
+each output below at 0, a Relu after the convolution (`ConvAttributes.relu`)."""
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _floor(epilogue: int) -> Any:
+    """The least output: 0 with `RELU`, else -inf (none)."""
+    return _ZERO if epilogue & RELU else _NEG
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _clamp(value: Any, floor: Any) -> Any:
+    """`value`, or `floor` where it is less: NaN stays NaN, as ONNX's Relu
+    (`np.maximum`)."""
+    return floor if value < floor else value
+
+
 _X3 = types.Array(types.float32, 3, "C", readonly=True)
 _W2 = types.Array(types.float32, 2, "C", readonly=True)
 _B1 = types.Array(types.float32, 1, "C", readonly=True)
@@ -261,13 +281,13 @@ def split_image(x: Any, out: Any, pads: tuple[int, int], stride: int) -> None:
 
 @njit(
     types.void(
-        _X3, _W2, _B1, types.boolean, _O2, _PAIR, _PAIR, _PAIR, _PAIR, types.intp,
+        _X3, _W2, _B1, types.intp, _O2, _PAIR, _PAIR, _PAIR, _PAIR, types.intp,
         types.intp, types.intp, types.intp, types.intp, types.intp, _C3, _C2, _C2,
     ),
     cache=True, nogil=True, error_model="numpy",
 )  # fmt: skip
 def conv(
-    x: Any, w: Any, bias: Any, has_bias: bool, out: Any, kernel: tuple[int, int],
+    x: Any, w: Any, bias: Any, epilogue: int, out: Any, kernel: tuple[int, int],
     strides: tuple[int, int], dilations: tuple[int, int], pads: tuple[int, int],
     wo: int, split: int, q0: int, q1: int, r0: int, r1: int, col: Any, ta: Any,
     tc: Any,
@@ -325,11 +345,13 @@ def conv(
                 for i in range(rest):
                     for j in range(width):
                         out[full + i, p + j] = tc[i, j]
-        if has_bias:
+        if epilogue:
+            floor = _floor(epilogue)
             for r in range(r0, r1):
-                value = bias[r]
+                value = bias[r] if epilogue & BIAS else _ZERO
                 for q in range(a, b):
-                    out[r, _U(q)] += value
+                    v = out[r, _U(q)] + value
+                    out[r, _U(q)] = floor if v < floor else v
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -342,13 +364,13 @@ def _at(x: Any, c: int, y: int, z: int, edge: bool) -> Any:
 
 @njit(
     types.void(
-        _X3, _X3, _B1, types.boolean, _C3, _PAIR, types.intp, types.intp,
+        _X3, _X3, _B1, types.intp, _C3, _PAIR, types.intp, types.intp,
         types.intp, types.intp, _V1W, types.intp, _O2,
     ),
     cache=True, nogil=True, error_model="numpy",
 )  # fmt: skip
 def winograd(
-    x: Any, u: Any, bias: Any, has_bias: bool, out: Any, pads: tuple[int, int],
+    x: Any, u: Any, bias: Any, epilogue: int, out: Any, pads: tuple[int, int],
     t0: int, t1: int, r0: int, r1: int, v: Any, block: int, p: Any,
 ) -> None:  # fmt: skip
     """Winograd F(2x2, 3x3) of image x (C, H, W) into out[r0:r1] (M, Ho,
@@ -438,8 +460,9 @@ def winograd(
                     pu = base_u + ((e * u.shape[1] + r) * ldu + k0) * 4
                     pp = base_p + (r * ldp + e * NR) * 4
                     _tile(pu, ldu, panel, pp, ldp, kc, k0 > 0)  # pyright: ignore[reportCallIssue]
+        floor = _floor(epilogue)
         for r in range(r0, min(r1, m)):
-            shift = bias[r] if has_bias else _ZERO
+            shift = bias[r] if epilogue & BIAS else _ZERO
             # A^T p A of the chunk's lanes into o: top-left, top-right,
             # bottom-left, bottom-right outputs, NR apart.
             for lane in range(NR):
@@ -456,10 +479,10 @@ def winograd(
                 s2, s3 = q2 + q6 + q10, q3 + q7 + q11
                 e0, e1 = q4 - q8 - q12, q5 - q9 - q13
                 e2, e3 = q6 - q10 - q14, q7 - q11 - q15
-                o[_U(lane)] = s0 + s1 + s2 + shift
-                o[_U(NR + lane)] = s1 - s2 - s3 + shift
-                o[_U(2 * NR + lane)] = e0 + e1 + e2 + shift
-                o[_U(3 * NR + lane)] = e1 - e2 - e3 + shift
+                o[_U(lane)] = _clamp(s0 + s1 + s2 + shift, floor)
+                o[_U(NR + lane)] = _clamp(s1 - s2 - s3 + shift, floor)
+                o[_U(2 * NR + lane)] = _clamp(e0 + e1 + e2 + shift, floor)
+                o[_U(3 * NR + lane)] = _clamp(e1 - e2 - e3 + shift, floor)
             # ... then each tile's 2x2 into out, those past Ho or Wo dropped.
             ty, tx = a // tw, a % tw
             for t in range(a, b):
@@ -479,13 +502,13 @@ def winograd(
 
 @njit(
     types.void(
-        _X3, _C3, _X3, _B1, types.boolean, _O2, _PAIR, _PAIR, _PAIR, _PAIR,
+        _X3, _C3, _X3, _B1, types.intp, _O2, _PAIR, _PAIR, _PAIR, _PAIR,
         types.intp, types.intp, types.intp, _C2, _C2,
     ),
     cache=True, nogil=True, error_model="numpy",
 )  # fmt: skip
 def conv_rows(
-    x: Any, padded: Any, wp: Any, bias: Any, has_bias: bool, out: Any,
+    x: Any, padded: Any, wp: Any, bias: Any, epilogue: int, out: Any,
     kernel: tuple[int, int], strides: tuple[int, int], dilations: tuple[int, int],
     pads: tuple[int, int], wo: int, p0: int, p1: int, col: Any, product: Any,
 ) -> None:  # fmt: skip
@@ -538,10 +561,11 @@ def conv_rows(
                     _prefetch(ahead + line * 64)  # pyright: ignore[reportCallIssue]
                 pa = base_col + (i * MR * k + k0) * 4
                 _tile(pa, k, panel, base_p + i * MR * NR * 4, NR, kc, k0 > 0)  # pyright: ignore[reportCallIssue]
+        floor = _floor(epilogue)
         for j in range(min(NR, m - p * NR)):
-            shift = bias[p * NR + j] if has_bias else _ZERO
+            shift = bias[p * NR + j] if epilogue & BIAS else _ZERO
             for q in range(positions):
-                out[p * NR + j, _U(q)] = product[q, j] + shift
+                out[p * NR + j, _U(q)] = _clamp(product[q, j] + shift, floor)
 
 
 _PLUS, _MINUS = np.float32(1.0), np.float32(-1.0)
@@ -559,13 +583,13 @@ def _pair(out: Any, a: Any, b: Any, sign: Any) -> None:
 
 @njit(
     types.void(
-        _X3, _C3, _X4, _B1, types.boolean, _O3, _PAIR, types.intp, types.intp,
+        _X3, _C3, _X4, _B1, types.intp, _O3, _PAIR, types.intp, types.intp,
         types.boolean, _C2, _C3,
     ),
     cache=True, nogil=True, error_model="numpy",
 )  # fmt: skip
 def winograd_rows(
-    x: Any, padded: Any, wp: Any, bias: Any, has_bias: bool, out: Any,
+    x: Any, padded: Any, wp: Any, bias: Any, epilogue: int, out: Any,
     pads: tuple[int, int], p0: int, p1: int, transform: bool, v: Any, product: Any,
 ) -> None:  # fmt: skip
     """Winograd F(2x2, 3x3) of image x (C, H, W) into the output channels of
@@ -648,11 +672,12 @@ def winograd_rows(
                     pc = base_p + (e * rows + i * MR) * NR * 4
                     _tile(pa, channels, panel, pc, NR, kc, k0 > 0)  # pyright: ignore[reportCallIssue]
         lanes = min(NR, m - p * NR)
+        floor = _floor(epilogue)
         for t in range(tiles):
             y, z = 2 * (t // tw), 2 * (t % tw)
             for j in range(lanes):
                 r = p * NR + j
-                shift = bias[r] if has_bias else _ZERO
+                shift = bias[r] if epilogue & BIAS else _ZERO
                 # A^T p: rows p0 + p1 + p2 and p1 - p2 - p3, per column.
                 q0, q1 = product[0, t, _U(j)], product[1, t, _U(j)]
                 q2, q3 = product[2, t, _U(j)], product[3, t, _U(j)]
@@ -666,24 +691,24 @@ def winograd_rows(
                 s2, s3 = q2 + q6 + q10, q3 + q7 + q11
                 e0, e1 = q4 - q8 - q12, q5 - q9 - q13
                 e2, e3 = q6 - q10 - q14, q7 - q11 - q15
-                out[r, y, _U(z)] = s0 + s1 + s2 + shift
+                out[r, y, _U(z)] = _clamp(s0 + s1 + s2 + shift, floor)
                 if z + 1 < wo:
-                    out[r, y, _U(z + 1)] = s1 - s2 - s3 + shift
+                    out[r, y, _U(z + 1)] = _clamp(s1 - s2 - s3 + shift, floor)
                 if y + 1 < ho:
-                    out[r, y + 1, _U(z)] = e0 + e1 + e2 + shift
+                    out[r, y + 1, _U(z)] = _clamp(e0 + e1 + e2 + shift, floor)
                     if z + 1 < wo:
-                        out[r, y + 1, _U(z + 1)] = e1 - e2 - e3 + shift
+                        out[r, y + 1, _U(z + 1)] = _clamp(e1 - e2 - e3 + shift, floor)
 
 
 @njit(
     types.void(
-        _X4, _W2, _B1, types.boolean, _O3, _PAIR, _PAIR, _PAIR, _PAIR, types.intp,
+        _X4, _W2, _B1, types.intp, _O3, _PAIR, _PAIR, _PAIR, _PAIR, types.intp,
         types.intp, _SHARES, _C4, _C3, _C3, _STATE,
     ),
     cache=True, nogil=True, error_model="numpy", parallel=True,
 )  # fmt: skip
 def conv_pool(
-    x: Any, w: Any, bias: Any, has_bias: bool, out: Any, kernel: tuple[int, int],
+    x: Any, w: Any, bias: Any, epilogue: int, out: Any, kernel: tuple[int, int],
     strides: tuple[int, int], dilations: tuple[int, int], pads: tuple[int, int],
     wo: int, split: int, shares: Any, col: Any, ta: Any, tc: Any, state: Any,
 ) -> None:  # fmt: skip
@@ -699,7 +724,7 @@ def conv_pool(
         while u < units:
             n, i = u // count, u % count
             conv(
-                x[n], w, bias, has_bias, out[n], kernel, strides, dilations, pads,
+                x[n], w, bias, epilogue, out[n], kernel, strides, dilations, pads,
                 wo, split, shares[i, 0], shares[i, 1], shares[i, 2], shares[i, 3],
                 col[j], ta[j], tc[j],
             )  # fmt: skip
@@ -710,13 +735,13 @@ def conv_pool(
 
 @njit(
     types.void(
-        _X4, _C4, _X3, _B1, types.boolean, _O3, _PAIR, _PAIR, _PAIR, _PAIR,
+        _X4, _C4, _X3, _B1, types.intp, _O3, _PAIR, _PAIR, _PAIR, _PAIR,
         types.intp, _SHARES, _C3, _C3, _STATE,
     ),
     cache=True, nogil=True, error_model="numpy", parallel=True,
 )  # fmt: skip
 def conv_rows_pool(
-    x: Any, padded: Any, wp: Any, bias: Any, has_bias: bool, out: Any,
+    x: Any, padded: Any, wp: Any, bias: Any, epilogue: int, out: Any,
     kernel: tuple[int, int], strides: tuple[int, int], dilations: tuple[int, int],
     pads: tuple[int, int], wo: int, shares: Any, col: Any, product: Any,
     state: Any,
@@ -732,7 +757,7 @@ def conv_rows_pool(
         while u < units:
             n, i = u // count, u % count
             conv_rows(
-                x[n], padded[j], wp, bias, has_bias, out[n], kernel, strides,
+                x[n], padded[j], wp, bias, epilogue, out[n], kernel, strides,
                 dilations, pads, wo, shares[i, 0], shares[i, 1], col[j], product[j],
             )  # fmt: skip
             state[4 + j] += 1
@@ -742,13 +767,13 @@ def conv_rows_pool(
 
 @njit(
     types.void(
-        _X4, _X3, _B1, types.boolean, _C4, _PAIR, _SHARES, _C2, types.intp, _C3,
+        _X4, _X3, _B1, types.intp, _C4, _PAIR, _SHARES, _C2, types.intp, _C3,
         _STATE,
     ),
     cache=True, nogil=True, error_model="numpy", parallel=True,
 )  # fmt: skip
 def winograd_pool(
-    x: Any, u: Any, bias: Any, has_bias: bool, out: Any, pads: tuple[int, int],
+    x: Any, u: Any, bias: Any, epilogue: int, out: Any, pads: tuple[int, int],
     shares: Any, v: Any, block: int, p: Any, state: Any,
 ) -> None:  # fmt: skip
     """`winograd` of the shares (t0, t1, r0, r1) of each image of x into
@@ -762,7 +787,7 @@ def winograd_pool(
         while t < units:
             n, i = t // count, t % count
             winograd(
-                x[n], u, bias, has_bias, out[n], pads, shares[i, 0], shares[i, 1],
+                x[n], u, bias, epilogue, out[n], pads, shares[i, 0], shares[i, 1],
                 shares[i, 2], shares[i, 3], v[j], block, p[j],
             )  # fmt: skip
             state[4 + j] += 1
@@ -772,12 +797,12 @@ def winograd_pool(
 
 @njit(
     types.void(
-        _X4, _C4, _X4, _B1, types.boolean, _C4, _PAIR, _SHARES, _C3, _C4, _STATE,
+        _X4, _C4, _X4, _B1, types.intp, _C4, _PAIR, _SHARES, _C3, _C4, _STATE,
     ),
     cache=True, nogil=True, error_model="numpy", parallel=True,
 )  # fmt: skip
 def winograd_rows_pool(
-    x: Any, padded: Any, wp: Any, bias: Any, has_bias: bool, out: Any,
+    x: Any, padded: Any, wp: Any, bias: Any, epilogue: int, out: Any,
     pads: tuple[int, int], shares: Any, v: Any, product: Any, state: Any,
 ) -> None:  # fmt: skip
     """`winograd_rows` of the shares (p0, p1) of each image of x into out
@@ -794,7 +819,7 @@ def winograd_rows_pool(
         while u < units:
             n, i = u // count, u % count
             winograd_rows(
-                x[n], padded[j], wp, bias, has_bias, out[n], pads, shares[i, 0],
+                x[n], padded[j], wp, bias, epilogue, out[n], pads, shares[i, 0],
                 shares[i, 1], n != held, v[j], product[j],
             )  # fmt: skip
             held = n

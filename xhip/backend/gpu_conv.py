@@ -21,6 +21,7 @@ import math
 
 import numpy as np
 
+from xhip.backend.build_env import UnsupportedOpError
 from xhip.backend.gpu_host import GpuHost, dense_view, view_of
 from xhip.backend.runtime import (
     DA,
@@ -59,6 +60,11 @@ class GpuConvolutions(GpuHost):
     ) -> None:
         if problem := window_too_large(x.shape[2:], w.shape[2:], attrs):
             raise InputError(f"Conv: {problem}")
+        if attrs.relu:  # the session fuses it only where `fuses_conv_relu`
+            raise UnsupportedOpError(
+                "hip.miopen.conv with relu (hip-fuse-conv-relu): the GPU runtimes "
+                "run the Relu as an op of its own"
+            )
         scratch: list[DeviceArray] = []
         dense_w = conv_weights(self, x, w, bias, out, scratch)
         if dense_w is None:

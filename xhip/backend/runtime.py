@@ -356,18 +356,24 @@ def check_span(value: DeviceArray, elements: int, what: str) -> None:
 
 
 def check_call(
-    op: str, inputs: Sequence[DeviceArray], out: DeviceArray, inplace_ok: bool
+    op: str,
+    inputs: Sequence[DeviceArray],
+    out: DeviceArray,
+    inplace_ok: bool,
+    copied: bool = False,
 ) -> None:
     """Debug mode: operands are live and in bounds; `out` overlaps no input.
 
     Library calls (hipBLASLt, MIOpen) do not promise anything when the output
-    aliases an input; elementwise ops may run exactly in place.
+    aliases an input; elementwise ops may run exactly in place; an op whose
+    runtime writes through a copy where they overlap (`copies_overlaps`) may
+    overlap any way.
     """
     check_view(out, f"{op} output")
     out_lo, out_hi = out.byte_extent()
     for i, value in enumerate(inputs):
         check_view(value, f"{op} input {i}")
-        if value.buffer is not out.buffer:
+        if copied or value.buffer is not out.buffer:
             continue
         lo, hi = value.byte_extent()
         if lo >= out_hi or out_lo >= hi:
@@ -393,6 +399,9 @@ class Runtime(ABC):
     """
 
     name: ClassVar[str]
+    fuses_conv_relu: ClassVar[bool] = False
+    """Whether `conv` reads `ConvAttributes.relu`: the session then runs
+    `hip-fuse-conv-relu` on what it executes."""
 
     def __init__(self, debug: bool = False):
         self.debug = debug

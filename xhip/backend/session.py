@@ -53,6 +53,7 @@ from xhip.transforms.buffer_results_to_out_params import RETURNED_ATTR
 from xhip.transforms.hip_fold_attention_bias import HipFoldAttentionBiasPass
 from xhip.transforms.hip_fold_attention_layouts import HipFoldAttentionLayoutsPass
 from xhip.transforms.hip_fuse_attention import HipFuseAttentionPass
+from xhip.transforms.hip_fuse_conv_relu import HipFuseConvReluPass
 from xhip.transforms.hip_fuse_elementwise import HipFuseElementwisePass
 from xhip.transforms.hip_fuse_scaled_softmax import HipFuseScaledSoftmaxPass
 
@@ -310,13 +311,15 @@ def fuse_for_execution(
     elementwise: bool = True,
     attention: bool = True,
     fold_attention: bool = True,
+    conv_relu: bool = False,
 ) -> ModuleOp:
     """A copy of `module` with the backend's fusions applied, as explicit ops:
     `hip-fuse-attention` unless `attention` is false, then (unless
     `fold_attention` is false) `hip-fold-attention-bias` and
-    `hip-fold-attention-layouts`, `hip-fuse-scaled-softmax`, then
-    `hip-fuse-elementwise` unless `elementwise` is false (a runtime without
-    `fused_elementwise`).
+    `hip-fold-attention-layouts`, `hip-fuse-scaled-softmax`,
+    `hip-fuse-conv-relu` if `conv_relu` (a runtime that `fuses_conv_relu`),
+    then `hip-fuse-elementwise` unless `elementwise` is false (a runtime
+    without `fused_elementwise`).
 
     The given module is left as it is: it may be the user's, or a stage.
     """
@@ -327,6 +330,8 @@ def fuse_for_execution(
             HipFoldAttentionBiasPass().apply(Context(), fused)
             HipFoldAttentionLayoutsPass().apply(Context(), fused)
     HipFuseScaledSoftmaxPass().apply(Context(), fused)
+    if conv_relu:
+        HipFuseConvReluPass().apply(Context(), fused)
     if elementwise:
         HipFuseElementwisePass().apply(Context(), fused)
     return fused
@@ -380,14 +385,21 @@ class CompiledModel:
             runtime = CpuRuntime()
         elementwise = fuse_elementwise and hasattr(runtime, "fused_elementwise")
         self.module = (
-            fuse_for_execution(module, elementwise, fuse_attention, fold_attention)
+            fuse_for_execution(
+                module,
+                elementwise,
+                fuse_attention,
+                fold_attention,
+                runtime.fuses_conv_relu,
+            )
             if fuse
             else module
         )
         """The IR that runs: the given module after `hip-fuse-attention`
         (unless `fuse_attention` is false) and its folds (unless
-        `fold_attention` is false), `hip-fuse-scaled-softmax`
-        and (unless `fuse_elementwise` is false, or the runtime cannot run
+        `fold_attention` is false), `hip-fuse-scaled-softmax`,
+        `hip-fuse-conv-relu` (where the runtime `fuses_conv_relu`) and
+        (unless `fuse_elementwise` is false, or the runtime cannot run
         it) `hip-fuse-elementwise`; as given if `fuse` is false."""
         self.signature = signature
         self.runtime = runtime

@@ -63,7 +63,7 @@ _TYPES = frozenset(
 """Element types the runtimes' fused kernels take."""
 
 
-def _root(value: SSAValue) -> SSAValue:
+def buffer_root(value: SSAValue) -> SSAValue:
     """The buffer a memref value names: followed through alias ops."""
     while isinstance(value.owner, _ALIASES):
         value = value.owner.operands[0]
@@ -81,7 +81,7 @@ def _fusable(op: Operation) -> bool:
     return True
 
 
-def _neutral(op: Operation) -> bool:
+def writes_no_memory(op: Operation) -> bool:
     """An op a run of elementwise ops may step over: it writes no memory."""
     if op.regions:
         return False
@@ -91,7 +91,7 @@ def _neutral(op: Operation) -> bool:
 
 
 @dataclass(frozen=True)
-class _Access:
+class Access:
     """An op touching a buffer: whether it reads it, overwrites it whole (a
     DPS `outs` of exactly the buffer) or frees it."""
 
@@ -101,10 +101,10 @@ class _Access:
     frees: bool = False
 
 
-def _accesses(block: Block) -> dict[SSAValue, list[_Access]]:
+def buffer_accesses(block: Block) -> dict[SSAValue, list[Access]]:
     """Every access of each buffer in the block, in order (nested ops count at
     their top-level op's place, as reads)."""
-    found: dict[SSAValue, list[_Access]] = defaultdict(list)
+    found: dict[SSAValue, list[Access]] = defaultdict(list)
     for position, top in enumerate(block.ops):
         for op in top.walk():
             if isinstance(op, _ALIASES):
@@ -113,14 +113,14 @@ def _accesses(block: Block) -> dict[SSAValue, list[_Access]]:
                 if not AnyMemRefTypeConstr.verifies(value.type):
                     continue
                 if isinstance(op, _FREES):
-                    access = _Access(position, reads=False, kills=False, frees=True)
+                    access = Access(position, reads=False, kills=False, frees=True)
                 elif isinstance(op, hip.HipDPSOp) and op is top:
                     reads = value in op.inputs or value not in op.outputs
-                    kills = value in op.outputs and _root(value) is value
-                    access = _Access(position, reads, kills)
+                    kills = value in op.outputs and buffer_root(value) is value
+                    access = Access(position, reads, kills)
                 else:
-                    access = _Access(position, reads=True, kills=False)
-                found[_root(value)].append(access)
+                    access = Access(position, reads=True, kills=False)
+                found[buffer_root(value)].append(access)
     return found
 
 
@@ -130,7 +130,7 @@ def _runs(block: Block) -> list[list[tuple[int, Operation]]]:
     for position, op in enumerate(block.ops):
         if _fusable(op):
             runs[-1].append((position, op))
-        elif not _neutral(op) and runs[-1]:
+        elif not writes_no_memory(op) and runs[-1]:
             runs.append([])
     return [run for run in runs if len(run) > 1]
 
@@ -155,7 +155,7 @@ def _internal(
     run: list[tuple[int, Operation]],
     k: int,
     readers: list[int],
-    accesses: dict[SSAValue, list[_Access]],
+    accesses: dict[SSAValue, list[Access]],
 ) -> bool:
     """Whether the version run[k] writes is read by `readers` (run indexes)
     alone: its buffer is no argument, and after the run it is next overwritten,
@@ -163,7 +163,7 @@ def _internal(
     op = run[k][1]
     assert isinstance(op, hip.HipDPSOp)
     value = op.outputs[0]
-    root = _root(value)
+    root = buffer_root(value)
     if not readers or isinstance(root, BlockArgument) or value is not root:
         return False
     if isinstance(root.owner, memref.GetGlobalOp):
@@ -218,7 +218,7 @@ def _steps(
 
 
 def _fuse_run(
-    run: list[tuple[int, Operation]], accesses: dict[SSAValue, list[_Access]]
+    run: list[tuple[int, Operation]], accesses: dict[SSAValue, list[Access]]
 ) -> list[list[Operation]]:
     """The groups (two ops or more) of one run that may fuse."""
     groups = _Groups(len(run))
@@ -230,7 +230,7 @@ def _fuse_run(
             if value in writer:
                 readers_of[writer[value]].append(i)
         for value in op.inputs:  # a read of an alias of a run's version: no
-            root = _root(value)
+            root = buffer_root(value)
             if root is not value and root in writer:
                 readers_of[writer[root]].append(-1)
         writer[op.outputs[0]] = i
@@ -259,16 +259,16 @@ def _freed_inside(
 ) -> bool:
     """Whether a free between the group's first and last op frees an input."""
     start, end = block_ops.index(group[0]), block_ops.index(group[-1])
-    roots = {_root(v) for v in inputs}
+    roots = {buffer_root(v) for v in inputs}
     return any(
-        isinstance(op, _FREES) and _root(op.operands[-1]) in roots
+        isinstance(op, _FREES) and buffer_root(op.operands[-1]) in roots
         for op in block_ops[start:end]
     )
 
 
 def fuse_block(block: Block) -> int:
     """Fuses the groups of one block; the number of fused ops made."""
-    accesses = _accesses(block)
+    accesses = buffer_accesses(block)
     block_ops = list(block.ops)
     made = 0
     for run in _runs(block):

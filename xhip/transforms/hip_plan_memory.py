@@ -45,11 +45,12 @@ from xhip.dialects.constraints import AnyMemRefTypeConstr
 from xhip.transforms.hip_fold_attention_bias import HipFoldAttentionBiasPass
 from xhip.transforms.hip_fold_attention_layouts import HipFoldAttentionLayoutsPass
 from xhip.transforms.hip_fuse_attention import HipFuseAttentionPass
+from xhip.transforms.hip_fuse_conv_relu import HipFuseConvReluPass
 from xhip.transforms.hip_fuse_elementwise import HipFuseElementwisePass
 from xhip.transforms.hip_fuse_scaled_softmax import HipFuseScaledSoftmaxPass
 from xhip.transforms.hip_pool_allocs import BUFFER_OFFSETS_ATTR, IndexExprEmitter
 
-FUSIONS: tuple[tuple[ModulePass, ...], ...] = (
+_FUSIONS: tuple[tuple[ModulePass, ...], ...] = (
     (HipFuseScaledSoftmaxPass(),),
     (HipFuseScaledSoftmaxPass(), HipFuseElementwisePass()),
     (HipFuseAttentionPass(), HipFuseScaledSoftmaxPass()),
@@ -68,9 +69,27 @@ FUSIONS: tuple[tuple[ModulePass, ...], ...] = (
         HipFuseElementwisePass(),
     ),
 )
-"""What the backend may run on the planned IR (`fuse_for_execution`). A fused
-op reads its group's inputs at its last op's place, which makes them live
-longer, so the plan keeps apart buffers live together in any of these."""
+"""What the GPU runtimes may run on the planned IR (`fuse_for_execution`)."""
+
+
+def _with_conv_relu(passes: tuple[ModulePass, ...]) -> tuple[ModulePass, ...]:
+    """`passes` with `hip-fuse-conv-relu` where the session runs it: after
+    `hip-fuse-scaled-softmax`."""
+    at = next(
+        i for i, p in enumerate(passes) if isinstance(p, HipFuseScaledSoftmaxPass)
+    )
+    return (*passes[: at + 1], HipFuseConvReluPass(), *passes[at + 1 :])
+
+
+FUSIONS: tuple[tuple[ModulePass, ...], ...] = (
+    *_FUSIONS,
+    *(_with_conv_relu(passes) for passes in _FUSIONS),
+)
+"""What the backend may run on the planned IR (`fuse_for_execution`): the GPU
+runtimes' and, with `hip-fuse-conv-relu`, the CPU runtime's. A fused op reads
+its group's inputs at its last op's place, which makes them live longer (a
+conv with its Relu writes the Relu's out at its own place, earlier), so the
+plan keeps apart buffers live together in any of these."""
 
 
 def fused_ranges(

@@ -243,6 +243,23 @@ def test_conv_model_on_cpu(name: str) -> None:
         check(compiled(inputs), expected(model, inputs))
 
 
+@pytest.mark.parametrize("debug", [False, True])
+def test_a_relu_after_a_conv_runs_inside_it_on_the_cpu(debug: bool) -> None:
+    """`hip-fuse-conv-relu` on what the CPU runtime executes: the block's
+    Conv -> Relu is one conv, the Relu after the residual Add stays (in the
+    fused elementwise op); the outputs still match ONNX Runtime at sizes
+    that take numpy's paths and the tile kernels."""
+    model = basic_block()
+    compiled = xhip.compile(model, debug=debug)
+    assert isinstance(compiled, CompiledModel)
+    ir = str(compiled.module)
+    assert ir.count("group = 1 : i64, relu}") == 1
+    assert "hip.miopen.relu" not in ir and 'relu(s0) : f32"' in ir
+    for sizes in [(9, 11), (56, 56)]:
+        inputs = _inputs(model, sizes)
+        check(compiled(inputs), expected(model, inputs))
+
+
 VISION_FIXTURES = ["mobilenet_v2_w025", "resnet18_w0125"]
 
 

@@ -24,6 +24,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from xhip.backend import cpu_conv, cpu_host
 from xhip.backend import cpu_kernels_convgemm as convgemm
 from xhip.backend.cpu import CpuRuntime
+from xhip.backend.runtime import DeviceArray
 from xhip.dialects import hip
 
 
@@ -143,6 +144,7 @@ def _run_conv(
     bias: bool,
     outputs: int | None = None,
     read_only: bool = False,
+    relu: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(math.prod(case.x) + group)
     x = rng.standard_normal(case.x).astype(np.float32)
@@ -156,7 +158,9 @@ def _run_conv(
     try:
         size = c * math.prod(case.kernel) * math.prod(out_spatial)
         out = runtime.empty((case.x[0], m, *out_spatial), np.dtype(np.float32))
-        attrs = hip.ConvAttributes(case.strides, case.dilations, case.pads, group)
+        attrs = hip.ConvAttributes(
+            case.strides, case.dilations, case.pads, group, relu=relu
+        )
         runtime.conv(
             runtime.upload(x),
             runtime.upload(w),
@@ -168,7 +172,8 @@ def _run_conv(
         got = runtime.download(out)
     finally:
         runtime.close()
-    return got, conv_reference(x, w, b, case, group)
+    want = conv_reference(x, w, b, case, group)
+    return got, np.maximum(want, 0.0) if relu else want
 
 
 @pytest.mark.parametrize("block_bytes", [cpu_conv.BLOCK_BYTES, 1 << 14])
@@ -516,7 +521,7 @@ def test_bound_conv_follows_the_weights(
     try:
         out = runtime.empty((1, 8, *case.out_shape()), np.dtype(np.float32))
         size = 8 * 9 * math.prod(case.out_shape())
-        attrs = hip.ConvAttributes(case.strides, (1, 1), case.pads, 1)
+        attrs = hip.ConvAttributes(case.strides, (1, 1), case.pads, 1, False)
         weights = runtime.upload(w)
         bound = runtime.bind_conv(
             runtime.upload(x),
@@ -539,3 +544,54 @@ def test_bound_conv_follows_the_weights(
         factor = 1.0 if read_only else scale
         want = conv_reference(x, original * factor, None, case, 1)
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+@pytest.mark.parametrize("wide", [False, True])
+@pytest.mark.parametrize(
+    ("case", "group"),
+    [*CONVS, *((case, 1) for case in DIRECT[-4:]), (Case((1, 24, 20, 21), (1, 1)), 1)],
+)
+def test_a_fused_relu_clamps_on_every_path(
+    case: Case,
+    group: int,
+    wide: bool,
+    read_only: bool,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`ConvAttributes.relu` (`hip-fuse-conv-relu`): the tile kernels clamp
+    as they add the bias, the other paths (numpy's GEMMs, im2col, depthwise,
+    1x1 as the image itself) by a pass after; all as Relu(conv)."""
+    monkeypatch.setattr(cpu_conv, "wide_simd", lambda: wide)
+    multiplier = 2 if group == 4 else 1
+    got, want = _run_conv(
+        case, group, multiplier, 2, bias=group != 2, read_only=read_only, relu=True
+    )
+    assert (got >= 0).all() and (want == 0).any()
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("wide", [False, True])
+def test_a_fused_relu_out_over_its_input_goes_through_a_copy(
+    wide: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The memory plan may give a fused Relu's out the memory of a conv
+    operand that dies at the conv: the conv then writes a copy (the tile
+    kernels read the image while they write)."""
+    monkeypatch.setattr(cpu_conv, "wide_simd", lambda: wide)
+    case = Case((1, 16, 24, 24), (3, 3), pads=(1, 1, 1, 1))
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal(case.x).astype(np.float32)
+    w = rng.standard_normal((16, 16, 3, 3)).astype(np.float32)
+    runtime = CpuRuntime(threads=2)
+    try:
+        shared = runtime.upload(x, copy=True)  # out over it
+        out = DeviceArray.contiguous(shared.buffer, 0, x.shape, np.dtype(np.float32))
+        work = runtime.empty((16 * 9 * 576,), np.dtype(np.float32))
+        attrs = hip.ConvAttributes(case.strides, case.dilations, case.pads, 1, True)
+        runtime.conv(shared, runtime.upload(w), None, out, work, attrs)
+        got = runtime.download(out)
+    finally:
+        runtime.close()
+    want = np.maximum(conv_reference(x, w, None, case, 1), 0.0)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)

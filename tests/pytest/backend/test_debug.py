@@ -123,3 +123,57 @@ def test_output_overlapping_an_input_is_an_error_in_debug_mode() -> None:
     with pytest.raises(MemoryPlanError, match="overlap input 0"):
         check_call("hip.hipblaslt.matmul", (a,), a, inplace_ok=False)
     rt.close()
+
+
+def conv_over_its_input(relu: bool) -> ModuleOp:
+    """x copied into the pool at byte 0, then a 3x3 conv of it whose out is
+    also at byte 0 (as a plan may place a fused Relu's out: `%t` dies at
+    the conv), its workspace at byte 512."""
+    x, w, t = "memref<1x2x6x6xf32>", "memref<2x2x3x3xf32>", "memref<1x2x4x4xf32>"
+    attrs = "strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, "
+    attrs += "pads = array<i64: 0, 0, 0, 0>, group = 1 : i64"
+    text = f"""
+    func.func @main_graph(%ctx: !hip.context, %x: {x}, %w: {w}, %out: {t}) {{
+      %c0 = arith.constant 0 : index
+      %c512 = arith.constant 512 : index
+      %size = arith.constant 2048 : index
+      %pool = hip.alloc(%ctx, %size) : memref<?xi8>
+      %in = memref.view %pool[%c0][] : memref<?xi8> to {x}
+      %u = memref.view %pool[%c0][] : memref<?xi8> to {t}
+      %ws = memref.view %pool[%c512][] : memref<?xi8> to memref<288xf32>
+      hip.copy(%ctx) ins(%x : {x}) outs(%in : {x})
+      hip.miopen.conv(%ctx) ins(%in, %w : {x}, {w}) outs(%u, %ws : {t}, memref<288xf32>) {{{attrs}{", relu" if relu else ""}}}
+      hip.copy(%ctx) ins(%u : {t}) outs(%out : {t})
+      hip.free(%ctx, %pool) : memref<?xi8>
+      func.return
+    }}
+    """
+    return Parser(make_context(), f"builtin.module {{{text}}}").parse_module()
+
+
+@pytest.mark.parametrize("engine", ["plan", "interpreter"])
+def test_a_conv_with_its_relu_may_write_over_its_input(engine: str) -> None:
+    """`copies_overlaps`: the CPU runtime writes a fused Relu's conv through
+    a copy where its out overlaps an operand, so debug mode lets it, and
+    the result is Relu(conv); the same plan for a plain conv is an error."""
+    sig = Signature(
+        (TensorSpec("x", F32, (1, 2, 6, 6)), TensorSpec("w", F32, (2, 2, 3, 3))),
+        (TensorSpec("out", F32, (1, 2, 4, 4)),),
+    )
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((1, 2, 6, 6)).astype(np.float32)
+    w = rng.standard_normal((2, 2, 3, 3)).astype(np.float32)
+    windows = np.lib.stride_tricks.sliding_window_view(
+        x.astype(np.float64), (3, 3), axis=(2, 3)
+    )
+    want = np.maximum(np.einsum("nchwij,mcij->nmhw", windows, w), 0.0)
+
+    def model(relu: bool) -> CompiledModel:
+        runtime = CpuRuntime(debug=True)
+        module = conv_over_its_input(relu)
+        return CompiledModel(module, sig, None, runtime, engine=engine, fuse=False)  # type: ignore[arg-type]
+
+    got = model(True)({"x": x, "w": w})["out"]
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    with pytest.raises(MemoryPlanError, match="overlap"):
+        model(False)({"x": x, "w": w})

@@ -173,7 +173,7 @@ def test_conv_integer_and_requantize_on_strided_operands(make_gpu: MakeGpu) -> N
         (("pads", [1, 0, 0, 1]),),
     )
     (want,) = case.expected()
-    attrs = ConvAttributes((1, 1), (1, 1), (1, 0, 0, 1), 1)
+    attrs = ConvAttributes((1, 1), (1, 1), (1, 0, 0, 1), 1, False)
     acc = gpu.empty((2, 4, 6, 4)[::-1], np.dtype(np.int32))
     gpu.conv_integer(
         transposed(gpu.upload(np.ascontiguousarray(x.transpose()))),

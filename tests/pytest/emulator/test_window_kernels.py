@@ -286,7 +286,7 @@ def test_conv_transpose_runtime(
     w = rng.normal(size=case.w).astype(np.float32)
     m, group, size = case.out_shape[1], case.group, case.workspace
     bias = rng.normal(size=m).astype(np.float32) if case.bias else None
-    attrs = hip.ConvAttributes(case.strides, case.dilations, case.pads, group)
+    attrs = hip.ConvAttributes(case.strides, case.dilations, case.pads, group, False)
     cpu = CpuRuntime()
     result = cpu.empty(case.out_shape, np.dtype(np.float32))
     cpu.conv_transpose(
@@ -359,5 +359,5 @@ def test_float64_is_refused_in_one_line(make_gpu: MakeGpu) -> None:
             None,
             gpu.empty((1, 1, 4, 4), x.dtype),
             gpu.empty((36,), x.dtype),
-            hip.ConvAttributes((1, 1), (1, 1), (0,) * 4, group=1),
+            hip.ConvAttributes((1, 1), (1, 1), (0,) * 4, group=1, relu=False),
         )

@@ -339,6 +339,12 @@ class HipDPSOp(IRDLOperation, ABC):
         dataclass declared next to the op), or None: the method takes none."""
         return None
 
+    def copies_overlaps(self) -> bool:
+        """Whether the runtime writes `outs` through a copy where they overlap
+        any operand (a conv with a fused Relu, whose out the memory plan placed
+        for the Relu): debug mode then checks operands only for bounds."""
+        return False
+
     def result_shape(self, *shapes: tuple[int, ...]) -> tuple[int, ...] | None:
         """The shape of `outs` for these `ins` shapes, where the op decides it;
         the backend checks it in debug mode."""

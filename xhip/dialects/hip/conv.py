@@ -91,9 +91,11 @@ class WindowAttributes:
 
 @dataclass(frozen=True, slots=True)
 class ConvAttributes(WindowAttributes):
-    """Conv's and ConvTranspose's: the window and the number of groups."""
+    """Conv's and ConvTranspose's: the window and the number of groups;
+    `relu`: a Relu of the result written in its place (`hip-fuse-conv-relu`)."""
 
     group: int
+    relu: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +189,9 @@ class ConvOp(WindowOp):
     `outs` (y (N, M, o...), workspace): the workspace is the im2col matrix of
     one image, 1-D, `C * prod(k) * prod(o)` elements, or 0 where the matrix is
     the image itself (a 1x1 kernel, unit strides, no pads). The conversion
-    sizes it, so the memory planner owns it; the runtime allocates nothing."""
+    sizes it, so the memory planner owns it; the runtime allocates nothing.
+    With `relu` (the backend's `hip-fuse-conv-relu`, never `onnx-to-hip`)
+    `out` is the Relu of the convolution."""
 
     name = "hip.miopen.conv"
     INS: ClassVar[tuple[str, ...]] = ("x", "w", "bias?")
@@ -195,6 +199,7 @@ class ConvOp(WindowOp):
     RUNTIME_CALL: ClassVar[str] = "conv"
 
     group = prop_def(IntegerAttr)
+    relu = opt_prop_def(UnitAttr)
 
     @classmethod
     def make(
@@ -211,6 +216,7 @@ class ConvOp(WindowOp):
         dilations: Sequence[int],
         pads: Sequence[int],
         group: int,
+        relu: bool = False,
     ) -> Self:
         return cls._from_roles(
             ctx,
@@ -220,11 +226,17 @@ class ConvOp(WindowOp):
                 "dilations": i64_array(dilations),
                 "pads": i64_array(pads),
                 "group": i64_attr(group),
+                "relu": unit_attr(relu),
             },
         )
 
     def runtime_attributes(self) -> ConvAttributes:
-        return ConvAttributes(*self.window(), group=self.group.value.data)
+        return ConvAttributes(
+            *self.window(), group=self.group.value.data, relu=self.relu is not None
+        )
+
+    def copies_overlaps(self) -> bool:
+        return self.relu is not None
 
     def kernel_of(self, *shapes: tuple[int, ...]) -> tuple[int, ...]:
         return shapes[1][2:]

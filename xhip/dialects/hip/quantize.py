@@ -494,7 +494,7 @@ class ConvIntegerOp(WindowOp):
         )
 
     def runtime_attributes(self) -> ConvAttributes:
-        return ConvAttributes(*self.window(), group=self.group.value.data)
+        return ConvAttributes(*self.window(), group=self.group.value.data, relu=False)
 
     def kernel_of(self, *shapes: tuple[int, ...]) -> tuple[int, ...]:
         return shapes[1][2:]

@@ -128,7 +128,7 @@ class ConvTransposeOp(WindowOp):
         )
 
     def runtime_attributes(self) -> ConvAttributes:
-        return ConvAttributes(*self.window(), group=self.group.value.data)
+        return ConvAttributes(*self.window(), group=self.group.value.data, relu=False)
 
     def spatial_output(self, *shapes: tuple[int, ...]) -> tuple[int, ...]:
         x, w = shapes[0], shapes[1]
