@@ -20,19 +20,23 @@ Neither makes a subnormal intermediate on the way to a normal result or to
 - `erf32`: ONNX Runtime's MLAS `erf` (Norbert Juffa's `erff`: minimax
   polynomials split at |x| = 0.921875, the large one through `exp`, |x|
   clamped at 3.925 where erf rounds to 1), with `exp32` for `expf`.
-  0.99 ulp from float64 measured (1.11 before its FMAs, below;
-  `tests/pytest/backend/test_cpu_kernels.py` asserts 1.5).
+  0.99 ulp from float64 measured (every 13th float32 in [-6, 6]; 1.11
+  before its FMAs, below; `tests/pytest/backend/test_cpu_kernels.py`
+  asserts 1.5).
 - `tanh32`: Cephes' `tanhf` (an odd polynomial below |x| = 0.625, else
-  1 - 2 / (exp(2|x|) + 1) with `exp32`), contracted as `erf32`. 1.29 ulp
-  from float64 measured (numpy's SIMD tanh 1.36; the test asserts 1.5).
+  1 - 2 / (exp(2|x|) + 1) with `exp32`), with FMAs as `erf32`. 1.31 ulp
+  from float64 measured (every 13th float32 in [-20, 20]; numpy's SIMD
+  tanh 1.36; the test asserts 1.5).
 
-`erf32` (and `tanh32`) may contract a * b + c into one FMA (its `exp32` too), as MLAS's
+`erf32` and `tanh32` take their polynomials' a * b + c as one FMA each
+(`fma32`: `llvm.fma`, whatever the calling kernel's flags), as MLAS's
 kernels do (`MlasMultiplyAddFloat32x4`): the fused GELU loop at 128 x 1024
-about 110 us against 150 without, on one thread. numba does not inline it
-(`inline="always"` would lower it under the caller's flags, where a fused
-group's own + - * / must round as numpy's, uncontracted); LLVM does, keeping
-each instruction's flags, and vectorizes the loop as before. `exp32` alone
-stays uncontracted: contracted, it is 1.003 ulp off, past its bound of 1.
+about 110 us against 150 without, on one thread. numba inlines them
+(`inline="always"`), as `exp32`, which stays uncontracted (contracted, it
+is 1.003 ulp off, past its bound of 1). Left to LLVM's inliner, a kernel
+compiled while they came from numba's disk cache (object code: nothing to
+inline) called them once per element, unvectorized: GPT-2's fused
+tanh-GELU at 512 x 128 took 430 us on two threads.
 
 The row kernels run over rows `[lo, hi)` of a (rows, n) float32 view, so
 the runtime's threads each take a range of rows (`nogil`), and make their
@@ -48,11 +52,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 _F = np.float32
@@ -73,6 +78,27 @@ def _as_float32(typingctx: Any, bits: Any) -> Any:
 
     return types.float32(bits), codegen
 
+
+@intrinsic
+def _fma32(typingctx: Any, a: Any, b: Any, c: Any) -> Any:
+    """a * b + c in float32 with one rounding (`llvm.fma`), whatever the
+    calling kernel's flags: the FMAs of MLAS's polynomials. LLVM vectorizes
+    it."""
+    if not all(x == types.float32 for x in (a, b, c)):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        f32 = ir.FloatType()
+        fma = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(f32, [f32, f32, f32]), "llvm.fma.f32"
+        )
+        return builder.call(fma, args)
+
+    return types.float32(types.float32, types.float32, types.float32), codegen
+
+
+fma32 = cast(Callable[[Any, Any, Any], Any], _fma32)
+"""`_fma32` as its callers call it."""
 
 _LOG2E = _F(1.44269504088896341)
 _LN2_HI = _F(0.693359375)
@@ -163,26 +189,26 @@ _ERF_BIG = tuple(
 )
 
 
-@njit(cache=True, fastmath={"contract"})
+@njit(cache=True, inline="always")
 def erf32(a: Any) -> Any:
     """erf in float32 (MLAS's polynomials); both halves computed, one kept."""
     t = abs(a)
     s = a * a
     small = _ERF_SMALL[0]
-    small = small * s + _ERF_SMALL[1]
-    small = small * s + _ERF_SMALL[2]
-    small = small * s + _ERF_SMALL[3]
-    small = small * s + _ERF_SMALL[4]
-    small = small * s + _ERF_SMALL[5]
-    small = small * a + a
+    small = fma32(small, s, _ERF_SMALL[1])
+    small = fma32(small, s, _ERF_SMALL[2])
+    small = fma32(small, s, _ERF_SMALL[3])
+    small = fma32(small, s, _ERF_SMALL[4])
+    small = fma32(small, s, _ERF_SMALL[5])
+    small = fma32(small, a, a)
     b = min(t, _ERF_TOP)  # erf is 1.0 in float32 past it: exp's input stays normal
-    r = _ERF_BIG[0] * b + _ERF_BIG[1]
-    u = _ERF_BIG[2] * b + _ERF_BIG[3]
-    r = r * (b * b) + u
-    r = r * b + _ERF_BIG[4]
-    r = r * b + _ERF_BIG[5]
-    r = r * b + _ERF_BIG[6]
-    r = r * b + b
+    r = fma32(_ERF_BIG[0], b, _ERF_BIG[1])
+    u = fma32(_ERF_BIG[2], b, _ERF_BIG[3])
+    r = fma32(r, b * b, u)
+    r = fma32(r, b, _ERF_BIG[4])
+    r = fma32(r, b, _ERF_BIG[5])
+    r = fma32(r, b, _ERF_BIG[6])
+    r = fma32(r, b, b)
     big = _ONE - exp32(-r)
     big = big if a >= _ZERO else -big
     return big if t > _ERF_SPLIT else small
@@ -203,7 +229,7 @@ _TANH_P = tuple(
 _TWO = _F(2.0)
 
 
-@njit(cache=True, fastmath={"contract"})
+@njit(cache=True, inline="always")
 def tanh32(x: Any) -> Any:
     """tanh in float32 (Cephes' `tanhf`): an odd polynomial below 0.625,
     1 - 2 / (exp(2|x|) + 1) above (`exp32`, its input at most 88, so no
@@ -214,11 +240,11 @@ def tanh32(x: Any) -> Any:
     big = _ONE - _TWO / (e + _ONE)
     z = x * x
     p = _TANH_P[0]
-    p = p * z + _TANH_P[1]
-    p = p * z + _TANH_P[2]
-    p = p * z + _TANH_P[3]
-    p = p * z + _TANH_P[4]
-    small = p * z * a + a
+    p = fma32(p, z, _TANH_P[1])
+    p = fma32(p, z, _TANH_P[2])
+    p = fma32(p, z, _TANH_P[3])
+    p = fma32(p, z, _TANH_P[4])
+    small = fma32(p * z, a, a)
     r = small if a < _TANH_SPLIT else big
     r = np.copysign(r, x)
     return r if x == x else x
