@@ -13,10 +13,11 @@ It works on the final IR as `hip-fuse-elementwise` does, on versions of
 buffers: the version the conv writes to `%t` must be read by the Relu alone
 (then overwritten, freed or never touched), with only ops that write no
 memory between the two, and `%u` defined before the conv (or by a view
-between them, which moves up). The conv
-now writes `%u` before the Relu would have, where the memory plan may have
-put a conv operand that dies at the conv; the runtime checks that overlap
-when it binds the call, and writes through a copy if it finds it.
+between them, which moves up). The conv now writes `%u` before the Relu
+would have, where the seed's memory plan may have put a conv operand that
+dies at the conv (`hip-plan-memory` plans with this pass in mind); the CPU
+runtime checks that overlap when it binds the call, and writes through a
+copy if it finds it.
 
 Not part of `onnx-to-hip` (whose output is the seed's): the backend runs it
 before executing the IR, on runtimes that read `ConvAttributes.relu`
