@@ -23,6 +23,10 @@ stay in L2, writing its operands straight into the layouts `_tile` reads
 - `winograd`: Winograd F(2x2, 3x3) by chunks of `NR` tiles, the three
   steps of each chunk while in L2.
 
+Each adds the bias as it stores its outputs and, for a Relu fused into the
+conv (`hip-fuse-conv-relu`), clamps them at zero: the `epilogue` bits
+`BIAS` and `RELU`.
+
 Where the weights' panels stream from memory past the rows (`conv_rows`,
 `winograd_rows`: each block of a panel serves a few tiles of rows only),
 each tile of rows first asks for its part of the next block
@@ -350,8 +354,7 @@ def conv(
             for r in range(r0, r1):
                 value = bias[r] if epilogue & BIAS else _ZERO
                 for q in range(a, b):
-                    v = out[r, _U(q)] + value
-                    out[r, _U(q)] = floor if v < floor else v
+                    out[r, _U(q)] = _clamp(out[r, _U(q)] + value, floor)
 
 
 @njit(cache=True, nogil=True, inline="always")
