@@ -50,7 +50,7 @@ from xhip.transforms.hip_fuse_elementwise import HipFuseElementwisePass
 from xhip.transforms.hip_fuse_scaled_softmax import HipFuseScaledSoftmaxPass
 from xhip.transforms.hip_pool_allocs import BUFFER_OFFSETS_ATTR, IndexExprEmitter
 
-_FUSIONS: tuple[tuple[ModulePass, ...], ...] = (
+GPU_FUSIONS: tuple[tuple[ModulePass, ...], ...] = (
     (HipFuseScaledSoftmaxPass(),),
     (HipFuseScaledSoftmaxPass(), HipFuseElementwisePass()),
     (HipFuseAttentionPass(), HipFuseScaledSoftmaxPass()),
@@ -82,14 +82,40 @@ def _with_conv_relu(passes: tuple[ModulePass, ...]) -> tuple[ModulePass, ...]:
 
 
 FUSIONS: tuple[tuple[ModulePass, ...], ...] = (
-    *_FUSIONS,
-    *(_with_conv_relu(passes) for passes in _FUSIONS),
+    *GPU_FUSIONS,
+    *(_with_conv_relu(passes) for passes in GPU_FUSIONS),
 )
 """What the backend may run on the planned IR (`fuse_for_execution`): the GPU
 runtimes' and, with `hip-fuse-conv-relu`, the CPU runtime's. A fused op reads
 its group's inputs at its last op's place, which makes them live longer (a
 conv with its Relu writes the Relu's out at its own place, earlier), so the
 plan keeps apart buffers live together in any of these."""
+
+
+def fusion_sets(block: Block) -> list[tuple[ModulePass, ...]]:
+    """The sets of `FUSIONS` that may change this block, without the passes
+    that have nothing to work on in it, each once: each set costs a copy of
+    the module and its passes. The attention passes and
+    `hip-fuse-scaled-softmax` start from a softmax or a fused attention,
+    `hip-fuse-conv-relu` from a conv and a Relu (ResNet-18's tight plan 3
+    sets; GPT-2's 6, as before the conv's 6 were added)."""
+    kinds = {type(op) for op in block.walk()}
+    idle: set[type[ModulePass]] = set()
+    if hip.SoftmaxOp not in kinds and hip.FusedAttentionOp not in kinds:
+        idle |= {
+            HipFuseAttentionPass,
+            HipFoldAttentionBiasPass,
+            HipFoldAttentionLayoutsPass,
+            HipFuseScaledSoftmaxPass,
+        }
+    if not {hip.ConvOp, hip.ReluOp} <= kinds:
+        idle.add(HipFuseConvReluPass)
+    sets: list[tuple[ModulePass, ...]] = []
+    for passes in FUSIONS:
+        kept = tuple(p for p in passes if type(p) not in idle)
+        if kept and kept not in sets:
+            sets.append(kept)
+    return sets
 
 
 def fused_ranges(
@@ -209,7 +235,7 @@ def plan_function(
             f"hip-plan-memory: {e} with every dynamic dim = {hint}"
         ) from None
     ranges = [(v.first_use, v.last_use) for v in layout.views]
-    variants = [ranges, *(fused_ranges(module, views, f) for f in FUSIONS)]
+    variants = [ranges, *(fused_ranges(module, views, f) for f in fusion_sets(block))]
     live_with = conflicts(variants)
     slot_bytes = [align(v.size, alignment) for v in layout.views]
     offsets = greedy_by_size(slot_bytes, ranges, live_with)

@@ -20,6 +20,7 @@ from xhip.api import CompiledIR, compile_to_ir
 from xhip.backend.cpu import CpuRuntime
 from xhip.backend.session import CompiledModel
 from xhip.dialects.constraints import AnyMemRefTypeConstr
+from xhip.transforms.hip_plan_memory import GPU_FUSIONS, fusion_sets
 from xhip.verify import compare, random_inputs, reference_outputs
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -138,3 +139,24 @@ def test_debug_runtime_matches_onnxruntime(path: Path, fuse: bool) -> None:
     got = {k: np.asarray(v) for k, v in model(feeds).items()}
     _, _, problem = compare(got, reference_outputs(str(path), feeds))
     assert problem is None
+
+
+@pytest.mark.parametrize(
+    ("path", "passes"),
+    [
+        (MODELS / "resnet18_w0125.dynamo.onnx", [
+            ["hip-fuse-elementwise"],
+            ["hip-fuse-conv-relu"],
+            ["hip-fuse-conv-relu", "hip-fuse-elementwise"],
+        ]),
+        (ATTENTION, [[p.name for p in passes] for passes in GPU_FUSIONS]),
+    ],
+)  # fmt: skip
+def test_the_plan_runs_each_set_of_fusions_that_can_change_it(
+    path: Path, passes: list[list[str]]
+) -> None:
+    """`fusion_sets`: a CNN's plan runs no attention pass (its blocks have no
+    softmax) but the conv's Relu; the seed's attention has no conv, so
+    the sets it runs are the GPU runtimes' six."""
+    block = main_graph(compile_to_ir(path).module).body.block
+    assert [[p.name for p in s] for s in fusion_sets(block)] == passes
