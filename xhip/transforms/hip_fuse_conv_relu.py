@@ -6,9 +6,8 @@
     hip.miopen.conv(%ctx) ins(%x, %w, %b : ...) outs(%u, %ws : ...) {..., relu}
 
 A CNN's Relu after each Conv is a pass of the whole activation through memory
-(ResNet-18: 9 of them, 0.48 ms of a 22 ms run on two threads, timed
-call by call); fused, the conv's
-kernels clamp each output as they add the bias.
+(ResNet-18: 9 of them, 0.48 ms of a 22 ms run on two threads, timed call
+by call); fused, the conv's kernels clamp each output as they add the bias.
 
 It works on the final IR as `hip-fuse-elementwise` does, on versions of
 buffers: the version the conv writes to `%t` must be read by the Relu alone
