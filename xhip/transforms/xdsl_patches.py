@@ -42,10 +42,12 @@ fields directly instead of through setters that first undo uses it cannot
 have: a `memref.dim` costs 8 us to build instead of 13.
 
 The installers also put in place `xhip.transforms.xdsl_patches_driver`'s: the
-pattern walker's loop resetting its rewriter by its fields, `Block.walk`
-without a generator per op, `isa`'s constraints kept per hint; and
+pattern walker's loop resetting its rewriter by its fields and its worklist
+keyed by `id`, walks and iterators without a generator per level or a
+`StopIteration` per loop, `isa`'s constraints kept per hint, `isinstance` of
+IR classes in C, `replace_all_uses_with` without an operand view; and
 `cache_cse_effects()` makes xDSL's traits and `dce` ask `cached_get_effects`
-of the ops inside an op with regions.
+of the ops inside an op with regions. `region_dce`'s sets hold `id`s.
 
 None changes a result. The text for upstream is in `docs/xdsl-upstream.md`.
 """
@@ -136,7 +138,13 @@ from xhip.transforms.xdsl_patches_driver import (
     applier_match_and_rewrite,
     block_walk,
     hint_constraint,
+    iterate_with_generators,
+    op_walk,
+    plain_ir_isinstance,
+    populate_worklist,
     process_worklist,
+    region_walk,
+    replace_all_uses_with,
 )
 
 
@@ -225,7 +233,7 @@ def _constructs(obj: Operation, construct: VarIRConstruct) -> Sequence[Any]:
 
 _OPERAND = VarIRConstruct.OPERAND
 _RESULT = VarIRConstruct.RESULT
-_item = cast(Callable[[tuple[Any, ...], int], Any], tuple.__getitem__)  # pyright: ignore[reportUnknownMemberType]
+_item = cast(Callable[[tuple[Any, ...], Any], Any], tuple.__getitem__)  # pyright: ignore[reportUnknownMemberType]
 """`tuple`'s own indexing: `SSAValues` overrides it in Python, for slices."""
 
 _SEGMENT_PLANS: dict[int, tuple[bool, str, VarIRConstruct, dict[bytes, Any]]] = {}
@@ -265,17 +273,18 @@ def _segment_accessor_get(
     self: BaseAttrAccessor, obj: Operation, objtype: object = None
 ) -> Any:
     """`BaseAttrAccessor.__get__`, the group's position found once per distinct
-    sizes value and the op's own values indexed."""
+    sizes value and the op's own values indexed (a group sliced by `tuple`'s
+    own indexing, not `SSAValues.__getitem__` in Python). No `cast` here:
+    `typing.cast` is a Python call, and this runs 50,000 times."""
     plan = _SEGMENT_PLANS.get(id(self))
     if plan is None:
         plan = _segment_plan(self)
     as_property, name, construct, positions = plan
-    attr = cast(
-        DenseArrayBase[IntegerType],
-        (obj.properties if as_property else obj.attributes)[name],
-    )
+    attr: DenseArrayBase[IntegerType] = (  # pyright: ignore[reportAssignmentType]
+        obj.properties if as_property else obj.attributes
+    )[name]
     elt = attr.elt_type
-    if type(elt) is not IntegerType or elt.width.data != 32:
+    if elt is not i32 and (type(elt) is not IntegerType or elt.width.data != 32):
         # the bytes alone say what they hold for i32 only
         return self.index(attr.get_values(), _constructs(obj, construct))
     data = attr.data.data
@@ -296,7 +305,20 @@ def _segment_accessor_get(
         return others[position]
     if type(position) is int:
         return _item(args, position)
-    return args[cast(slice, position)]
+    return SSAValues(_item(args, position))  # what `SSAValues[slice]` gives
+
+
+def _ssa_values_getitem(self: SSAValues[Any], idx: Any) -> Any:
+    """`SSAValues.__getitem__` (`op.operands[0]`, `op.results[0]`) testing an
+    index's exact type first and indexing through `tuple`'s own method, not
+    `super()`: the same item, or the same slice as an `SSAValues`."""
+    if type(idx) is int or isinstance(idx, int):
+        return _item(self, idx)
+    return SSAValues(_item(self, idx))
+
+
+XDSL_SSA_VALUES_GETITEM: Any = vars(SSAValues)["__getitem__"]
+"""xDSL's own: the tests' reference."""
 
 
 def _accessor_get(self: BaseAccessor, obj: Operation, objtype: object = None) -> Any:
@@ -374,11 +396,11 @@ XDSL_VERIFY_VARIADIC_SIZE: Any = irdl_operations.verify_variadic_size
 
 
 def cache_segment_sizes() -> None:
-    """Make every IRDL accessor (`op.inputs`, `op.source`, ...) index the op's
-    own values, and every `AttrSizedSegments` accessor decode each distinct
-    sizes attribute once; the verifier checks each construct's count against
-    what its op definition says, found once per definition. Calling it again
-    changes nothing."""
+    """Make every IRDL accessor (`op.inputs`, `op.source`, ...) and
+    `SSAValues` indexing use `tuple`'s own, and every `AttrSizedSegments`
+    accessor decode each distinct sizes attribute once; the verifier checks
+    each construct's count against what its op definition says, found once
+    per definition. Calling it again changes nothing."""
     irdl_operations.verify_variadic_size = _verify_variadic_size
     segment_get: Any = _segment_accessor_get
     accessor_get: Any = _accessor_get
@@ -386,6 +408,8 @@ def cache_segment_sizes() -> None:
     BaseAttrAccessor.__get__ = segment_get
     BaseAccessor.__get__ = accessor_get
     BeforeVariadicSingleAccessor.__get__ = single_get
+    getitem: Any = _ssa_values_getitem
+    SSAValues.__getitem__ = getitem
 
 
 _TRAITS_OF_TYPE: dict[tuple[type[Operation], type[OpTrait]], tuple[OpTrait, ...]] = {}
@@ -534,6 +558,11 @@ def cache_dead_code_checks() -> None:
     changes nothing."""
     walk: Any = block_walk
     Block.walk = walk
+    walk = region_walk
+    Region.walk = walk
+    walk = op_walk
+    Operation.walk = walk
+    iterate_with_generators()
     dead_code_elimination.would_be_trivially_dead = _would_be_trivially_dead
     dead_code_elimination.is_trivially_dead = _is_trivially_dead
     cse_module.is_trivially_dead = _is_trivially_dead  # pyright: ignore[reportPrivateImportUsage]
@@ -543,16 +572,19 @@ def cache_dead_code_checks() -> None:
 
 def _reachable_ops(region: Region, found: list[Operation]) -> None:
     """The ops `LiveSet.propagate_region_liveness` visits: those of the blocks
-    reachable from the entry block, and of their ops' regions."""
+    reachable from the entry block, and of their ops' regions (each block's
+    ops read through their links: nothing changes the IR here)."""
     first = region.first_block
     if first is None:
         return
     blocks = (first,) if first.next_block is None else PostOrderIterator(first)
     for block in blocks:
-        for op in block.ops:
+        op = block._first_op  # pyright: ignore[reportPrivateUsage]
+        while op is not None:
             found.append(op)
             for nested in op.regions:
                 _reachable_ops(nested, found)
+            op = op._next_op  # pyright: ignore[reportPrivateUsage]
 
 
 def _region_dce(
@@ -562,23 +594,51 @@ def _region_dce(
     found in one pass: the ops with effects, then the producers of what a live
     op uses, transitively. xDSL's sweeps the whole region until nothing changes,
     two sweeps at least; both give the least fixpoint of the same rule (an op
-    is live if it has effects or a live op uses a result), so the same ops go."""
+    is live if it has effects or a live op uses a result), so the same ops go.
+    The sets hold `id`s (`ops` keeps the ops alive): an op hashes by identity,
+    but in Python."""
     ops: list[Operation] = []
     _reachable_ops(region, ops)
-    scope = set(ops)
+    scope = set(map(id, ops))
     would_be_dead = dead_code_elimination.would_be_trivially_dead
     worklist = [op for op in ops if not would_be_dead(op)]
-    live = set(worklist)
+    live = set(map(id, worklist))
     while worklist:
         for value in worklist.pop()._operands:  # pyright: ignore[reportPrivateUsage]
             owner = value.owner
-            if owner not in live and owner in scope:
+            key = id(owner)
+            if key not in live and key in scope:
                 assert isinstance(owner, Operation)
-                live.add(owner)
+                live.add(key)
                 worklist.append(owner)
-    live_set = dead_code_elimination.LiveSet(changed=False, _live_ops=live)
-    live_set.delete_dead(region, listener)
-    return live_set.changed
+    return _delete_dead(region, live, listener)
+
+
+def _delete_dead(
+    region: Region, live: AbstractSet[int], listener: PatternRewriterListener | None
+) -> bool:
+    """`LiveSet.delete_dead` with the live ops given by `id`; whether it
+    erased anything."""
+    first = region.first_block
+    if first is None:
+        return False
+    changed = False
+    for block in reversed(region.blocks):
+        if block is not first and not any(id(op) in live for op in block.ops):
+            # A block other than the entry with no live op goes whole.
+            changed = True
+            region.erase_block(block, safe_erase=False)
+            continue
+        for operation in reversed(block.ops):
+            if id(operation) not in live:
+                changed = True
+                if listener is not None:
+                    listener.handle_operation_removal(operation)
+                block.erase_op(operation, safe_erase=False)
+            else:
+                for nested in operation.regions:
+                    changed |= _delete_dead(nested, live, listener)
+    return changed
 
 
 XDSL_REGION_DCE: Any = dead_code_elimination.region_dce
@@ -625,6 +685,8 @@ def cache_canonicalization_patterns() -> None:
     CanonicalizationRewritePattern.match_and_rewrite = method
     process: Any = process_worklist
     PatternRewriteWalker._process_worklist = process  # pyright: ignore[reportPrivateUsage]
+    populate: Any = populate_worklist
+    PatternRewriteWalker._populate_worklist = populate  # pyright: ignore[reportPrivateUsage]
     applier: Any = applier_match_and_rewrite
     GreedyRewritePatternApplier.match_and_rewrite = applier
 
@@ -665,7 +727,8 @@ def _build_arg_list(
     res: list[Any] = []
     sizes: list[int] = []
     for (variadic, optional), arg in zip(_arg_kinds(arg_defs), args):
-        cls: type[object] = type(cast(object, arg))
+        given: object = arg
+        cls = type(given)
         is_sequence = _IS_SEQUENCE.get(cls)
         if is_sequence is None:
             is_sequence = _IS_SEQUENCE[cls] = isinstance(arg, Sequence)
@@ -788,16 +851,17 @@ def _irdl_op_init(
     values = (
         None if plan is None or regions or successors else _operand_values(operands)
     )
-    try:
-        if values is None:
-            raise ValueError
-        built_operands, operand_sizes = _build_arg_list(
-            VarIRConstruct.OPERAND, values, op_def.operands
-        )
-        built_results, result_sizes = _build_arg_list(
-            VarIRConstruct.RESULT, result_types, op_def.results
-        )
-    except ValueError:  # nothing is built yet: xDSL's builder, or its message
+    built: tuple[tuple[list[Any], list[int]], tuple[list[Any], list[int]]] | None
+    built = None
+    if values is not None:  # else xDSL's, without raising to get there
+        try:
+            built = (
+                _build_arg_list(VarIRConstruct.OPERAND, values, op_def.operands),
+                _build_arg_list(VarIRConstruct.RESULT, result_types, op_def.results),
+            )
+        except ValueError:  # nothing is built yet: xDSL's builder, or its message
+            built = None
+    if built is None:
         return XDSL_IRDL_OP_INIT(
             self,
             op_def,
@@ -809,6 +873,7 @@ def _irdl_op_init(
             regions=regions,
         )
     assert plan is not None
+    (built_operands, operand_sizes), (built_results, result_sizes) = built
     built_properties = {k: v for k, v in properties.items() if v is not None}
     built_attributes = {k: v for k, v in attributes.items() if v is not None}
     if plan:
@@ -891,6 +956,9 @@ def cache_op_building() -> None:
     DenseArrayBase.from_list = from_list
     operation_init: Any = _operation_init
     Operation.__init__ = operation_init
+    replace_uses: Any = replace_all_uses_with
+    SSAValue.replace_all_uses_with = replace_uses
+    plain_ir_isinstance()
 
 
 _EFFECTS: dict[type[Operation], AbstractSet[EffectInstance] | None | bool] = {}
@@ -922,9 +990,15 @@ def cached_get_effects(op: Operation) -> AbstractSet[EffectInstance] | None:
 
 def has_effect_kind(op: Operation, kind: MemoryEffectKind) -> bool:
     """xDSL's `has_effects(op, kind)` from `cached_get_effects` (the
-    deallocation passes ask it of every op)."""
+    deallocation passes ask it of every op). A loop, not `any` of a
+    generator: one that stops early is closed by raising `GeneratorExit`."""
     effects = cached_get_effects(op)
-    return effects is not None and any(e.kind == kind for e in effects)
+    if effects is None:
+        return False
+    for effect in effects:
+        if effect.kind == kind:
+            return True
+    return False
 
 
 def _is_side_effect_free(op: Operation) -> bool:
@@ -934,7 +1008,12 @@ def _is_side_effect_free(op: Operation) -> bool:
 
 def _only_has_effect(op: Operation, effect: MemoryEffectKind) -> bool:
     effects = cached_get_effects(op)
-    return effects is not None and all(e.kind == effect for e in effects)
+    if effects is None:
+        return False
+    for each in effects:
+        if each.kind != effect:
+            return False
+    return True
 
 
 _CSE_EFFECTS = {

@@ -9,9 +9,11 @@ recorded output.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import random
+from abc import ABC, ABCMeta
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 import xdsl.irdl as irdl_package
@@ -30,7 +32,15 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, OpTraits
+from xdsl.ir import (
+    Attribute,
+    Block,
+    Operation,
+    OpTraits,
+    Region,
+    SSAValue,
+    SSAValues,
+)
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
@@ -71,6 +81,7 @@ from xdsl.transforms import dead_code_elimination
 from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
+from xdsl.utils.worklist import Worklist
 
 from xhip.context import make_context
 from xhip.dialects.hip import HIP, HipDPSOp
@@ -80,6 +91,8 @@ from xhip.transforms import xdsl_patches, xdsl_patches_driver
 from xhip.universe import XDSL_UNIVERSE
 
 from .test_compile_complexity import attention_layers
+
+_T = TypeVar("_T")
 
 TRAIT_TYPES: tuple[type[OpTrait], ...] = (
     MemoryEffect,
@@ -136,6 +149,11 @@ def restore_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(irdl_operations, "irdl_op_init", xdsl_patches.XDSL_IRDL_OP_INIT)
     monkeypatch.setattr(Operation, "__init__", xdsl_patches.XDSL_OPERATION_INIT)
     monkeypatch.setattr(
+        SSAValue,
+        "replace_all_uses_with",
+        xdsl_patches_driver.XDSL_REPLACE_ALL_USES_WITH,
+    )
+    monkeypatch.setattr(
         DenseArrayBase, "from_list", staticmethod(xdsl_patches.XDSL_FROM_LIST)
     )
     monkeypatch.setattr(
@@ -151,11 +169,22 @@ def restore_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
     for name, function in xdsl_patches.XDSL_CSE_EFFECTS.items():
         monkeypatch.setattr(cse_module, name, function)
     monkeypatch.setattr(Block, "walk", xdsl_patches_driver.XDSL_BLOCK_WALK)
+    monkeypatch.setattr(Region, "walk", xdsl_patches_driver.XDSL_REGION_WALK)
+    for (cls, name), method in xdsl_patches_driver.XDSL_ITERATORS.items():
+        monkeypatch.setattr(cls, name, method)
+    monkeypatch.setattr(Operation, "walk", xdsl_patches_driver.XDSL_OPERATION_WALK)
     monkeypatch.setattr(
         PatternRewriteWalker,
         "_process_worklist",
         xdsl_patches_driver.XDSL_PROCESS_WORKLIST,
     )
+    monkeypatch.setattr(
+        PatternRewriteWalker,
+        "_populate_worklist",
+        xdsl_patches_driver.XDSL_POPULATE_WORKLIST,
+    )
+    monkeypatch.setattr(SSAValues, "__getitem__", xdsl_patches.XDSL_SSA_VALUES_GETITEM)
+    _abc_checks_back(monkeypatch)
     monkeypatch.setattr(
         GreedyRewritePatternApplier,
         "match_and_rewrite",
@@ -509,6 +538,11 @@ def test_short_builder_builds_what_xdsl_builds(
 ) -> None:
     ours = _built(monkeypatch, xdsl_patches._irdl_op_init)  # pyright: ignore[reportPrivateUsage]
     monkeypatch.setattr(Operation, "__init__", xdsl_patches.XDSL_OPERATION_INIT)
+    monkeypatch.setattr(
+        SSAValue,
+        "replace_all_uses_with",
+        xdsl_patches_driver.XDSL_REPLACE_ALL_USES_WITH,
+    )
     assert ours == _built(monkeypatch, xdsl_patches.XDSL_IRDL_OP_INIT)
     assert "operandSegmentSizes" in ours[2]
 
@@ -561,32 +595,102 @@ def test_hip_outs_are_the_last_group() -> None:
         assert cls.get_irdl_definition().operands[-1][0] == "outputs", cls.name
 
 
-def test_block_walk_visits_what_xdsl_visits(patched: None) -> None:
-    """Every order of `walk` on a module with nested regions (an `scf.if`
-    inside a function), with the fast path and with xDSL's `Block.walk`."""
-    module = parse_module(
-        """
-        func.func @f(%c: i1, %m: memref<4xf32>) {
-          %a = arith.constant 1 : index
-          scf.if %c {
-            %b = arith.constant 2 : index
-            memref.dealloc %m : memref<4xf32>
-          }
-          %d = arith.constant 3 : index
-          func.return
-        }
-        """
-    )
+WALKED = """
+func.func @f(%c: i1, %m: memref<4xf32>) {
+  %a = arith.constant 1 : index
+  scf.if %c {
+    %b = arith.constant 2 : index
+    scf.if %c {
+      %e = arith.constant 4 : index
+    }
+    memref.dealloc %m : memref<4xf32>
+  } else {
+    %g = arith.constant 5 : index
+  }
+  %d = arith.constant 3 : index
+  func.return
+}
+func.func @g() {
+  func.return
+}
+"""
+
+
+def _with_xdsl_walks(run: Callable[[], _T]) -> _T:
+    """`run()` with xDSL's own `walk`s in place of the patched ones."""
+    Block.walk = xdsl_patches_driver.XDSL_BLOCK_WALK
+    Region.walk = xdsl_patches_driver.XDSL_REGION_WALK
+    Operation.walk = xdsl_patches_driver.XDSL_OPERATION_WALK
+    try:
+        return run()
+    finally:
+        xdsl_patches.cache_dead_code_checks()
+
+
+def test_walks_visit_what_xdsl_visits(patched: None) -> None:
+    """Every order of the walk of a module, a region and a block with nested
+    regions and several blocks, with the fast paths and with xDSL's."""
+    module = parse_module(WALKED)
+    function = next(op for op in module.walk() if isinstance(op, func.FuncOp))
+    starts: list[Any] = [module, module.body, function.body.block, function]
     for reverse in (False, True):
         for region_first in (False, True):
-            ours = list(module.walk(reverse=reverse, region_first=region_first))
-            Block.walk = xdsl_patches_driver.XDSL_BLOCK_WALK
-            try:
-                theirs = list(module.walk(reverse=reverse, region_first=region_first))
-            finally:
-                xdsl_patches.cache_dead_code_checks()
-            assert [id(op) for op in ours] == [id(op) for op in theirs]
-            assert len(ours) == 9  # the module, the function and 7 ops
+            for start in starts:
+
+                def walk(
+                    start: Any = start,
+                    reverse: bool = reverse,
+                    region_first: bool = region_first,
+                ) -> list[int]:
+                    return [
+                        id(op)
+                        for op in start.walk(reverse=reverse, region_first=region_first)
+                    ]
+
+                ours = walk()
+                assert ours == _with_xdsl_walks(walk)
+    assert len(list(module.walk())) == 16  # the module, 2 functions, 13 ops
+
+
+def _edit_while_walking(module: ModuleOp, reverse: bool, region_first: bool) -> str:
+    """Walk `module`, erasing each constant of an even value, cloning before
+    each odd one a constant (never visited: it comes before the op), and
+    moving the `scf.if`s' following op to the end of their blocks as they are
+    met: the names visited and the IR left."""
+    seen: list[str] = []
+    for op in module.walk(reverse=reverse, region_first=region_first):
+        seen.append(op.name)
+        if isinstance(op, arith.ConstantOp):
+            value = op.value
+            assert isinstance(value, IntegerAttr)
+            if value.value.data % 2 == 0:
+                op.detach()
+                op.erase()
+                continue
+            block = op.parent
+            assert block is not None
+            block.insert_op_before(arith.ConstantOp.from_int_and_width(7, 64), op)
+        if isinstance(op, scf.IfOp):
+            after = op.next_op
+            block = op.parent
+            assert block is not None
+            if after is not None and after.next_op is not None:
+                after.detach()
+                block.insert_op_before(after, block.last_op)  # pyright: ignore[reportArgumentType]
+    return " ".join(seen) + "\n" + _text(module)
+
+
+def test_walks_that_edit_the_ir_match_xdsl(patched: None) -> None:
+    """A walk whose loop body erases, inserts and moves ops visits the same
+    ops and leaves the same IR with the fast paths as with xDSL's walks."""
+    for reverse in (False, True):
+        for region_first in (False, True):
+            ours = _edit_while_walking(parse_module(WALKED), reverse, region_first)
+            assert ours == _with_xdsl_walks(
+                lambda reverse=reverse, region_first=region_first: _edit_while_walking(
+                    parse_module(WALKED), reverse, region_first
+                )
+            )
 
 
 def test_isa_answers_with_kept_constraints(patched: None) -> None:
@@ -682,3 +786,321 @@ def test_applier_folds_the_ops_xdsl_folds(patched: None, tmp_path: Path) -> None
                     type(op), ConstantLike, value_if_unregistered=True
                 )
             ), op.name
+
+
+class _Metaclass:
+    """The metaclass of `classes` as an attribute, for `monkeypatch` (which
+    cannot put a class's `__class__` back)."""
+
+    def __init__(self, classes: Sequence[type[Any]]) -> None:
+        self.classes = classes
+
+    @property
+    def meta(self) -> type[Any]:
+        return type(self.classes[0])
+
+    @meta.setter
+    def meta(self, value: type[Any]) -> None:
+        for cls in self.classes:
+            cls.__class__ = value
+
+
+def _abc_checks_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`ABCMeta` again for every IR class `plain_ir_isinstance` changed, until
+    the test ends."""
+    classes = [c for c in _ir_classes() if type(c) is xdsl_patches_driver.IRMeta]
+    if classes:
+        monkeypatch.setattr(_Metaclass(classes), "meta", ABCMeta)
+
+
+def _ir_classes() -> list[type[Any]]:
+    """Every class loaded under xDSL's IR roots."""
+    found: list[type[Any]] = []
+    stack = list(xdsl_patches_driver.IR_ROOTS)
+    while stack:
+        cls = stack.pop()
+        if cls not in found:
+            found.append(cls)
+            stack.extend(cls.__subclasses__())
+    return found
+
+
+def test_op_worklist_keeps_xdsl_order() -> None:
+    """The same random pushes, removes and pops, repeated pushes included,
+    through xDSL's `Worklist` and the id-keyed one: the same ops popped, in
+    the same order, and the same emptiness on the way."""
+    ops = [test.TestOp() for _ in range(30)]
+    rng = random.Random(7)
+    theirs: Worklist[Operation] = Worklist()
+    ours = xdsl_patches_driver.OpWorklist()
+    popped: tuple[list[Operation], list[Operation]] = ([], [])
+    for _ in range(2000):
+        action = rng.random()
+        op = rng.choice(ops)
+        if action < 0.45:
+            theirs.push(op)
+            ours.push(op)
+        elif action < 0.55:
+            batch = rng.sample(ops, 5)
+            for each in batch:
+                theirs.push(each)
+            ours.push_all(batch)
+        elif action < 0.7:
+            theirs.remove(op)
+            ours.remove(op)
+        else:
+            assert bool(theirs) == bool(ours)
+            if theirs:
+                popped[0].append(theirs.pop())
+                popped[1].append(ours.pop())
+    while theirs:
+        popped[0].append(theirs.pop())
+        popped[1].append(ours.pop())
+    assert not ours
+    assert [id(op) for op in popped[0]] == [id(op) for op in popped[1]]
+    with pytest.raises(IndexError):
+        ours.pop()
+    carried = xdsl_patches_driver.OpWorklist.of(theirs)
+    for op in ops[:3]:
+        theirs.push(op)
+    carried = xdsl_patches_driver.OpWorklist.of(theirs)
+    assert [carried.pop() for _ in range(3)] == [theirs.pop() for _ in range(3)]
+
+
+def test_ir_classes_answer_isinstance_as_abcs(
+    patched: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every IR class of `IRMeta` answers `isinstance` and `issubclass` of a
+    sample of ops, attributes, values, blocks and regions as with `ABCMeta`;
+    a class defined afterwards gets `IRMeta` and a well-formed IRDL definition
+    (no borrowed `__annotations__`); a registration below a class keeps it
+    and its ancestors `ABCMeta`."""
+    module = parse_module(
+        """
+        func.func @f(%a: index, %m: memref<4xf32>) -> index {
+          %b = arith.addi %a, %a : index
+          %c = arith.constant 2 : index
+          memref.dealloc %m : memref<4xf32>
+          func.return %b : index
+        }
+        """
+    )
+    ops = list(module.walk())
+    samples: list[object] = [
+        *ops,
+        *(r for op in ops for r in op.results),
+        *(a for op in ops for a in op.attributes.values()),
+        *(a for op in ops for a in op.properties.values()),
+        *(r.type for op in ops for r in op.results),
+        *(b for op in ops for r in op.regions for b in r.blocks),
+        *(r for op in ops for r in op.regions),
+        *(a for op in ops for r in op.regions for b in r.blocks for a in b.args),
+        i32,
+        f32,
+        3,
+    ]
+    classes = [c for c in _ir_classes() if type(c) is xdsl_patches_driver.IRMeta]
+    assert {Operation, IRDLOperation, Attribute, Block, arith.AddiOp} <= set(classes)
+    kinds = list({type(x) for x in samples})
+
+    def answers() -> list[bool]:
+        return [isinstance(x, c) for c in classes for x in samples] + [
+            issubclass(k, c) for c in classes for k in kinds
+        ]
+
+    ours = answers()
+    _abc_checks_back(monkeypatch)
+    assert type(Operation) is ABCMeta
+    assert answers() == ours
+    monkeypatch.undo()
+    assert type(Operation) is xdsl_patches_driver.IRMeta
+
+    @irdl_op_definition
+    class LateOp(IRDLOperation):
+        name = "test.late"
+        value = operand_def()
+
+    assert type(LateOp) is xdsl_patches_driver.IRMeta
+    assert "__annotations__" not in vars(LateOp) or set(LateOp.__annotations__) <= {
+        "value"
+    }
+    assert [name for name, _ in LateOp.get_irdl_definition().operands] == ["value"]
+
+    class Root(ABC):  # noqa: B024 - only its checks matter
+        pass
+
+    class Mid(Root):
+        pass
+
+    class Leaf(Mid):
+        pass
+
+    class Other(Root):
+        pass
+
+    Leaf.register(int)
+    assert xdsl_patches_driver.ir_classes_without_abc_checks([Root]) == [Other]
+    assert isinstance(3, Root) and isinstance(3, Mid)
+
+
+def _replaced(replace: Callable[[Any, Any], None]) -> str:
+    """A value used twice by one op and once by another, replaced by a
+    function argument that has a use of its own: the IR and the order of
+    the new value's uses."""
+    module = parse_module(
+        """
+        func.func @f(%a: index, %b: index) -> index {
+          %c = arith.addi %a, %a : index
+          %d = arith.addi %c, %c : index
+          %e = arith.muli %d, %c : index
+          %f = arith.subi %b, %e : index
+          func.return %f : index
+        }
+        """
+    )
+    function = next(op for op in module.walk() if isinstance(op, func.FuncOp))
+    c = next(op for op in module.walk() if op.name == "arith.addi").results[0]
+    b = function.args[1]
+    replace(c, b)
+    uses = [(use.operation.name, use.index) for use in b.uses]
+    return f"{_text(module)}{uses}"
+
+
+def test_replacing_uses_matches_xdsl(patched: None) -> None:
+    """The in-place operand update gives xDSL's IR and use lists."""
+    ours = _replaced(lambda old, new: old.replace_all_uses_with(new))
+    assert ours == _replaced(xdsl_patches_driver.XDSL_REPLACE_ALL_USES_WITH)
+    assert "arith.addi %b, %b" in ours
+
+
+class _MoveThenInsert(RewritePattern):
+    """Moves each `arith.addi` to the end of its block (before the return),
+    then asks for the insertion point and inserts a constant there: the point
+    must be the one taken when the op was reached."""
+
+    def __init__(self) -> None:
+        self.points: list[tuple[str, str]] = []
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, arith.AddiOp) or op.attributes:
+            return
+        block = op.parent
+        assert block is not None and block.last_op is not None
+        op.attributes["moved"] = IntegerAttr(1, i32)
+        op.detach()
+        block.insert_op_before(op, block.last_op)
+        point = rewriter.insertion_point
+        before = point.insert_before
+        self.points.append(
+            (
+                str(len(list(point.block.ops))),
+                before.name if before is not None else "end",
+            )
+        )
+        rewriter.insert(arith.ConstantOp.from_int_and_width(len(self.points), 64))
+
+
+def _moved(process: object) -> str:
+    module = parse_module(
+        """
+        func.func @f(%a: index) -> index {
+          %b = arith.addi %a, %a : index
+          %c = arith.muli %b, %a : index
+          %d = arith.addi %c, %a : index
+          func.return %d : index
+        }
+        """
+    )
+    saved = PatternRewriteWalker._process_worklist  # pyright: ignore[reportPrivateUsage]
+    PatternRewriteWalker._process_worklist = process  # pyright: ignore[reportPrivateUsage, reportAttributeAccessIssue]
+    pattern = _MoveThenInsert()
+    try:
+        PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(module)
+    finally:
+        PatternRewriteWalker._process_worklist = saved  # pyright: ignore[reportPrivateUsage]
+    return f"{_text(module)}{pattern.points}"
+
+
+def test_lazy_insertion_point_is_the_reset_one() -> None:
+    """A pattern that moves its op before asking where to insert gets the
+    point xDSL's loop set when it reached the op, and the same IR."""
+    ours = _moved(xdsl_patches_driver.process_worklist)
+    assert ours == _moved(xdsl_patches_driver.XDSL_PROCESS_WORKLIST)
+    assert "arith.constant 2" in ours
+
+
+def _iterate_while_editing(ours: bool) -> str:
+    """Iterate a block's ops and a region's blocks both ways with xDSL's
+    iterators or the generators, erasing, inserting and moving as each item
+    is taken: the items seen and the IR left."""
+    saved = {key: vars(key[0])[key[1]] for key in xdsl_patches_driver.XDSL_ITERATORS}
+    if not ours:
+        for (cls, name), method in xdsl_patches_driver.XDSL_ITERATORS.items():
+            setattr(cls, name, method)
+    try:
+        module = parse_module(WALKED)
+        function = next(op for op in module.walk() if isinstance(op, func.FuncOp))
+        block = function.body.block
+        seen: list[str] = []
+        ops = iter(block.ops)
+        first = block.first_op
+        assert first is not None
+        block.insert_op_before(arith.ConstantOp.from_int_and_width(9, 64), first)
+        for op in ops:
+            seen.append(op.name)
+            if isinstance(op, arith.ConstantOp):
+                after = op.next_op
+                if after is not None and not isinstance(after, func.ReturnOp):
+                    after.detach()
+                    block.insert_op_before(after, block.last_op)  # pyright: ignore[reportArgumentType]
+        for op in reversed(block.ops):
+            seen.append(op.name)
+            if isinstance(op, arith.ConstantOp):
+                op.detach()
+                op.erase()
+        if_op = next(op for op in module.walk() if isinstance(op, scf.IfOp))
+        for region in if_op.regions:
+            for forward in (True, False):
+                blocks = iter(region.blocks) if forward else reversed(region.blocks)
+                region.add_block(Block())
+                for each in blocks:
+                    seen.append(str(len(list(each.ops))))
+                    if not each.ops:
+                        region.detach_block(each)
+        seen.append(str(len(block.ops)))
+        return " ".join(seen) + "\n" + _text(module)
+    finally:
+        for (cls, name), method in saved.items():
+            setattr(cls, name, method)
+
+
+def test_iterators_while_editing_match_xdsl(patched: None) -> None:
+    """The generators see what xDSL's iterator classes see, the first item
+    read when the iterator is made, the next one as each is taken."""
+    assert _iterate_while_editing(True) == _iterate_while_editing(False)
+
+
+def test_ssa_values_index_as_xdsl(patched: None) -> None:
+    """Items and slices of an op's operands, through the patched indexing and
+    xDSL's: the same values, a slice an `SSAValues` either way, and the same
+    errors."""
+    module = parse_module(
+        """
+        func.func @f(%a: index, %b: index) -> index {
+          %c = "test.op"(%a, %b, %a) : (index, index, index) -> index
+          func.return %c : index
+        }
+        """
+    )
+    op = next(op for op in module.walk() if op.name == "test.op")
+    values = op.operands._op._operands  # pyright: ignore[reportPrivateUsage]
+    theirs = xdsl_patches.XDSL_SSA_VALUES_GETITEM
+    for index in (0, 2, -1, True, slice(1, None), slice(None, None, -1)):
+        ours = values[index]
+        assert ours == theirs(values, index)
+        assert type(ours) is type(theirs(values, index))
+    for bad in (3, -4):
+        with pytest.raises(IndexError):
+            values[bad]
+        with pytest.raises(IndexError):
+            theirs(values, bad)

@@ -44,13 +44,28 @@ def allocates(op: Operation) -> bool:
         return True
     if isinstance(op, memref.AllocaOp | memref.GlobalOp):
         return False
-    return has_effect_kind(op, MemoryEffectKind.ALLOC) and any(
-        is_memref(r) for r in op.results
-    )
+    if not has_effect_kind(op, MemoryEffectKind.ALLOC):
+        return False
+    for result in op.results:  # not `any`: asked of every op, most say no
+        if is_memref(result):
+            return True
+    return False
 
 
 def frees(op: Operation) -> bool:
     return has_effect_kind(op, MemoryEffectKind.FREE)
+
+
+def _only_used_by(value: SSAValue, op: Operation) -> bool:
+    """Whether every use of `value` is by `op`: the uses' links followed, not
+    `all` of a generator over `value.uses`, which closing early costs a
+    `GeneratorExit` in each of the two generators."""
+    use = value.first_use
+    while use is not None:
+        if use.operation is not op:
+            return False
+        use = use._next_use  # pyright: ignore[reportPrivateUsage]
+    return True
 
 
 def view_source(value: SSAValue) -> SSAValue | None:
@@ -246,7 +261,7 @@ class RemoveAllocDeallocPairWhenNoOtherUsers(RewritePattern):
                 and owner.parent is op.parent
                 and allocates(owner)
                 and len(owner.results) == 1
-                and all(use.operation is op for use in value.uses)
+                and _only_used_by(value, op)
                 and value not in op.retained
             ):
                 dead.append(owner)
