@@ -196,17 +196,20 @@ class _Importer(TensorReader):
         self.graph = model.graph
         self.classes: dict[str, type[onnx_dialect.OnnxOp]] = {}
         """The op classes read so far, by name: each is looked up once."""
+        self.defaults: dict[
+            tuple[type[onnx_dialect.OnnxOp], str, str, bool],
+            list[tuple[str, AttributeProto]],
+        ] = {}
+        """Each op's attribute defaults (`_defaults`), read once per op type:
+        onnx copies every default out of its schema on each read."""
+        self.int_attrs: dict[tuple[int, IntegerType], IntegerAttr] = {}
+        """The integer attributes made so far, by value and type (`_int`)."""
         self.opset = self._opset()
         self.initializers = {t.name: t for t in self.graph.initializer}
         self.values: dict[str, SSAValue] = {}
         self.infos: dict[str, ValueInfo] = {}
         self.structured: dict[str, Attribute] = {}
         """Sequence- and optional-typed values' types (`sequence_types`)."""
-        self._tensor_types: dict[
-            tuple[int, tuple[int, ...]], TensorType[Attribute]
-        ] = {}
-        """Each value's type, shared among values of one type: xDSL verifies
-        each new `TensorType` as it is made."""
         self.taken: dict[str, str] = {}
         """The branch each If imported as its ops takes (`inline`), by the
         If's first output."""
@@ -426,13 +429,7 @@ class _Importer(TensorReader):
         if not info.elem:
             raise self.fail(f"{what}: cannot infer the element type of '{name}'")
         self._check_elem(info.elem, f"{what}: '{name}'")
-        key = (info.elem, tuple(info.shape))
-        found = self._tensor_types.get(key)
-        if found is None:
-            found = self._tensor_types[key] = TensorType(
-                ELEMENT_TYPES[info.elem], info.shape
-            )
-        return found
+        return self.shared_tensor_type(info.elem, info.shape)
 
     def value_type(self, name: str, what: str) -> Attribute:
         """A value's type: a sequence or optional one, else a tensor's."""
@@ -457,11 +454,46 @@ class _Importer(TensorReader):
         """The node's attributes, and the spec's defaults for those it leaves out."""
         given = {a.name: a for a in node.attribute}
         declared = op.get_irdl_definition().properties
-        if self.is_contrib(node):
+        contrib = self.is_contrib(node)
+        if contrib:
             for name in sorted(given.keys() - op.DEFAULTS.keys()):
                 raise self.fail(
                     f"{self.label(node)}: attribute '{name}' is not supported"
                 )
+        key = (op, node.domain, node.op_type, contrib)
+        defaults = self.defaults.get(key)
+        if defaults is None:
+            defaults = self.defaults[key] = self._defaults(node, op, contrib)
+        props: dict[str, Attribute] = {}
+        regions = {name for name, _ in op.get_irdl_definition().regions}
+        for name, default in defaults:
+            attr = given.get(name)
+            if attr is None and default.name:
+                attr = default
+            if attr is None or name in regions:  # a subgraph: `branches`
+                continue
+            if name not in declared:
+                raise self.fail(
+                    f"{self.label(node)}: attribute '{name}' is not supported"
+                )
+            props[name] = self._property(node, op, attr)
+        return props
+
+    def _int(self, value: int, type_: IntegerType) -> IntegerAttr:
+        """`IntegerAttr(value, type_)`, one per distinct pair (xDSL checks each
+        new one's range; a model repeats its axes and perms)."""
+        key = (value, type_)
+        found = self.int_attrs.get(key)
+        if found is None:
+            found = self.int_attrs[key] = IntegerAttr(value, type_)
+        return found
+
+    def _defaults(
+        self, node: NodeProto, op: type[onnx_dialect.OnnxOp], contrib: bool
+    ) -> list[tuple[str, AttributeProto]]:
+        """The attributes' defaults of the node's op, sorted by name: a contrib
+        op's `DEFAULTS`, else its schema's at the model's opset."""
+        if contrib:
             defaults = {
                 name: helper.make_attribute(name, value)
                 for name, value in op.DEFAULTS.items()
@@ -475,20 +507,7 @@ class _Importer(TensorReader):
             defaults = {
                 name: spec.default_value for name, spec in schema.attributes.items()
             }
-        props: dict[str, Attribute] = {}
-        regions = {name for name, _ in op.get_irdl_definition().regions}
-        for name, default in sorted(defaults.items()):
-            attr = given.get(name)
-            if attr is None and default.name:
-                attr = default
-            if attr is None or name in regions:  # a subgraph: `branches`
-                continue
-            if name not in declared:
-                raise self.fail(
-                    f"{self.label(node)}: attribute '{name}' is not supported"
-                )
-            props[name] = self._property(node, op, attr)
-        return props
+        return sorted(defaults.items())
 
     def _property(
         self, node: NodeProto, op: type[onnx_dialect.OnnxOp], attr: AttributeProto
@@ -497,11 +516,11 @@ class _Importer(TensorReader):
             self._check_elem(attr.i, f"{self.label(node)}: 'to'")
             return ELEMENT_TYPES[attr.i]
         if attr.type == AttributeProto.INT:
-            return IntegerAttr(attr.i, _SI64)
+            return self._int(attr.i, _SI64)
         if attr.type == AttributeProto.FLOAT:
             return FloatAttr(attr.f, f32)
         if attr.type == AttributeProto.INTS:
-            return ArrayAttr([IntegerAttr(v, _I64) for v in attr.ints])
+            return ArrayAttr([self._int(v, _I64) for v in attr.ints])
         if attr.type == AttributeProto.STRING:
             return StringAttr(attr.s.decode())
         if attr.type == AttributeProto.FLOATS:  # the RNNs' activation_alpha

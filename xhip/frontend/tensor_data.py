@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import (
     Float32Type,
     TensorType,
 )
+from xdsl.ir import Attribute
 
 from xhip.frontend.model_file import OnnxImportError
 from xhip.frontend.value_info import (
@@ -46,6 +47,18 @@ class TensorReader:
         self.base_dir = base_dir
         self.files: dict[str, MappedFile | None] = {}
         """External data files by location, mapped once (None: an empty file)."""
+        self.tensor_types: dict[tuple[int, tuple[int, ...]], TensorType[Attribute]] = {}
+        """Each tensor type by (ONNX element type, shape), shared among the
+        values and weights of one type: xDSL verifies each new `TensorType`
+        as it is made."""
+
+    def shared_tensor_type(self, elem: int, shape: list[int]) -> TensorType[Attribute]:
+        """`TensorType(ELEMENT_TYPES[elem], shape)`, one per distinct type."""
+        key = (elem, tuple(shape))
+        found = self.tensor_types.get(key)
+        if found is None:
+            found = self.tensor_types[key] = TensorType(ELEMENT_TYPES[elem], shape)
+        return found
 
     def fail(self, message: str) -> OnnxImportError:
         return OnnxImportError(f"{self.source}: {message}")
@@ -97,7 +110,11 @@ class TensorReader:
         # BytesAttr declares `bytes`; a read-only memoryview serves every use
         # (len, slices, hex, struct, numpy, ==, hash) without a copy.
         return DenseIntOrFPElementsAttr(
-            TensorType(cast(Float32Type, elem), shape), BytesAttr(cast(bytes, raw))
+            cast(
+                "TensorType[Float32Type]",
+                self.shared_tensor_type(tensor.data_type, shape),
+            ),
+            BytesAttr(cast(bytes, raw)),
         )
 
     def external(

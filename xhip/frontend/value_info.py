@@ -370,7 +370,8 @@ def _fill(
         names = node.output if node.op_type in EVERY_OUTPUT else node.output[:1]
         if not any(names):
             continue
-        own = own_shape(node, [_input(known, n) for n in node.input], consts)
+        ins = [_input(known, n) for n in node.input]
+        own = first = own_shape(node, ins, consts)
         for name in names:
             if not name:
                 continue
@@ -382,7 +383,10 @@ def _fill(
                     if filled is not None:
                         filled.add(name)
             elif node.op_type in _REFINE:
-                own = own_shape(node, [_input(infos, n) for n in node.input], consts)
+                # The rules are functions of the inputs: where onnx's view of
+                # them is the refined one, the answer is the one above.
+                refine = [_input(infos, n) for n in node.input]
+                own = first if refine == ins else own_shape(node, refine, consts)
                 infos[name] = _merge(out, _info(own)) or out
                 if filled is not None and infos[name].shape != out.shape:
                     filled.add(name)

@@ -14,6 +14,7 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    ArrayAttr,
     DenseIntOrFPElementsAttr,
     IntegerAttr,
     IntegerType,
@@ -358,6 +359,30 @@ def test_cast_and_concat_and_transpose_default():
         isinstance(transpose, onnx_d.TransposeOp) and "perm" not in transpose.properties
     )
     assert isinstance(softmax, onnx_d.SoftmaxOp) and softmax.get_int("axis") == 0
+
+
+def test_defaults_and_integer_attributes_per_node():
+    """The defaults read once per op type and the integer attributes shared
+    between nodes still give each node its own attributes."""
+    model = make_model(
+        [
+            helper.make_node("Transpose", ["x"], ["a"], name="t0", perm=[1, 0]),
+            helper.make_node("Transpose", ["a"], ["b"], name="t1"),
+            helper.make_node("Transpose", ["b"], ["c"], name="t2", perm=[1, 0]),
+            helper.make_node("Softmax", ["c"], ["d"], name="s0", axis=0),
+            helper.make_node("Softmax", ["d"], ["y"], name="s1"),
+        ],
+        [tensor("x", TensorProto.FLOAT, [2, 3])],
+        [tensor("y", TensorProto.FLOAT, [3, 2])],
+        opset=19,
+    )
+    t0, t1, t2, s0, s1 = body_ops(import_model(model))
+    perm = ArrayAttr([IntegerAttr(1, 64), IntegerAttr(0, 64)])
+    assert t0.properties["perm"] == perm and t2.properties["perm"] == perm
+    assert "perm" not in t1.properties
+    assert isinstance(s0, onnx_d.SoftmaxOp) and s0.get_int("axis") == 0
+    assert isinstance(s1, onnx_d.SoftmaxOp) and s1.get_int("axis") == -1
+    assert s0.properties["axis"] == IntegerAttr(0, IntegerType(64, Signedness.SIGNED))
 
 
 def test_opset_13_squeeze_without_axes():

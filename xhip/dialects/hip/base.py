@@ -14,6 +14,7 @@ buffers they write (`outs`). They work in two modes, like `linalg`:
 
 from __future__ import annotations
 
+import io
 import math
 from abc import ABC
 from collections.abc import Collection, Mapping, Sequence, Set
@@ -31,7 +32,9 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     MemRefType,
+    NoneAttr,
     Signedness,
+    StridedLayoutAttr,
     StringAttr,
     TensorType,
     UnitAttr,
@@ -243,6 +246,52 @@ class DestinationStyleEffects(MemoryEffect):
         if count is None:
             count = cls._last_sizes[data] = sizes.get_values()[-1]
         return not count or type(op.operands[-count].type) is TensorType
+
+
+_TYPE_TEXT: dict[Attribute, str] = {}
+"""The printed text of each tensor or memref type a compute op has printed.
+
+The final IR prints some 3 types per compute op, each some 15 printer calls
+(`memref<?x?x64xf32, strided<[?, ?, ?], offset: ?>>`), and a model has few
+distinct ones: one dict lookup each instead."""
+
+_TYPE_TEXT_LIMIT = 4096
+"""At most this many kept: a long-lived process printing many models."""
+
+
+def _type_text(type_: Attribute) -> str | None:
+    """`type_` as `Printer.print_attribute` prints it, for a tensor type
+    without an encoding or a memref type with no layout but a strided one and
+    no memory space (equal types of those print alike); None for any other."""
+    text = _TYPE_TEXT.get(type_)
+    if text is not None:
+        return text
+    if type(type_) is MemRefType:
+        if not isinstance(type_.layout, NoneAttr | StridedLayoutAttr) or not (
+            isinstance(type_.memory_space, NoneAttr)
+        ):
+            return None
+    elif type(type_) is not TensorType or not isinstance(type_.encoding, NoneAttr):
+        return None
+    stream = io.StringIO()
+    Printer(stream=stream).print_attribute(type_)
+    text = stream.getvalue()
+    if "\n" in text:
+        return None
+    if len(_TYPE_TEXT) >= _TYPE_TEXT_LIMIT:
+        _TYPE_TEXT.clear()
+    _TYPE_TEXT[type_] = text
+    return text
+
+
+def _print_types(printer: Printer, types: Sequence[Attribute]) -> None:
+    """`printer.print_list(types, printer.print_attribute)`, the same text,
+    with each plain tensor or memref type's text kept (`_type_text`)."""
+    texts = [_type_text(t) for t in types]
+    if None in texts:
+        printer.print_list(types, printer.print_attribute)
+    else:
+        printer.print_string(", ".join(cast(list[str], texts)))
 
 
 class HipDPSOp(IRDLOperation, ABC):
@@ -539,7 +588,7 @@ class HipDPSOp(IRDLOperation, ABC):
             if values:
                 printer.print_list(values, printer.print_ssa_value)
                 printer.print_string(" : ")
-                printer.print_list([v.type for v in values], printer.print_attribute)
+                _print_types(printer, [v.type for v in values])
             printer.print_string(")")
         printer.print_op_attributes(
             {**self.properties, **self.attributes},
@@ -549,7 +598,7 @@ class HipDPSOp(IRDLOperation, ABC):
             printer.print_string(" -> ")
             several = len(self.res) > 1  # parenthesized, as the parser reads them
             printer.print_string("(" if several else "")
-            printer.print_list([r.type for r in self.res], printer.print_attribute)
+            _print_types(printer, [r.type for r in self.res])
             printer.print_string(")" if several else "")
 
 
@@ -691,7 +740,13 @@ class ElementwiseOp(HipComputeOp, ABC):
         for value in [*self.inputs, self.outputs[0]]:
             assert AnyShapedTypeConstr.verifies(value.type)
             types.append(value.type.get_element_type())
-        error = self.element_type_error(types[:-1], types[-1])
+        # Once per class and element types: a model has few such pairs.
+        key = (type(self), *types)
+        if key in _ELEMENT_TYPE_ERRORS:
+            error = _ELEMENT_TYPE_ERRORS[key]
+        else:
+            error = self.element_type_error(types[:-1], types[-1])
+            _ELEMENT_TYPE_ERRORS[key] = error
         if error is not None:
             raise VerifyException(f"'{self.name}' {error}")
 
@@ -709,6 +764,11 @@ class ElementwiseOp(HipComputeOp, ABC):
         for other in shapes[1:]:
             shape = None if shape is None else broadcast(shape, other)
         return shape
+
+
+_ELEMENT_TYPE_ERRORS: dict[tuple[object, ...], str | None] = {}
+"""`ElementwiseOp.element_type_error` by (op class, its operands' and its
+result's element types), for the final verify: it depends on nothing else."""
 
 
 OpT = TypeVar("OpT", bound=ElementwiseOp)
