@@ -9,7 +9,7 @@ per pixel:
   groups (`np.matmul` with `out=`, BLAS per group) per image. A 1x1 kernel with
   unit strides and no pads (an empty workspace) is one `matmul` of the
   weights with the whole batch. 2-D float32 ops of `KERNEL_MIN_ELEMENTS` or
-  more take the numba kernels of `cpu_kernels_conv` (loaded then): im2col in
+  more (or convolutions of `KERNEL_MIN_MACS` multiply-adds) take the numba kernels of `cpu_kernels_conv` (loaded then): im2col in
   one pass; a depthwise convolution directly (no column matrix); a 3x3
   unit-stride one as Winograd F(2x2, 3x3) in the same workspace
   (`_bind_winograd`); a column matrix of several L2-sized blocks per thread
@@ -61,6 +61,15 @@ KERNEL_MIN_ELEMENTS = 1 << 14
 this many elements (its column matrix, or for a depthwise convolution and a
 pool, its output times the kernel's taps): below it the numpy forms cost
 little, and a small model never loads numba."""
+
+KERNEL_MIN_MACS = 1 << 22
+"""Where a convolution's column matrix is under `KERNEL_MIN_ELEMENTS` but its
+multiply-adds an image reach this, it takes the tile kernel
+(`_direct_fits`) all the same: many output channels over few positions.
+ResNet's last downsample (1x1 of stride 2, 256 to 512 channels, 7x7
+outputs: 12,544 column elements, 6.4 M multiply-adds) took 151-186 us by
+numpy's im2col and BLAS against 120-126 by the tile kernel (two threads,
+best and median of 40 alternating, load 0.4)."""
 
 BLOCK_BYTES = 1 << 20
 """The column matrix's block per thread where a convolution runs by blocks
@@ -171,13 +180,17 @@ def _direct_fits(
 ) -> bool:
     """Whether a convolution runs as one numba kernel (`_bind_direct`): 2-D,
     one group, float32, on AVX-512 (`wide_simd`: the micro-kernel's 24
-    accumulators), large enough for the kernels."""
+    accumulators), large enough for the kernels: by its column matrix, or
+    by its multiply-adds (`KERNEL_MIN_MACS`)."""
     kernel = ws.shape[2:]
+    elements = xs.shape[1] * math.prod(kernel) * math.prod(o.shape[2:])
     return (
         attrs.group == 1
         and xs.dtype == ws.dtype == o.dtype == np.float32
-        and _uses_kernels(
-            xs, kernel, xs.shape[1] * math.prod(kernel) * math.prod(o.shape[2:])
+        and (
+            _uses_kernels(xs, kernel, elements)
+            or _uses_kernels(xs, kernel, KERNEL_MIN_ELEMENTS)
+            and elements * ws.shape[0] >= KERNEL_MIN_MACS
         )
         and wide_simd()
     )

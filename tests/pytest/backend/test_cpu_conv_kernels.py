@@ -375,6 +375,26 @@ def test_conv_by_rows_only_where_it_pays(
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize("read_only", [True, False])
+def test_many_channels_over_few_positions_take_the_tile_kernel(
+    read_only: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A column matrix under `KERNEL_MIN_ELEMENTS` with multiply-adds of
+    `KERNEL_MIN_MACS` (ResNet's last downsample: 1x1 of stride 2, 256 to 512
+    channels at 7x7 outputs) takes the tile kernel, not numpy's im2col."""
+    case, outputs = Case((1, 256, 14, 14), (1, 1), (2, 2)), 512
+    elements = case.x[1] * math.prod(case.out_shape())
+    assert elements < cpu_conv.KERNEL_MIN_ELEMENTS
+    assert elements * outputs >= cpu_conv.KERNEL_MIN_MACS
+    monkeypatch.setattr(cpu_conv, "wide_simd", lambda: True)
+    taken: list[object] = []
+    method = cpu_conv.CpuConvolutions._bind_direct  # pyright: ignore[reportPrivateUsage]
+    monkeypatch.setattr(cpu_conv.CpuConvolutions, "_bind_direct", _spy(method, taken))
+    got, want = _run_conv(case, 1, 1, 2, True, outputs, read_only=read_only)
+    assert taken
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
 def _spy(method: Any, taken: list[object]) -> Any:
     """`method`, noting in `taken` each time it is called."""
 
