@@ -42,11 +42,11 @@ def _patch_xdsl_passes() -> None:
         cache_canonicalization_patterns,
         cache_cse_effects,
         cache_dead_code_checks,
-        cache_op_building,
         cache_op_traits,
         cache_segment_sizes,
         scope_cse_known_ops,
     )
+    from xhip.transforms.xdsl_patches_building import cache_op_building
 
     scope_cse_known_ops()
     cache_segment_sizes()

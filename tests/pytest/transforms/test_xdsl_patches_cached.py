@@ -87,7 +87,7 @@ from xhip.context import make_context
 from xhip.dialects.hip import HIP, HipDPSOp
 from xhip.pipeline import onnx_to_hip_passes
 from xhip.testing import parse_module
-from xhip.transforms import xdsl_patches, xdsl_patches_driver
+from xhip.transforms import xdsl_patches, xdsl_patches_building, xdsl_patches_driver
 from xhip.universe import XDSL_UNIVERSE
 
 from .test_compile_complexity import attention_layers
@@ -144,17 +144,23 @@ def restore_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
         )
     monkeypatch.setattr(canonicalize_module, "region_dce", xdsl_patches.XDSL_REGION_DCE)
     monkeypatch.setattr(
-        irdl_operations, "irdl_build_arg_list", xdsl_patches.XDSL_BUILD_ARG_LIST
+        irdl_operations,
+        "irdl_build_arg_list",
+        xdsl_patches_building.XDSL_BUILD_ARG_LIST,
     )
-    monkeypatch.setattr(irdl_operations, "irdl_op_init", xdsl_patches.XDSL_IRDL_OP_INIT)
-    monkeypatch.setattr(Operation, "__init__", xdsl_patches.XDSL_OPERATION_INIT)
+    monkeypatch.setattr(
+        irdl_operations, "irdl_op_init", xdsl_patches_building.XDSL_IRDL_OP_INIT
+    )
+    monkeypatch.setattr(
+        Operation, "__init__", xdsl_patches_building.XDSL_OPERATION_INIT
+    )
     monkeypatch.setattr(
         SSAValue,
         "replace_all_uses_with",
         xdsl_patches_driver.XDSL_REPLACE_ALL_USES_WITH,
     )
     monkeypatch.setattr(
-        DenseArrayBase, "from_list", staticmethod(xdsl_patches.XDSL_FROM_LIST)
+        DenseArrayBase, "from_list", staticmethod(xdsl_patches_building.XDSL_FROM_LIST)
     )
     monkeypatch.setattr(
         irdl_operations.BaseAttrAccessor,
@@ -204,7 +210,7 @@ def patched() -> Iterator[None]:
     xdsl_patches.cache_op_traits()
     xdsl_patches.cache_dead_code_checks()
     xdsl_patches.cache_canonicalization_patterns()
-    xdsl_patches.cache_op_building()
+    xdsl_patches_building.cache_op_building()
     xdsl_patches.cache_cse_effects()
     xdsl_patches.cache_segment_sizes()
     yield
@@ -401,18 +407,18 @@ def test_builder_gives_xdsl_groups_and_errors(patched: None) -> None:
         [[], x.result, c.result],
         [[], x, []],
     ):
-        assert xdsl_patches._build_arg_list(  # pyright: ignore[reportPrivateUsage]
+        assert xdsl_patches_building._build_arg_list(  # pyright: ignore[reportPrivateUsage]
             irdl_operations.VarIRConstruct.OPERAND, args, defs
-        ) == xdsl_patches.XDSL_BUILD_ARG_LIST(
+        ) == xdsl_patches_building.XDSL_BUILD_ARG_LIST(
             irdl_operations.VarIRConstruct.OPERAND, args, defs
         )
     for bad in ([[], None, None], [[], [x, x], []], [[]], [[], x, [x, x]]):
         with pytest.raises(ValueError) as ours:
-            xdsl_patches._build_arg_list(  # pyright: ignore[reportPrivateUsage]
+            xdsl_patches_building._build_arg_list(  # pyright: ignore[reportPrivateUsage]
                 irdl_operations.VarIRConstruct.OPERAND, bad, defs, "p: "
             )
         with pytest.raises(ValueError) as theirs:
-            xdsl_patches.XDSL_BUILD_ARG_LIST(
+            xdsl_patches_building.XDSL_BUILD_ARG_LIST(
                 irdl_operations.VarIRConstruct.OPERAND, bad, defs, "p: "
             )
         assert str(ours.value) == str(theirs.value)
@@ -536,14 +542,16 @@ def _generic(op: Operation) -> str:
 def test_short_builder_builds_what_xdsl_builds(
     patched: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ours = _built(monkeypatch, xdsl_patches._irdl_op_init)  # pyright: ignore[reportPrivateUsage]
-    monkeypatch.setattr(Operation, "__init__", xdsl_patches.XDSL_OPERATION_INIT)
+    ours = _built(monkeypatch, xdsl_patches_building._irdl_op_init)  # pyright: ignore[reportPrivateUsage]
+    monkeypatch.setattr(
+        Operation, "__init__", xdsl_patches_building.XDSL_OPERATION_INIT
+    )
     monkeypatch.setattr(
         SSAValue,
         "replace_all_uses_with",
         xdsl_patches_driver.XDSL_REPLACE_ALL_USES_WITH,
     )
-    assert ours == _built(monkeypatch, xdsl_patches.XDSL_IRDL_OP_INIT)
+    assert ours == _built(monkeypatch, xdsl_patches_building.XDSL_IRDL_OP_INIT)
     assert "operandSegmentSizes" in ours[2]
 
 
@@ -562,9 +570,9 @@ def test_an_op_built_twice_drops_its_old_uses(patched: None) -> None:
 def test_integer_arrays_shared_and_equal(patched: None) -> None:
     a = DenseArrayBase.from_list(i32, [1, 0, 2])
     assert a is DenseArrayBase.from_list(i32, (1, 0, 2))
-    assert a == xdsl_patches.XDSL_FROM_LIST(i32, [1, 0, 2])
+    assert a == xdsl_patches_building.XDSL_FROM_LIST(i32, [1, 0, 2])
     floats = DenseArrayBase.from_list(f32, [0.0, -0.0])
-    assert floats == xdsl_patches.XDSL_FROM_LIST(f32, [0.0, -0.0])
+    assert floats == xdsl_patches_building.XDSL_FROM_LIST(f32, [0.0, -0.0])
     assert DenseArrayBase.from_list(f32, [-0.0]) != DenseArrayBase.from_list(f32, [0.0])
 
 
@@ -579,7 +587,10 @@ def test_looking_up_a_pass_applies_the_caches(monkeypatch: pytest.MonkeyPatch) -
         CanonicalizationRewritePattern.match_and_rewrite
         is not xdsl_patches.XDSL_CANONICALIZE_OP
     )
-    assert irdl_operations.irdl_build_arg_list is not xdsl_patches.XDSL_BUILD_ARG_LIST
+    assert (
+        irdl_operations.irdl_build_arg_list
+        is not xdsl_patches_building.XDSL_BUILD_ARG_LIST
+    )
     assert cse_module.get_effects is xdsl_patches.cached_get_effects  # pyright: ignore[reportPrivateImportUsage]
     assert Operation.get_trait.__func__ is not xdsl_patches.XDSL_GET_TRAIT  # pyright: ignore[reportFunctionMemberAccess]
 
