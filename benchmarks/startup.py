@@ -16,6 +16,10 @@ Times (best of `--repeat`, wall clock) of fresh interpreters running:
     python benchmarks/startup.py
     python benchmarks/startup.py --model tests/fixtures/gpt2/model.onnx --repeat 9
 
+Like Python's bytecode, the dataclass methods a compile made are kept in
+xhip's `__pycache__` (`xhip.dataclass_code_cache`): the first round writes
+them (unless PYTHONDONTWRITEBYTECODE is set), the best times are warm ones.
+
 The rows are interleaved (each round runs every row once), so that the
 machine's other work falls on all of them alike; the load average is printed
 before and after, and the child processes' CPU seconds (user + system) beside

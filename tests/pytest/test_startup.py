@@ -71,9 +71,9 @@ def test_help_imports_no_compiler(argv: list[str]) -> None:
     ours = {m for m in mods if m.startswith("xhip.")}
     assert not {m for m in ours if m.startswith(("xhip.dialects", "xhip.transforms"))}
     assert not {m for m in ours if m.startswith(("xhip.frontend", "xhip.pipeline"))}
-    # The command line itself, the file names, progress and the runtime's
-    # memory sizes (`--max-memory`): nothing else.
-    assert len(ours) <= 10, sorted(ours)
+    # The command line itself, the file names, progress, the runtime's
+    # memory sizes (`--max-memory`) and the dataclass code cache: nothing else.
+    assert len(ours) <= 11, sorted(ours)
 
 
 def test_compile_loads_no_runtime(tmp_path: Path) -> None:
@@ -113,7 +113,9 @@ def test_compile_loads_the_families_its_model_uses(tmp_path: Path) -> None:
     }
 
 
-def xhip_process(*argv: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
+def xhip_process(
+    *argv: str, cwd: Path = REPO, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """The installed `xhip` command, stdout and stderr pipes, block-buffered
     (no PYTHONUNBUFFERED): what an `os._exit` without a flush would lose."""
     drop = ("COV", "PYTHONUNBUFFERED")
@@ -121,10 +123,51 @@ def xhip_process(*argv: str, cwd: Path = REPO) -> subprocess.CompletedProcess[st
         [str(Path(sys.executable).with_name("xhip")), *argv],
         capture_output=True,
         text=True,
-        env={k: v for k, v in os.environ.items() if not k.startswith(drop)},
+        env={
+            **{k: v for k, v in os.environ.items() if not k.startswith(drop)},
+            **(env or {}),
+        },
         cwd=cwd,
         check=False,
     )
+
+
+def test_the_command_installs_the_dataclass_code_cache() -> None:
+    """`xhip.cli` (both commands' package) reuses compiled dataclass methods;
+    a library's `import xhip` leaves `dataclasses` as it is."""
+    check = "import dataclasses, sys; print('exec' in vars(dataclasses))"
+    for module, installed in (("xhip.cli", "True"), ("xhip", "False")):
+        out = subprocess.run(
+            [sys.executable, "-c", f"import {module}; {check}"],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=REPO,
+        ).stdout
+        assert out.strip() == installed, module
+
+
+def test_a_second_compile_compiles_no_dataclass_method(tmp_path: Path) -> None:
+    """The first `xhip compile` writes the methods it compiled where Python
+    writes bytecode (here under `PYTHONPYCACHEPREFIX`); the second finds them
+    all there, writes nothing and prints the same IR."""
+    # An empty PYTHONDONTWRITEBYTECODE is unset: the file may be written.
+    env = {
+        "PYTHONPYCACHEPREFIX": str(tmp_path / "pycache"),
+        "PYTHONDONTWRITEBYTECODE": "",
+    }
+    outputs: list[str] = []
+    stamps: list[tuple[int, int]] = []
+    for run in ("first", "second"):
+        out = tmp_path / f"{run}.mlir"
+        result = xhip_process("compile", str(MODEL), "-o", str(out), env=env)
+        assert result.returncode == 0, result.stderr
+        outputs.append(out.read_text())
+        found = list((tmp_path / "pycache").rglob("dataclass-methods.*.marshal"))
+        assert len(found) == 1, found
+        stamps.append((found[0].stat().st_mtime_ns, found[0].stat().st_ino))
+    assert outputs[0] == outputs[1]
+    assert stamps[0] == stamps[1]
 
 
 def test_compile_process_flushes_stdout(tmp_path: Path) -> None:

@@ -20,11 +20,18 @@ import warnings
 from collections.abc import Sequence
 from typing import NoReturn, TextIO
 
+from xhip import dataclass_code_cache
 from xhip.cli.common import UserError
 from xhip.cli.compile import add_compile_parser
 from xhip.cli.import_ import add_import_parser
 from xhip.cli.run import add_run_parser
 from xhip.cli.verify_passes import add_verify_passes_parser
+
+# Before xDSL loads (none of the modules above imports it): the dataclass
+# methods of xDSL's classes compiled by an earlier command are reused. Both
+# commands (`xhip`, `hip-mlir-opt`) import this package first; a library
+# user's `import xhip` does not.
+dataclass_code_cache.install()
 
 
 class _Parser(argparse.ArgumentParser):
@@ -82,6 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     args.whole_process = whole_process
     code = _run(args)
+    dataclass_code_cache.save()
     if whole_process:
         exit_now(code)
     return code

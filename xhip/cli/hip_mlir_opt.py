@@ -32,6 +32,7 @@ from xdsl.passes import ModulePass
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException
 
+from xhip import dataclass_code_cache
 from xhip.cli import exit_now, show_warning
 from xhip.cli.common import (
     UserError,
@@ -291,6 +292,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run `hip-mlir-opt`; returns the exit code (without `argv`, the command
     itself, it ends the process as `xhip compile` does: `exit_now`)."""
     code = _main(argv)
+    dataclass_code_cache.save()
     if argv is None:
         exit_now(code)
     return code
