@@ -14,6 +14,8 @@ sized if an input is sized or one of the operands that size it is data.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from onnx import GraphProto
 
 SIZE_OPERANDS: dict[str, tuple[int, ...] | None] = {
@@ -68,9 +70,11 @@ SIZE_OPERANDS: dict[str, tuple[int, ...] | None] = {
 shape, not only their own shapes."""
 
 
-def data_sized_outputs(graph: GraphProto) -> set[str]:
-    """The graph outputs no node reads whose shape follows the data."""
+def data_sized_outputs(graph: GraphProto, weights: Collection[str] = ()) -> set[str]:
+    """The graph outputs no node reads whose shape follows the data.
+    `weights`: graph inputs that stand for initializers, not data."""
     data = {v.name for v in graph.input} - {t.name for t in graph.initializer}
+    data -= set(weights)
     sized: set[str] = set()
     for node in graph.node:
         inputs = [name for name in node.input if name]

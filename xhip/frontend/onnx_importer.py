@@ -56,7 +56,14 @@ from xdsl.dialects.builtin import (
     f32,
 )
 from xdsl.ir import Attribute, Block, Region, SSAValue
-from xdsl.irdl import OptOperandDef, OptResultDef, VarOperandDef, VarResultDef
+from xdsl.irdl import (
+    OptionalDef,
+    OptOperandDef,
+    OptResultDef,
+    VariadicDef,
+    VarOperandDef,
+    VarResultDef,
+)
 
 from xhip.dialects import onnx as onnx_dialect
 from xhip.dialects.family_index import CONTRIB_OPS, ONNX_OPS
@@ -202,6 +209,8 @@ class _Importer(TensorReader):
         ] = {}
         """Each op's attribute defaults (`_defaults`), read once per op type:
         onnx copies every default out of its schema on each read."""
+        self.plain_ops: dict[type[onnx_dialect.OnnxOp], bool] = {}
+        """Whether each op class read so far is `_plain`."""
         self.int_attrs: dict[tuple[int, IntegerType], IntegerAttr] = {}
         """The integer attributes made so far, by value and type (`_int`)."""
         self.opset = self._opset()
@@ -603,16 +612,47 @@ class _Importer(TensorReader):
                 result_types=[value.type], attributes={"value": value, **attributes}
             )
         else:
-            built = op.build(
-                operands=self.operands(node, op),
-                result_types=result_types,
-                properties=self.properties(node, op),
-                attributes=attributes,
-                regions=self.branches(node, op),
-            )
+            operands = self.operands(node, op)
+            properties = self.properties(node, op)
+            regions = self.branches(node, op)
+            if self._plain(op):
+                built = op.create(
+                    operands=cast(list[SSAValue], operands),
+                    result_types=cast(list[Attribute], result_types),
+                    properties=properties,
+                    attributes=attributes,
+                )
+            else:
+                built = op.build(
+                    operands=operands,
+                    result_types=result_types,
+                    properties=properties,
+                    attributes=attributes,
+                    regions=regions,
+                )
         block.add_op(built)
         for name, result in zip(names, built.results, strict=True):
             self.values[name] = result
+
+    def _plain(self, op: type[onnx_dialect.OnnxOp]) -> bool:
+        """Whether `op`'s builder only hands its arguments on: one operand
+        and one result per definition, no regions, successors or options
+        (segment sizes). `create` then makes the same op (`operands` and
+        `result_types` checked the arity, every property and attribute is
+        set) without the builder's grouping of each argument."""
+        plain = self.plain_ops.get(op)
+        if plain is None:
+            d = op.get_irdl_definition()
+            plain = self.plain_ops[op] = (
+                not d.regions
+                and not d.successors
+                and not d.options
+                and not any(
+                    isinstance(x, VariadicDef | OptionalDef)
+                    for _, x in [*d.operands, *d.results]
+                )
+            )
+        return plain
 
     def inline(self, node: NodeProto, name: str, block: Block) -> None:
         """An If whose condition is known before the run, and whose other
@@ -649,9 +689,12 @@ class _Importer(TensorReader):
         node's subgraphs: each a block whose arguments are the subgraph's
         inputs, of its nodes, ending in `onnx.Yield` of its outputs; values of
         the enclosing graphs are used directly (outer scope)."""
+        definitions = op.get_irdl_definition().regions
+        if not definitions:  # most ops: no need to read the node's attributes
+            return []
         graphs = {a.name: a.g for a in node.attribute if a.type == AttributeProto.GRAPH}
         regions: list[Region] = []
-        for name, _ in op.get_irdl_definition().regions:
+        for name, _ in definitions:
             if name not in graphs:
                 raise self.fail(f"{self.label(node)}: attribute '{name}' is missing")
             graph = graphs[name]
@@ -738,25 +781,25 @@ class _Importer(TensorReader):
         names of the outputs present, in order."""
         grouped: list[Attribute | list[Attribute]] = []
         names: list[str] = []
+        label = self.label(node)
+        outputs = list(node.output)
         for i, (_, definition) in enumerate(definitions):
-            name = node.output[i] if i < len(node.output) else ""
+            name = outputs[i] if i < len(outputs) else ""
             if isinstance(definition, VarResultDef) and not isinstance(
                 definition, OptResultDef
             ):  # the last definition takes the remaining outputs
-                rest = [n for n in node.output[i:] if n]
-                if len(rest) != len(node.output) - i:
-                    raise self.fail(f"{self.label(node)}: an output is missing")
-                grouped.append([self.value_type(n, self.label(node)) for n in rest])
+                rest = [n for n in outputs[i:] if n]
+                if len(rest) != len(outputs) - i:
+                    raise self.fail(f"{label}: an output is missing")
+                grouped.append([self.value_type(n, label) for n in rest])
                 names += rest
                 break
             if isinstance(definition, OptResultDef):
-                grouped.append(
-                    [self.value_type(name, self.label(node))] if name else []
-                )
+                grouped.append([self.value_type(name, label)] if name else [])
             elif name:
-                grouped.append(self.value_type(name, self.label(node)))
+                grouped.append(self.value_type(name, label))
             else:
-                raise self.fail(f"{self.label(node)}: output {i} is missing")
+                raise self.fail(f"{label}: output {i} is missing")
             if name:
                 names.append(name)
         return grouped, names

@@ -14,13 +14,13 @@ small initializers kept in external data are loaded into that copy only.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeGuard, cast
 
 import numpy as np
 import onnx
-from onnx import ModelProto, TensorProto, TypeProto, ValueInfoProto
+from onnx import AttributeProto, ModelProto, TensorProto, TypeProto, ValueInfoProto
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     Float8E4M3FNType,
@@ -168,9 +168,10 @@ def infer_value_infos(
     `filled`, if given, is told the values onnx left rank-less and our rules
     ranked, or whose `?` dims they sized.
     """
-    skeleton = _skeleton(model, load)
+    weights = _unread_weights(model)
+    skeleton = _skeleton(model, load, weights)
     still_open = _shape_open_outputs(skeleton)
-    _free_input_dims(skeleton)
+    _free_input_dims(skeleton, weights)
     try:
         # onnx annotates `model` with a bare `os.PathLike`: strict reads it as
         # partially unknown.
@@ -258,13 +259,14 @@ _INPUT_DIM = "unk__xhip_input_dim"
 it; `unk__`, so no type ever shows it as a model's name."""
 
 
-def _free_input_dims(skeleton: ModelProto) -> None:
+def _free_input_dims(skeleton: ModelProto, weights: Collection[str]) -> None:
     """A declared static dim (value_info, outputs) where onnx's inference,
     without the declarations, carries a graph input's dynamic dim, or leaves
     open on a graph output whose size is data (a Range of graph inputs:
     `data_sizes`), is that dim again: ONNX Runtime takes a
     declaration as a hint and runs any size the input allows, and a `3`
-    would size the value's buffer for one input only."""
+    would size the value's buffer for one input only. `weights`: the
+    skeleton's inputs that are initializers (`_unread_weights`)."""
     g = skeleton.graph
     declared = [
         v
@@ -286,7 +288,7 @@ def _free_input_dims(skeleton: ModelProto) -> None:
                 if not dim.dim_param:
                     dim.dim_param = f"{_INPUT_DIM}{i}_{j}"
                 inputs.add(dim.dim_param)
-    data_sized = data_sized_outputs(g)
+    data_sized = data_sized_outputs(g, weights)
     if not inputs and not data_sized:
         return
     try:
@@ -418,12 +420,15 @@ def _input(infos: Mapping[str, ValueInfo], name: str) -> Input:
 
 
 def _skeleton(
-    model: ModelProto, load: Callable[[TensorProto], TensorProto]
+    model: ModelProto,
+    load: Callable[[TensorProto], TensorProto],
+    weights: Collection[str] = (),
 ) -> ModelProto:
     """The model without its weights' data, for the checker and inference.
 
-    Large initializers become typed graph inputs, so neither tool copies
-    their bytes; small ones (shapes, axes) keep their data for inference.
+    Large initializers, and `weights` (`_unread_weights`), become typed graph
+    inputs, so neither tool copies their bytes; other small ones (shapes,
+    axes) keep their data for inference.
     """
     m = ModelProto()
     m.ir_version = model.ir_version
@@ -446,15 +451,118 @@ def _skeleton(
     declared = {v.name for v in model.graph.input}
     for tensor in model.graph.initializer:
         numel = math.prod(tensor.dims)
-        if numel <= _SHAPE_INFERENCE_KEEP:
+        if numel <= _SHAPE_INFERENCE_KEEP and tensor.name not in weights:
             g.initializer.append(load(tensor))
         elif tensor.name not in declared:
-            g.input.append(
-                onnx.helper.make_tensor_value_info(
-                    tensor.name, tensor.data_type, list(tensor.dims)
-                )
-            )
+            typed_input(g.input.add(), tensor.name, tensor.data_type, tensor.dims)
     return m
+
+
+def typed_input(
+    value: ValueInfoProto, name: str, elem_type: int, dims: Sequence[int]
+) -> None:
+    """`value` made what `onnx.helper.make_tensor_value_info(name, elem_type,
+    dims)` makes, in place: the helper builds and copies a `TypeProto`, and
+    the skeleton has one such input per weight."""
+    value.name = name
+    tensor_type = value.type.tensor_type
+    tensor_type.elem_type = elem_type
+    shape = tensor_type.shape
+    shape.SetInParent()
+    for d in dims:
+        shape.dim.add().dim_value = d
+
+
+_UNREAD_OPS = frozenset({"MatMul", "Gemm", "Conv", "Add", "Sub", "Mul", "Div"})
+"""Ops whose onnx inference, at every opset, reads no input's values: only
+Add to Div propagate values, and those of int32 and int64 tensors only
+(`DataPropagationContextImpl::getInputData`)."""
+
+_WEIGHT_SIZES: dict[int, int] = {
+    TensorProto.FLOAT: 4,
+    TensorProto.FLOAT16: 2,
+    TensorProto.DOUBLE: 8,
+}
+
+_WEIGHT_FIELDS = frozenset({"name", "doc_string", "data_type", "dims", "raw_data"})
+"""The fields a weight `_plain_weight` accepts may set: no other data field,
+no external data."""
+
+_SUBGRAPH_OPS = frozenset({"If", "Loop", "Scan", "SequenceMap"})
+"""The default domain's ops with graph attributes (the checker refuses one
+on any other op of that domain, and inference ignores it)."""
+
+
+def _unread_weights(model: ModelProto) -> set[str]:
+    """The small initializers the checker and inference can be given as typed
+    inputs, with the same outcome and no copy of their bytes: float data in
+    `raw_data` of the size its type needs (the checker accepts it), read only
+    by `_UNREAD_OPS` nodes of the main graph (inference never reads it), and
+    no graph input, output, value_info, other initializer or subgraph's name
+    (where it would be one value with a declared type, or shadowed). A node
+    result of its name is the checker's same error either way. A model of IR
+    version 3 or less, or with local functions, keeps them all."""
+    g = model.graph
+    if model.ir_version < 4 or model.functions:
+        return set()
+    candidates = [t.name for t in g.initializer if _plain_weight(t)]
+    if not candidates:
+        return set()
+    named = {v.name for v in [*g.input, *g.output, *g.value_info]}
+    seen: set[str] = set()
+    for tensor in g.initializer:
+        (named if tensor.name in seen else seen).add(tensor.name)
+    for node in g.node:
+        default = node.domain in ("", "ai.onnx")
+        op_type = node.op_type
+        if not default or op_type not in _UNREAD_OPS:
+            named.update(node.input)
+        if not default or op_type in _SUBGRAPH_OPS:
+            for sub in _graphs_of(node):
+                named |= _names_in(sub)
+    return {name for name in candidates if name not in named}
+
+
+def _plain_weight(tensor: TensorProto) -> bool:
+    """Whether onnx's checker accepts `tensor` wherever it is: a float type,
+    positive dims, at most `_SHAPE_INFERENCE_KEEP` elements (larger ones are
+    inputs anyway) and exactly their bytes in `raw_data`."""
+    size = _WEIGHT_SIZES.get(tensor.data_type)
+    if size is None:
+        return False
+    fields = {f.name: v for f, v in tensor.ListFields()}
+    dims: list[int] = fields.get("dims", [])
+    numel = math.prod(dims)
+    return (
+        fields.keys() <= _WEIGHT_FIELDS
+        and bool(tensor.name)
+        and bool(dims)
+        and all(d > 0 for d in dims)
+        and numel <= _SHAPE_INFERENCE_KEEP
+        and len(fields.get("raw_data", b"")) == numel * size
+    )
+
+
+def _graphs_of(node: onnx.NodeProto) -> list[onnx.GraphProto]:
+    graphs: list[onnx.GraphProto] = []
+    for attr in node.attribute:
+        if attr.type == AttributeProto.GRAPH:
+            graphs.append(attr.g)
+        elif attr.type == AttributeProto.GRAPHS:
+            graphs.extend(attr.graphs)
+    return graphs
+
+
+def _names_in(graph: onnx.GraphProto) -> set[str]:
+    """Every name a subgraph, or one nested in it, reads or defines."""
+    names = {v.name for v in [*graph.input, *graph.output, *graph.value_info]}
+    names |= {t.name for t in graph.initializer}
+    for node in graph.node:
+        names.update(node.input)
+        names.update(node.output)
+        for sub in _graphs_of(node):
+            names |= _names_in(sub)
+    return names
 
 
 _FUNCTION_DEFAULTS = {"MeanVarianceNormalization": ("axes", [0, 2, 3])}

@@ -36,7 +36,7 @@ from xhip.transforms.onnx_to_hip.constants import (
     ConstantsFile,
     ConvertConstant,
 )
-from xhip.transforms.onnx_to_hip.shapes import materialize_shape_values
+from xhip.transforms.onnx_to_hip.shapes import materialize_shape_values, within
 from xhip.transforms.onnx_to_hip.support import ConversionState, op_name
 from xhip.transforms.typed_patterns import TypedPatternApplier
 
@@ -51,12 +51,16 @@ class EraseEntryPoint(RewritePattern):
         rewriter.erase(op)
 
 
-def _erase_dead_constants(module: builtin.ModuleOp) -> None:
-    """Shape and axes constants die with the ops that read them."""
-    for op in reversed(list(module.walk())):
+def _erase_dead_constants(ops: list[Operation]) -> list[Operation]:
+    """Shape and axes constants die with the ops that read them (`ops`: the
+    module's, in walk order); the others are returned, in order."""
+    dead: set[int] = set()
+    for op in reversed(ops):
         if isinstance(op, onnx.ConstantOp) and not op.output.uses:
             op.detach()
             op.erase()
+            dead.add(id(op))
+    return [op for op in ops if id(op) not in dead] if dead else ops
 
 
 def _sort_attributes(module: builtin.ModuleOp) -> None:
@@ -163,9 +167,13 @@ class ConvertOnnxToHipPass(ModulePass):
             ),
             apply_recursively=False,
         ).rewrite_module(module)
-        _erase_dead_constants(module)
-        materialize_shape_values(module, state)
-        leftovers = [op for op in module.walk() if op_name(op).startswith("onnx.")]
+        # One walk for the steps below: they erase ops and add none that
+        # the next one looks for (`materialize_shape_values`).
+        ops = _erase_dead_constants(list(module.walk()))
+        materialize_shape_values(module, state, ops)
+        leftovers = [
+            op for op in ops if op_name(op).startswith("onnx.") and within(op, module)
+        ]
         if leftovers:
             leftovers = _failures(leftovers)
             error = (

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from xdsl.dialects import func
+from xdsl.dialects import bufferization, func
+from xdsl.dialects import memref as xmemref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     MemRefType,
@@ -30,6 +31,7 @@ from xdsl.utils.exceptions import PassFailedException
 from tests.pytest.conftest import REPO, STAGES
 from xhip.context import make_context
 from xhip.dialects.hip import ContextType
+from xhip.dialects.memref import GlobalOp
 from xhip.testing import count_calls, parse_module
 from xhip.transforms.buffer_results_to_out_params import BufferResultsToOutParamsPass
 from xhip.transforms.convert_onnx_to_hip import ConvertOnnxToHipPass
@@ -38,7 +40,7 @@ from xhip.transforms.one_shot_bufferize import (
     OneShotBufferizePass,
     expanded_type,
 )
-from xhip.transforms.onnx_to_hip.constants import ElidedConstantWarning
+from xhip.transforms.onnx_to_hip.constants import ALIGNMENT, ElidedConstantWarning
 from xhip.transforms.onnx_to_hip.reshape import Dim, reassociate
 
 INPUTS = REPO / "tests" / "filecheck" / "Inputs"
@@ -148,6 +150,42 @@ def test_constants_are_aligned_and_typed(tmp_path: Path) -> None:
     assert blob[24:64] == bytes(40)
     assert np.frombuffer(blob[64:72], np.float16).tolist() == [1, 2, 3, 4]
     assert np.frombuffer(blob[128:], np.float32).tolist() == [0.5, 1.5, 2.5, 3.5, 4.5]
+
+
+def test_constants_ops_are_what_the_builders_make(tmp_path: Path) -> None:
+    """`ConvertConstant._external` `create`s its ops with shared types and
+    attributes: the same ops as xDSL's builders make."""
+    module = parse_module((INPUTS / "attention_static.onnx.mlir").read_text())
+    run(module, HipAddContextArgPass(), ConvertOnnxToHipPass(256, str(tmp_path)))
+    built = [op for op in module.walk() if isinstance(op, GlobalOp)]
+    assert len(built) == 3
+    for global_op in built:
+        name = global_op.sym_name.data
+        (use,) = [
+            op
+            for op in module.walk()
+            if isinstance(op, xmemref.GetGlobalOp) and op.name_.string_value() == name
+        ]
+        (to_tensor,) = [u.operation for u in use.memref.uses]
+        assert isinstance(to_tensor, bufferization.ToTensorOp)
+        memref_type = global_op.type
+        reference = GlobalOp(
+            name,
+            MemRefType(memref_type.element_type, memref_type.get_shape()),
+            alignment=ALIGNMENT,
+            attributes=dict(global_op.attributes),
+        )
+        get_global = xmemref.GetGlobalOp(name, memref_type)
+        expected = [
+            (global_op, reference),
+            (use, get_global),
+            (to_tensor, bufferization.ToTensorOp(get_global, restrict=True)),
+        ]
+        for ours, theirs in expected:
+            assert type(ours) is type(theirs)
+            assert list(ours.properties.items()) == list(theirs.properties.items())
+            assert ours.attributes == theirs.attributes
+            assert ours.result_types == theirs.result_types
 
 
 def test_failure_leaves_no_file_and_keeps_the_old_one(tmp_path: Path) -> None:

@@ -47,7 +47,7 @@ def _emit(
 ) -> None:
     """Replace `op` by `build(ctx, init)`, init a fresh one of `op`'s result
     type (made before whatever `build` inserts)."""
-    ctx = context_of(op)
+    ctx = pattern.state.context(op)
     result_type = ranked(op.results[0], "the result")
     for value in inputs:
         ranked(value, "an operand")

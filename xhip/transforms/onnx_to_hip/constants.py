@@ -18,6 +18,7 @@ from typing import cast
 from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
 from xdsl.dialects import bufferization, builtin
 from xdsl.dialects import memref as xmemref
+from xdsl.dialects.bufferization import TensorFromMemRefConstraint
 from xdsl.dialects.builtin import (
     AnyDenseElement,
     BytesAttr,
@@ -26,7 +27,10 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     IntegerAttr,
     MemRefType,
+    StringAttr,
+    SymbolRefAttr,
     TensorType,
+    UnitAttr,
     i64,
 )
 from xdsl.ir import Attribute, Operation
@@ -48,6 +52,11 @@ from xhip.transforms.onnx_to_hip.support import (
 ALIGNMENT = 64
 """Byte alignment of each constant in the file and of its `memref.global`."""
 GLOBAL_PREFIX = "hip_ext_constant_"
+
+_PRIVATE = StringAttr("private")
+_ALIGNMENT_ATTR = IntegerAttr(ALIGNMENT, i64)
+_UNIT = UnitAttr()
+"""The attributes every external constant's ops share."""
 
 
 class ElidedConstantWarning(UserWarning):
@@ -254,6 +263,12 @@ class ConvertConstant(OnnxPattern[onnx.ConstantOp]):
     def __init__(self, state: ConversionState, policy: ConstantPolicy) -> None:
         super().__init__(state)
         self.policy = policy
+        self.types: dict[Attribute, tuple[MemRefType[Attribute], Attribute]] = {}
+        """Each external constant's tensor type -> its global's memref type and
+        the type `bufferization.to_tensor` gives that, made once (xDSL
+        verifies each new type; a model's weights share a few)."""
+        self.sizes: dict[int, IntegerAttr] = {}
+        """The `size` attributes made so far, by value."""
 
     def convert(self, op: onnx.ConstantOp, rewriter: PatternRewriter) -> None:
         if _read_at_compile_time(op):
@@ -286,24 +301,42 @@ class ConvertConstant(OnnxPattern[onnx.ConstantOp]):
         assert isinstance(module, builtin.ModuleOp)
         name = self.policy.fresh_global_name(module)
         offset = self.policy.output.append(data)
-        memref_type = MemRefType(
-            tensor_type.get_element_type(), tensor_type.get_shape()
-        )
-        global_op = GlobalOp(
-            name,
-            memref_type,
-            alignment=ALIGNMENT,
+        types = self.types.get(tensor_type)
+        if types is None:
+            memref_type = MemRefType(
+                tensor_type.get_element_type(), tensor_type.get_shape()
+            )
+            as_tensor = TensorFromMemRefConstraint.memref_to_tensor(memref_type)
+            types = self.types[tensor_type] = (memref_type, as_tensor)
+        memref_type, as_tensor = types
+        size = self.sizes.get(len(data))
+        if size is None:
+            size = self.sizes[len(data)] = IntegerAttr(len(data), i64)
+        # `create` with what `GlobalOp(name, memref_type, alignment=ALIGNMENT,
+        # attributes=...)`, `GetGlobalOp(name, memref_type)` and
+        # `ToTensorOp(get_global, restrict=True)` build, the attributes they
+        # would make anew for each constant shared (`test_constants_ops`).
+        global_op = GlobalOp.create(
+            properties={
+                "sym_name": StringAttr(name),
+                "sym_visibility": _PRIVATE,
+                "type": memref_type,
+                "alignment": _ALIGNMENT_ATTR,
+            },
             attributes={
                 EXTERNAL_DATA_ATTR: DictionaryAttr(
-                    {
-                        "offset": IntegerAttr(offset, i64),
-                        "size": IntegerAttr(len(data), i64),
-                    }
+                    {"offset": IntegerAttr(offset, i64), "size": size}
                 )
             },
         )
         # Like MLIR's SymbolTable insertion followed by a move to the front.
         rewriter.insert(global_op, InsertPoint.at_start(module.body.block))
-        get_global = xmemref.GetGlobalOp(name, memref_type)
-        to_tensor = bufferization.ToTensorOp(get_global, restrict=True)
+        get_global = xmemref.GetGlobalOp.create(
+            result_types=[memref_type], properties={"name": SymbolRefAttr(name)}
+        )
+        to_tensor = bufferization.ToTensorOp.create(
+            operands=get_global.results,
+            result_types=[as_tensor],
+            properties={"restrict": _UNIT},
+        )
         return [get_global, to_tensor]

@@ -10,6 +10,7 @@ over data) with `hip.readback`.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any, cast
 
 from xdsl.dialects import arith, builtin, tensor
@@ -242,12 +243,27 @@ def _cast(
     return cast_.results[0]
 
 
-def materialize_shape_values(module: builtin.ModuleOp, state: ConversionState) -> None:
+def materialize_shape_values(
+    module: builtin.ModuleOp,
+    state: ConversionState,
+    ops: Sequence[Operation] | None = None,
+) -> None:
     """What is left of the folded shape values after conversion: dead ones
     go, and each one device code reads becomes a `hip.from_elements`. Every
-    `tensor.dim` of a named input dim reads the first input of that name."""
-    named = named_dims(module)
-    for op in module.walk():
+    `tensor.dim` of a named input dim reads the first input of that name.
+
+    `ops`: the module's ops in walk order, if the caller has walked it since
+    the conversion (less any it erased): one walk for the pass's last steps.
+    """
+    if ops is None:
+        ops = list(module.walk())
+    sizes = state.sizes
+    named = (
+        sizes.named  # what the patterns used: no pattern changes arguments
+        if sizes is not None and sizes.module is module
+        else named_dims(module)
+    )
+    for op in ops:
         if isinstance(op, tensor.DimOp):
             index = index_values(op.index)
             if index is not None and isinstance(index[0], int):
@@ -258,11 +274,13 @@ def materialize_shape_values(module: builtin.ModuleOp, state: ConversionState) -
                         source,
                         state.folder.index(PatternRewriter(op), op, i),
                     ]
-    for op in reversed(list(module.walk())):
-        if isinstance(op, tensor.FromElementsOp) and not op.result.uses:
+    # The index constants made above are the only new ops: no shape value.
+    shapes = [op for op in ops if isinstance(op, tensor.FromElementsOp)]
+    for op in reversed(shapes):
+        if not op.result.uses:
             _erase_with_dead_operands(op)
-    for op in list(module.walk()):
-        if not isinstance(op, tensor.FromElementsOp):
+    for op in shapes:
+        if not within(op, module):  # erased as a dead shape value's operand
             continue
         elements = index_values(op.result)
         if elements is None:
@@ -281,6 +299,16 @@ def materialize_shape_values(module: builtin.ModuleOp, state: ConversionState) -
             ctx, values=[arith_.value(e) for e in elements], out=init.tensor
         )
         rewriter.replace(op, new)
+
+
+def within(op: Operation, top: Operation) -> bool:
+    """Whether `op` is still in `top` (not erased, nor in an erased op)."""
+    while op is not top:
+        parent = op.parent_op()
+        if parent is None:
+            return False
+        op = parent
+    return True
 
 
 def _erase_with_dead_operands(op: Operation) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar, get_args, get_origin
+from typing import Any, Generic, TypeGuard, TypeVar, get_args, get_origin
 
 from xdsl.dialects import arith, builtin, tensor
 from xdsl.dialects.builtin import (
@@ -22,7 +22,6 @@ from xdsl.utils.hints import isa
 
 from xhip.analysis.size_expr import Atom, AtomTable, KeyAtom, Poly
 from xhip.dialects import hip, onnx
-from xhip.dialects.constraints import AnyTensorTypeConstr
 from xhip.transforms.hip_add_context_arg import context_arg, enclosing_function
 from xhip.transforms.index_arith import (
     INDEX_BINARY,
@@ -71,6 +70,10 @@ class ConversionState:
     """What the dims of the converted values are (`SizeKeys`), made on first use."""
     static_dims: set[int] = field(default_factory=set[int])
     """The ops (by id) refused only for a dim that is not static."""
+    contexts: dict[int, tuple[Operation, SSAValue]] = field(
+        default_factory=dict[int, tuple[Operation, SSAValue]]
+    )
+    """Each function's `!hip.context` argument, by the function's id (`context`)."""
 
     def record(self, op: Operation, reason: str, static_dims: bool = False) -> None:
         self.failures[id(op)] = reason
@@ -78,6 +81,19 @@ class ConversionState:
             self.static_dims.add(id(op))
         else:
             self.static_dims.discard(id(op))
+
+    def context(self, op: Operation) -> SSAValue:
+        """`context_of(op)`, each function's context looked up once: the
+        arguments do not change while the patterns run."""
+        function = enclosing_function(op)
+        if function is not None:
+            known = self.contexts.get(id(function))
+            if known is not None and known[0] is function:
+                return known[1]
+        ctx = context_of(op)
+        if function is not None:
+            self.contexts[id(function)] = (function, ctx)
+        return ctx
 
     def message(self, op: Operation, default: str) -> str:
         """`onnx.Foo (node 'n'): why`, for the final error."""
@@ -132,6 +148,7 @@ class SizeKeys:
     """
 
     def __init__(self, module: builtin.ModuleOp | None) -> None:
+        self.module = module
         self.named = named_dims(module) if module is not None else {}
         self.table = AtomTable()
         self._dims: dict[DimSource, Poly] = {}
@@ -293,9 +310,17 @@ _DIVISIONS = (
 
 
 def ranked(value: SSAValue, what: str) -> TensorType[Attribute]:
-    if not AnyTensorTypeConstr.verifies(value.type):
-        raise Unsupported(f"{what} has type {value.type}; a ranked tensor is needed")
-    return value.type
+    typ = value.type
+    if not _is_ranked_tensor(typ):
+        raise Unsupported(f"{what} has type {typ}; a ranked tensor is needed")
+    return typ
+
+
+def _is_ranked_tensor(typ: Attribute) -> TypeGuard[TensorType[Attribute]]:
+    """`AnyTensorTypeConstr.verifies(typ)`, which is this `isinstance`, without
+    the verification context and exception it goes through (`ranked` is
+    asked of every operand and result)."""
+    return isinstance(typ, TensorType)
 
 
 def check_refines(value: SSAValue, result: SSAValue, what: str) -> bool:
@@ -404,7 +429,9 @@ def build_init(
             sizes.append(broadcast_size(rewriter, state, op, source.dims))
         else:
             sizes.append(_dim(rewriter, state, op, source))
-    empty = tensor.EmptyOp(sizes, result_type)
+    # `create`: the op `tensor.EmptyOp(sizes, result_type)` builds, without
+    # the builder's grouping of its one variadic operand.
+    empty = tensor.EmptyOp.create(operands=sizes, result_types=[result_type])
     rewriter.insert(empty)
     return empty.tensor
 
