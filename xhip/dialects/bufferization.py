@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import bufferization as xbufferization
-from xdsl.dialects.builtin import I1, AnyUnrankedMemRefTypeConstr, MemRefType, i1
+from xdsl.dialects.builtin import (
+    I1,
+    AnyUnrankedMemRefTypeConstr,
+    DenseArrayBase,
+    IntegerType,
+    MemRefType,
+    i1,
+    i32,
+)
 from xdsl.ir import Dialect, Operation, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -31,6 +39,10 @@ class _DeallocCanonicalization(HasCanonicalizationPatternsTrait):
         )
 
         return DEALLOC_CANONICALIZATION_PATTERNS
+
+
+_SEGMENT_SIZES: dict[tuple[int, int, int], DenseArrayBase[IntegerType]] = {}
+"""`operandSegmentSizes` of a `bufferization.dealloc`, by its three counts."""
 
 
 @irdl_op_definition
@@ -60,9 +72,18 @@ class DeallocOp(IRDLOperation):
         conditions: Sequence[SSAValue | Operation],
         retained: Sequence[SSAValue | Operation] = (),
     ):
-        super().__init__(
-            operands=[memrefs, conditions, retained],
-            result_types=[[i1] * len(retained)],
+        # What `IRDLOperation.__init__` builds, without its generic argument
+        # handling: the deallocation passes make one per freed buffer.
+        values = [SSAValue.get(v) for v in (*memrefs, *conditions, *retained)]
+        sizes = (len(memrefs), len(conditions), len(retained))
+        segments = _SEGMENT_SIZES.get(sizes)
+        if segments is None:
+            segments = _SEGMENT_SIZES[sizes] = DenseArrayBase.from_list(i32, sizes)
+        Operation.__init__(
+            self,
+            operands=values,
+            result_types=[i1] * len(retained),
+            properties={"operandSegmentSizes": segments},
         )
 
     @classmethod

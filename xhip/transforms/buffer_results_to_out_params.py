@@ -172,10 +172,19 @@ OutParams = dict[str, list[tuple[int, MemRefType[Attribute]]]]
 """The results moved to arguments, per function name: (result index, type)."""
 
 
-def _returned_values(op: func.FuncOp) -> list[SSAValue]:
-    """What the function's one return returns; empty if not one return."""
-    returns = [o for o in op.walk() if isinstance(o, func.ReturnOp)]
-    return list(returns[0].arguments) if len(returns) == 1 else []
+def _returned_values(op: func.FuncOp) -> tuple[list[SSAValue], bool]:
+    """What the function's one return returns (empty if not one return), and
+    whether the function reads a value back: without a `hip.readback`, no
+    result is `sized_by_readback`, which walks all that a result depends on
+    (at 100 attention layers, the whole function)."""
+    returns: list[func.ReturnOp] = []
+    reads_back = False
+    for o in op.walk():
+        if isinstance(o, func.ReturnOp):
+            returns.append(o)
+        elif o.name == "hip.readback":
+            reads_back = True
+    return (list(returns[0].arguments) if len(returns) == 1 else []), reads_back
 
 
 class ResultsToOutParams(RewritePattern):
@@ -187,12 +196,12 @@ class ResultsToOutParams(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: func.FuncOp, rewriter: PatternRewriter) -> None:
         outputs = op.function_type.outputs.data
-        returned = _returned_values(op)
+        returned, reads_back = _returned_values(op)
         moved = [
             (i, t)
             for i, t in enumerate(outputs)
             if AnyMemRefTypeConstr.verifies(t)
-            and not (returned and sized_by_readback(returned[i]))
+            and not (returned and reads_back and sized_by_readback(returned[i]))
         ]
         if not moved:
             return

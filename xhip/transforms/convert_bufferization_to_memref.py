@@ -22,7 +22,6 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -32,6 +31,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from xhip.dialects.memref import CastOp, DimOp
 from xhip.transforms.bufferization_lower_deallocations import LowerDeallocOp
+from xhip.transforms.typed_patterns import TypedPatternApplier
 
 
 def _fail(message: str) -> PassFailedException:
@@ -102,7 +102,7 @@ class ConvertBufferizationToMemrefPass(ModulePass):
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         PatternRewriteWalker(
-            GreedyRewritePatternApplier(
+            TypedPatternApplier(
                 [CloneToAllocAndCopy(), LowerDeallocOp()], dce_enabled=False
             ),
             apply_recursively=False,

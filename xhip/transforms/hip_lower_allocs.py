@@ -14,7 +14,6 @@ from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -23,6 +22,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.utils.exceptions import PassFailedException
 
 from xhip.dialects import hip
+from xhip.transforms.typed_patterns import TypedPatternApplier
 
 HIP_ALLOC_ALIGNMENT = 256
 """hipMalloc returns memory aligned to at least this many bytes."""
@@ -87,7 +87,7 @@ class HipLowerAllocsPass(ModulePass):
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         PatternRewriteWalker(
-            GreedyRewritePatternApplier(
+            TypedPatternApplier(
                 [LowerAllocToHipAlloc(), LowerDeallocToHipFree()], dce_enabled=False
             ),
             apply_recursively=False,

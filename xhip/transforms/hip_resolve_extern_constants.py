@@ -25,10 +25,9 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     i8,
 )
-from xdsl.ir import Attribute, BlockArgument, Operation
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -37,6 +36,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.utils.exceptions import PassFailedException
 
 from xhip.dialects.hip import CONSTANTS_FILE_ATTR, EXTERNAL_DATA_ATTR
+from xhip.transforms.typed_patterns import TypedPatternApplier
 
 BLOB_TYPE = MemRefType(i8, [DYNAMIC_INDEX])
 
@@ -97,6 +97,9 @@ def _blob_of(function: func.FuncOp) -> BlockArgument:
     return function.args[-1]
 
 
+_INDEX = IndexType()
+
+
 @dataclass
 class GetGlobalToBlobView(RewritePattern):
     """`memref.get_global @w` -> `memref.view %blob[%c<offset>][]`."""
@@ -113,11 +116,25 @@ class GetGlobalToBlobView(RewritePattern):
         function = _enclosing_function(op)
         if function is None:
             raise _fail(f"{op.name_} is read outside a function")
-        offset = arith.ConstantOp(IntegerAttr(constant.offset, IndexType()))
-        offset.result.name_hint = f"c{constant.offset}"
-        view = memref.ViewOp(_blob_of(function), offset, [], constant.type)
-        view.result.name_hint = "view"
+        offset, view = blob_view(_blob_of(function), constant)
         rewriter.replace(op, [offset, view])
+
+
+def blob_view(
+    blob: SSAValue, constant: ExternalConstant
+) -> tuple[arith.ConstantOp, memref.ViewOp]:
+    """The offset and the view of `constant` in `blob`: what
+    `arith.ConstantOp(IntegerAttr(offset, IndexType()))` and
+    `memref.ViewOp(blob, offset, [], type)` build, without the builders'
+    generic argument handling (two ops per constant)."""
+    value = IntegerAttr(constant.offset, _INDEX)
+    offset = arith.ConstantOp.create(result_types=[_INDEX], properties={"value": value})
+    offset.result.name_hint = f"c{constant.offset}"
+    view = memref.ViewOp.create(
+        operands=[blob, offset.result], result_types=[constant.type]
+    )
+    view.result.name_hint = "view"
+    return offset, view
 
 
 @dataclass
@@ -167,7 +184,9 @@ class HipResolveExternConstantsPass(ModulePass):
         for function in functions:
             _append_blob_argument(function)
         PatternRewriteWalker(
-            GreedyRewritePatternApplier(
+            # Each op tries only the pattern of its class (the output is xDSL's
+            # applier's): the others are every other op of the module.
+            TypedPatternApplier(
                 [
                     GetGlobalToBlobView(constants),
                     PassBlobToCallee({f.sym_name.data for f in functions}),

@@ -41,11 +41,13 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntAttr,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     NoneAttr,
     StridedLayoutAttr,
     TensorType,
     UnrankedMemRefType,
+    i32,
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -156,6 +158,10 @@ class Buffers:
         rewriter.insert(list(new_ops))
         for result, buffer in zip(op.results, buffers, strict=True):
             self._buffer[result] = buffer
+        self.retire(op)
+
+    def retire(self, op: Operation) -> None:
+        """Erase `op` in `finish`; until then it is no live user."""
         self._converted.append(op)
         self._converted_ids.add(id(op))
 
@@ -164,7 +170,8 @@ class Buffers:
         read (by an op no pattern converted) leaves wrappers of its buffers in
         its place, as replacing it with them would have."""
         for op in reversed(self._converted):
-            if any(result.uses for result in op.results):
+            # `first_use`, not `uses`: no use view built per result.
+            if any(result.first_use is not None for result in op.results):
                 wrappers = [_wrap(self._buffer[r]) for r in op.results]
                 block = op.parent_block()
                 assert block is not None
@@ -257,17 +264,32 @@ def copy_op(function: func.FuncOp, source: SSAValue, target: SSAValue) -> Operat
     return xmemref.CopyOp(source, target)
 
 
+_SEGMENT_SIZES: dict[int, DenseArrayBase[IntegerType]] = {}
+"""`memref.alloc`'s `operandSegmentSizes` by number of sizes (no symbols)."""
+
+
+def _alloc_op(sizes: Sequence[SSAValue], memref_type: Attribute) -> xmemref.AllocOp:
+    """`memref.alloc {alignment = 64}` as `AllocOp(sizes, [], type, alignment)`
+    makes it, without the builder's generic argument handling (800 at 100
+    attention layers, where it was most of bufferizing a `tensor.empty`)."""
+    segments = _SEGMENT_SIZES.get(len(sizes))
+    if segments is None:
+        segments = _SEGMENT_SIZES[len(sizes)] = DenseArrayBase.from_list(
+            i32, (len(sizes), 0)
+        )
+    return xmemref.AllocOp.create(
+        operands=sizes,
+        result_types=[memref_type],
+        properties={"alignment": _ALIGNMENT_ATTR, "operandSegmentSizes": segments},
+    )
+
+
 class BufferizeEmptyTensor(_BufferPattern):
     """`tensor.empty` -> `memref.alloc {alignment = 64}`."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tensor.EmptyOp, rewriter: PatternRewriter) -> None:
-        alloc = xmemref.AllocOp(
-            list(op.dynamic_sizes),
-            [],
-            identity_type(op.tensor.type),
-            _ALIGNMENT_ATTR,
-        )
+        alloc = _alloc_op(op.dynamic_sizes, identity_type(op.tensor.type))
         alloc.memref.name_hint = "alloc"
         self.buffers.convert(op, rewriter, [alloc], [alloc.memref])
 
@@ -282,7 +304,13 @@ def _dim_op(buffer: SSAValue, index: SSAValue) -> DimOp:
 
 
 class BufferizeDim(_BufferPattern):
-    """`tensor.dim` -> `memref.dim` of the buffer."""
+    """`tensor.dim` -> `memref.dim` of the buffer.
+
+    Its users read the new `memref.dim` at once (an index is no tensor); the
+    `tensor.dim` waits for `finish` like the other converted ops, which
+    erasing it through the rewriter (worklist and listeners) cost twice as
+    much as building its replacement (1,900 at 100 attention layers).
+    """
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tensor.DimOp, rewriter: PatternRewriter) -> None:
@@ -291,7 +319,9 @@ class BufferizeDim(_BufferPattern):
             return
         dim = _dim_op(buffer, op.index)
         dim.result.name_hint = "dim"
-        rewriter.replace(op, dim)
+        rewriter.insert(dim)
+        op.result.replace_all_uses_with(dim.result)
+        self.buffers.retire(op)
 
 
 def _constant_global_name(tensor_type: TensorType[Attribute]) -> str:
@@ -412,18 +442,39 @@ class BufferizeHipOp(_BufferPattern):
             else _fresh_buffer_like(buffer, rewriter)
             for init, buffer in zip(op.outputs, outputs)
         ]
-        properties: dict[str, Attribute | None] = {
-            k: v for k, v in op.properties.items() if k != "operandSegmentSizes"
-        }
-        new_op = type(op)(
+        new_op = memref_mode_op(op, inputs, new_outputs)
+        self.buffers.convert(op, rewriter, [new_op], new_outputs)
+
+
+def memref_mode_op(
+    op: hip.HipDPSOp, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+) -> hip.HipDPSOp:
+    """`op` on buffers: what `type(op)(op.ctx, inputs, outputs, index_operands=...,
+    properties=..., attributes=...)` builds, without the builder's generic
+    argument handling (800 hip ops at 100 attention layers). The operand
+    groups keep their sizes, so do the segment sizes; the builder puts them
+    after the other properties."""
+    segments = op.properties.get("operandSegmentSizes")
+    properties = {k: v for k, v in op.properties.items() if k != "operandSegmentSizes"}
+    if (
+        segments is None
+        or len(inputs) != len(op.inputs)
+        or len(outputs) != len(op.outputs)
+    ):
+        return type(op)(
             op.ctx,
             inputs,
-            new_outputs,
+            outputs,
             index_operands=list(op.index_operands),
-            properties=properties,
+            properties=dict[str, Attribute | None](properties),
             attributes=dict(op.attributes),
         )
-        self.buffers.convert(op, rewriter, [new_op], new_outputs)
+    properties["operandSegmentSizes"] = segments
+    return type(op).create(
+        operands=[op.ctx, *op.index_operands, *inputs, *outputs],
+        properties=properties,
+        attributes=dict(op.attributes),
+    )
 
 
 def _fresh_buffer_like(buffer: SSAValue, rewriter: PatternRewriter) -> SSAValue:
@@ -439,12 +490,7 @@ def _fresh_buffer_like(buffer: SSAValue, rewriter: PatternRewriter) -> SSAValue:
         dim.result.name_hint = "dim"
         rewriter.insert([index, dim])
         sizes.append(dim.result)
-    alloc = xmemref.AllocOp(
-        sizes,
-        [],
-        MemRefType(buffer.type.get_element_type(), shape),
-        _ALIGNMENT_ATTR,
-    )
+    alloc = _alloc_op(sizes, MemRefType(buffer.type.get_element_type(), shape))
     alloc.memref.name_hint = "alloc"
     rewriter.insert(alloc)
     return alloc.memref

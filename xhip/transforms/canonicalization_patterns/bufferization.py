@@ -103,7 +103,11 @@ def bool_constant(value: bool) -> arith.ConstantOp:
     attr = _BOOL_ATTRS.get(value)
     if attr is None:
         attr = _BOOL_ATTRS[value] = IntegerAttr(int(value), i1)
-    constant = arith.ConstantOp(attr)
+    # `arith.ConstantOp(attr)` without the builder's generic argument handling:
+    # the deallocation passes make one per allocation.
+    constant = arith.ConstantOp.create(
+        result_types=[attr.type], properties={"value": attr}
+    )
     constant.result.name_hint = "true" if value else "false"
     return constant
 
@@ -141,12 +145,14 @@ def rewrite_deallocs(root: Operation, patterns: Sequence[RewritePattern]) -> Non
         if rewriter is None:
             rewriter = PatternRewriter(op)
             rewriter.operation_insertion_handler.append(on_insert)
-        before = InsertPoint.before(op)
+        # Reset once per op, not per pattern: a pattern that does nothing
+        # leaves the rewriter as it found it (these patterns only change it
+        # through its rewriting methods, which all count as acting).
+        rewriter.has_done_action = False
+        rewriter._current_operation = op  # pyright: ignore[reportPrivateUsage]
+        rewriter.insertion_point = InsertPoint.before(op)
+        rewriter.name_hint = None
         for pattern in patterns:
-            rewriter.has_done_action = False
-            rewriter._current_operation = op  # pyright: ignore[reportPrivateUsage]
-            rewriter.insertion_point = before
-            rewriter.name_hint = None
             pattern.match_and_rewrite(op, rewriter)
             if rewriter.has_done_action:
                 # A method call, not `op.parent`: the rewrite may have erased `op`,
