@@ -47,6 +47,9 @@ def _patch_xdsl_passes() -> None:
         scope_cse_known_ops,
     )
     from xhip.transforms.xdsl_patches_building import cache_op_building
+    from xhip.transforms.xdsl_patches_cse import simplify_cse_operations
+    from xhip.transforms.xdsl_patches_printing import fast_printing
+    from xhip.transforms.xdsl_patches_visits import plan_walker_visits
 
     scope_cse_known_ops()
     cache_segment_sizes()
@@ -55,6 +58,9 @@ def _patch_xdsl_passes() -> None:
     cache_canonicalization_patterns()
     cache_op_building()
     cache_cse_effects()
+    plan_walker_visits()
+    simplify_cse_operations()
+    fast_printing()
 
 
 def _pass(name: str, module: str | None = None) -> Callable[[], type[ModulePass]]:

@@ -33,6 +33,14 @@ def matched_types(pattern: RewritePattern) -> tuple[type[Operation], ...] | None
     declared = getattr(pattern, "matched_op_types", None)
     if callable(declared):
         return _as_types(declared())
+    return op_type_pattern_types(pattern)
+
+
+def op_type_pattern_types(
+    pattern: RewritePattern,
+) -> tuple[type[Operation], ...] | None:
+    """The op classes of `pattern`'s `op_type_rewrite_pattern` method, which
+    returns at once for an op of any other class; None for another method."""
     method: Any = type(pattern).match_and_rewrite
     code = getattr(method, "__code__", None)
     closure = getattr(method, "__closure__", None)

@@ -28,7 +28,8 @@ traits (and builds new pattern objects) on every question, and every
 kept per op class (per trait type for the traits; `OpTraits.add_trait`
 forgets them all); `has_trait` too, which `canonicalize` asks of every op it
 visits. `cache_cse_effects()` does the same for `cse`'s effect queries, where
-the class's effect traits alone decide. `region_dce`, which ends every
+the class's effect traits alone decide; `effect_kinds` answers the kinds of
+an op's effects, all that `cse` and the deallocation passes ask. `region_dce`, which ends every
 `canonicalize`, sweeps the whole region until its live set stops growing (two
 sweeps at least); the patch finds the same least fixpoint in one walk.
 
@@ -36,11 +37,13 @@ sweeps at least); the patch finds the same least fixpoint in one walk.
 building an op cheaper.
 
 The installers also put in place `xhip.transforms.xdsl_patches_driver`'s: the
-pattern walker's loop resetting its rewriter by its fields and its worklist
-keyed by `id`, walks and iterators without a generator per level or a
-`StopIteration` per loop; and
+pattern walker's worklist keyed by `id`, walks and iterators without a
+generator per level or a `StopIteration` per loop; and
 `cache_cse_effects()` makes xDSL's traits and `dce` ask `cached_get_effects`
 of the ops inside an op with regions. `region_dce`'s sets hold `id`s.
+
+The walker's loop is `xhip.transforms.xdsl_patches_visits`'s, `cse`'s
+per-op step `xhip.transforms.xdsl_patches_cse`'s.
 
 None changes a result. The text for upstream is in `docs/xdsl-upstream.md`.
 """
@@ -61,8 +64,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import (
     Block,
     Operation,
+    OpResult,
     OpTraits,
     Region,
+    SSAValue,
     SSAValues,
 )
 from xdsl.ir.post_order import PostOrderIterator
@@ -119,7 +124,6 @@ from xhip.transforms.xdsl_patches_driver import (
     iterate_with_generators,
     op_walk,
     populate_worklist,
-    process_worklist,
     region_walk,
 )
 
@@ -420,9 +424,16 @@ def _get_traits_of_type(cls: type[Operation], trait_type: Any) -> list[Any]:
 def _add_trait(self: OpTraits, trait: OpTrait) -> None:
     """`OpTraits.add_trait`, forgetting what was kept of every class's traits."""
     XDSL_ADD_TRAIT(self, trait)
+    forget_trait_answers()
+
+
+def forget_trait_answers() -> None:
+    """Forget what was kept of every class's traits (a class whose `traits`
+    were replaced, as a test may do, is asked afresh)."""
     _TRAITS_OF_TYPE.clear()
     _DEAD_IF_UNUSED.clear()
     _EFFECTS.clear()
+    _KINDS.clear()
     FOLDS.clear()
 
 
@@ -496,7 +507,26 @@ def _dead_if_unused(
         hook = getattr(effects[0], "result_only_effects", None)
         if callable(hook):
             return cast(Callable[[Operation], bool], hook)
-    return XDSL_WOULD_BE_TRIVIALLY_DEAD
+    return _result_only_effects
+
+
+def _result_only_effects(op: Operation) -> bool:
+    """xDSL's `result_only_effects`, all `would_be_trivially_dead` asks of a
+    registered op that is neither a terminator nor a symbol (an `scf.if`): a
+    loop instead of `all` of a generator."""
+    effects = dead_code_elimination.get_effects(op)  # pyright: ignore[reportPrivateImportUsage]
+    if effects is None:
+        return False
+    for effect in effects:
+        kind = effect.kind
+        if kind == MemoryEffectKind.READ:
+            continue
+        if kind == MemoryEffectKind.ALLOC:
+            value = effect.value
+            if isinstance(value, SSAValue) and op.is_ancestor(value.owner):
+                continue
+        return False
+    return True
 
 
 def _would_be_trivially_dead(op: Operation) -> bool:
@@ -576,18 +606,34 @@ def _region_dce(
     ops: list[Operation] = []
     _reachable_ops(region, ops)
     scope = set(map(id, ops))
-    would_be_dead = dead_code_elimination.would_be_trivially_dead
-    worklist = [op for op in ops if not would_be_dead(op)]
+    worklist = _with_effects(ops)
     live = set(map(id, worklist))
     while worklist:
         for value in worklist.pop()._operands:  # pyright: ignore[reportPrivateUsage]
-            owner = value.owner
+            owner = value.op if type(value) is OpResult else value.owner
             key = id(owner)
             if key not in live and key in scope:
                 assert isinstance(owner, Operation)
                 live.add(key)
                 worklist.append(owner)
     return _delete_dead(region, live, listener)
+
+
+def _with_effects(ops: list[Operation]) -> list[Operation]:
+    """The ops of `ops` that `would_be_trivially_dead` says are not, asked
+    through `_DEAD_IF_UNUSED` here (a call less per op) where it is ours."""
+    would_be_dead = dead_code_elimination.would_be_trivially_dead
+    if would_be_dead is not _would_be_trivially_dead:
+        return [op for op in ops if not would_be_dead(op)]
+    known = _DEAD_IF_UNUSED
+    found: list[Operation] = []
+    for op in ops:
+        dead = known.get(type(op))
+        if dead is None:
+            dead = known[type(op)] = _dead_if_unused(op)
+        if dead is False or (dead is not True and not dead(op)):
+            found.append(op)
+    return found
 
 
 def _delete_dead(
@@ -625,12 +671,9 @@ _CANONICALIZERS: dict[type[Operation], RewritePattern | None] = {}
 """Each op class's canonicalization patterns, as one pattern (or None)."""
 
 
-def _canonicalize_op(
-    self: CanonicalizationRewritePattern, op: Operation, rewriter: PatternRewriter, /
-) -> None:
-    """`CanonicalizationRewritePattern.match_and_rewrite` with each class's
-    patterns (and their applier) built once, not on every visit."""
-    cls = type(op)
+def canonicalizer(cls: type[Operation]) -> RewritePattern | None:
+    """The pattern `canonicalize` applies to an op of class `cls`: its one
+    canonicalization pattern, an applier of its several, or None."""
     pattern = _CANONICALIZERS.get(cls, ...)
     if pattern is ...:
         patterns = tuple(
@@ -645,6 +688,17 @@ def _canonicalize_op(
             if len(patterns) == 1
             else GreedyRewritePatternApplier(list(patterns))
         )
+    return pattern
+
+
+def _canonicalize_op(
+    self: CanonicalizationRewritePattern, op: Operation, rewriter: PatternRewriter, /
+) -> None:
+    """`CanonicalizationRewritePattern.match_and_rewrite` with each class's
+    patterns (and their applier) built once, not on every visit."""
+    pattern = _CANONICALIZERS.get(type(op), ...)
+    if pattern is ...:
+        pattern = canonicalizer(type(op))
     if pattern is not None:
         pattern.match_and_rewrite(op, rewriter)
 
@@ -655,12 +709,10 @@ XDSL_CANONICALIZE_OP: Any = CanonicalizationRewritePattern.match_and_rewrite
 
 def cache_canonicalization_patterns() -> None:
     """Make `canonicalize` build each op class's patterns once, the pattern
-    walker reset its rewriter for each op cheaply, and the applier decide
-    whether to fold per op class. Calling it again changes nothing."""
+    walker fill its worklist in one loop, and the applier decide whether to
+    fold per op class. Calling it again changes nothing."""
     method: Any = _canonicalize_op
     CanonicalizationRewritePattern.match_and_rewrite = method
-    process: Any = process_worklist
-    PatternRewriteWalker._process_worklist = process  # pyright: ignore[reportPrivateUsage]
     populate: Any = populate_worklist
     PatternRewriteWalker._populate_worklist = populate  # pyright: ignore[reportPrivateUsage]
     applier: Any = applier_match_and_rewrite
@@ -694,30 +746,73 @@ def cached_get_effects(op: Operation) -> AbstractSet[EffectInstance] | None:
     return effects
 
 
-def has_effect_kind(op: Operation, kind: MemoryEffectKind) -> bool:
-    """xDSL's `has_effects(op, kind)` from `cached_get_effects` (the
-    deallocation passes ask it of every op). A loop, not `any` of a
-    generator: one that stops early is closed by raising `GeneratorExit`."""
-    effects = cached_get_effects(op)
-    if effects is None:
-        return False
+Kinds = tuple[MemoryEffectKind, ...]
+"""The distinct kinds of an op's effects, as a tuple: `in` a tuple compares
+by identity first, where a set would hash each kind through `Enum.__hash__`,
+a Python method."""
+
+_KINDS: dict[type[Operation], Kinds | None | bool | Callable[[Operation], Kinds]] = {}
+"""Per op class, its effects' kinds where its traits alone decide (or None:
+unknown), its one effect trait's `effect_kinds` hook, or False: the kinds of
+`cached_get_effects` of each op."""
+
+
+def _kinds_of(effects: AbstractSet[EffectInstance]) -> Kinds:
+    kinds: list[MemoryEffectKind] = []
     for effect in effects:
-        if effect.kind == kind:
-            return True
+        if effect.kind not in kinds:
+            kinds.append(effect.kind)
+    return tuple(kinds)
+
+
+def _kinds_plan(op: Operation) -> Kinds | None | bool | Callable[[Operation], Kinds]:
+    cls = type(op)
+    cached_get_effects(op)  # keeps the class's effects where static
+    static = _EFFECTS[cls]
+    if static is None or isinstance(static, frozenset):
+        return None if static is None else _kinds_of(static)
+    traits = cls.get_traits_of_type(MemoryEffect)
+    if len(traits) == 1 and not isinstance(op, UnregisteredOp):
+        hook = getattr(traits[0], "effect_kinds", None)
+        if callable(hook):
+            return cast(Callable[[Operation], Kinds], hook)
     return False
 
 
+def effect_kinds(op: Operation) -> Kinds | None:
+    """The kinds of xDSL's `get_effects(op)`, None where it is None: all that
+    `cse` and the deallocation passes ask of an op's effects. A compute op's
+    trait answers without building its effects (`effect_kinds`): a set of
+    frozen dataclasses hashed through `Enum.__hash__`, some 10 us an op."""
+    plan = _KINDS.get(type(op), True)
+    if plan is True:
+        plan = _KINDS[type(op)] = _kinds_plan(op)
+    if plan is None or type(plan) is tuple:
+        return cast(Kinds | None, plan)
+    if plan is False:
+        effects = cached_get_effects(op)
+        return None if effects is None else _kinds_of(effects)
+    return cast(Callable[[Operation], Kinds], plan)(op)
+
+
+def has_effect_kind(op: Operation, kind: MemoryEffectKind) -> bool:
+    """xDSL's `has_effects(op, kind)` from `effect_kinds` (the deallocation
+    passes ask it of every op)."""
+    kinds = effect_kinds(op)
+    return kinds is not None and kind in kinds
+
+
 def _is_side_effect_free(op: Operation) -> bool:
-    effects = cached_get_effects(op)
-    return effects is not None and len(effects) == 0
+    kinds = effect_kinds(op)
+    return kinds is not None and not kinds
 
 
 def _only_has_effect(op: Operation, effect: MemoryEffectKind) -> bool:
-    effects = cached_get_effects(op)
-    if effects is None:
+    kinds = effect_kinds(op)
+    if kinds is None:
         return False
-    for each in effects:
-        if each.kind != effect:
+    for kind in kinds:
+        if kind != effect:
             return False
     return True
 

@@ -8,11 +8,13 @@ definition list, and integer arrays are shared per value. The usual op (values
 or lists of values as operands, no regions or successors) skips the rest of
 `irdl_op_init`'s general handling, and `Operation.__init__` sets a new op's
 fields directly instead of through setters that first undo uses it cannot
-have: a `memref.dim` costs 8 us to build instead of 13.
+have: a `memref.dim` costs 8 us to build instead of 13. `IRDLOperation.__post_init__`
+fills the defaults found once per definition.
 
 The installer also puts in place `xhip.transforms.xdsl_patches_driver`'s
-`isa` constraints kept per hint, `isinstance` of IR classes in C and
-`replace_all_uses_with` without an operand view.
+`isa` constraints kept per hint, `isinstance` of IR classes in C,
+`replace_all_uses_with` without an operand view and `SSAValue.erase` without
+an `ErasedSSAValue` for a value without uses.
 
 None changes a result. The text for upstream is in `docs/xdsl-upstream.md`.
 """
@@ -59,6 +61,7 @@ from xhip.transforms.xdsl_patches_driver import (
     hint_constraint,
     plain_ir_isinstance,
     replace_all_uses_with,
+    ssa_value_erase,
 )
 
 _IS_SEQUENCE: dict[type[object], bool] = {list: True, tuple: True}
@@ -314,11 +317,57 @@ XDSL_OPERATION_INIT: Any = Operation.__init__
 """xDSL's own `Operation.__init__`: the tests' reference."""
 
 
+_DEFAULTS: dict[
+    int,
+    tuple[OpDef, tuple[tuple[str, Attribute], ...], tuple[tuple[str, Attribute], ...]],
+] = {}
+"""Per op definition (by id, kept alive with it): the properties and the
+attributes with a default value, in the definition's order."""
+
+
+def _defaults(
+    op_def: OpDef,
+) -> tuple[OpDef, tuple[tuple[str, Attribute], ...], tuple[tuple[str, Attribute], ...]]:
+    def with_default(defs: Mapping[str, Any]) -> tuple[tuple[str, Attribute], ...]:
+        return tuple(
+            (name, d.default_value)
+            for name, d in defs.items()
+            if not isinstance(d, OptionalDef) and d.default_value is not None
+        )
+
+    entry = (op_def, with_default(op_def.properties), with_default(op_def.attributes))
+    _DEFAULTS[id(op_def)] = entry
+    return entry
+
+
+def _irdl_post_init(self: IRDLOperation) -> None:
+    """`IRDLOperation.__post_init__` (every op built), the definition's
+    properties and attributes with a default found once per definition
+    instead of scanning them all for every op."""
+    op_def = self.get_irdl_definition()
+    entry = _DEFAULTS.get(id(op_def))
+    if entry is None or entry[0] is not op_def:
+        entry = _defaults(op_def)
+    _, properties, attributes = entry
+    for name, default in properties:
+        if name not in self.properties:
+            self.properties[name] = default
+    for name, default in attributes:
+        if name not in self.attributes:
+            self.attributes[name] = default
+    super(IRDLOperation, self).__post_init__()
+
+
+XDSL_IRDL_POST_INIT: Any = IRDLOperation.__post_init__
+"""xDSL's own: the tests' reference."""
+
+
 def cache_op_building() -> None:
     """Make every op's builder answer `isinstance(_, Sequence)` per type,
     share each segment-sizes attribute, take a short path for the usual op,
     and set an op's fields directly; `isa` (types' builders ask it) keeps the
-    constraint of each generic hint. Calling it again changes nothing."""
+    constraint of each generic hint; erasing a value without uses is cheap.
+    Calling it again changes nothing."""
     irdl_package.irdl_to_attr_constraint = hint_constraint
     from_list: Any = staticmethod(_from_list)
     irdl_operations.irdl_build_arg_list = _build_arg_list
@@ -328,4 +377,8 @@ def cache_op_building() -> None:
     Operation.__init__ = operation_init
     replace_uses: Any = replace_all_uses_with
     SSAValue.replace_all_uses_with = replace_uses
+    erase: Any = ssa_value_erase
+    SSAValue.erase = erase
+    post_init: Any = _irdl_post_init
+    IRDLOperation.__post_init__ = post_init
     plain_ir_isinstance()

@@ -2,11 +2,7 @@
 functions with the others (`docs/xdsl-upstream.md`, 3, 7, 8 and 13-17); kept
 apart only for the size of that module.
 
-`process_worklist`: the pattern walker (`canonicalize` and every pass built
-on `PatternRewriteWalker`) resets its rewriter for each op it visits through
-property setters and a checked `InsertPoint`, 1.8 us an op; set directly, 1 us,
-and the point built only when a pattern asks for it (`WalkRewriter`).
-`OpWorklist`, `populate_worklist`: the walker's worklist keyed by `id(op)`
+`OpWorklist`, `populate_worklist`: the pattern walker's worklist keyed by `id(op)`
 (an op's hash is `id` through a Python method) and filled in one loop.
 `op_walk`, `region_walk`, `block_walk`, `iterate_with_generators`: a walk
 handed each op up through three generators per nesting level, and loops
@@ -36,22 +32,11 @@ from xdsl.irdl import AttrConstraint
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriterListener,
     PatternRewriteWalker,
 )
-from xdsl.rewriter import InsertPoint
 from xdsl.traits import ConstantLike, HasFolder
 from xdsl.transforms import dead_code_elimination
 from xdsl.utils.worklist import _MISSING, Worklist  # pyright: ignore[reportPrivateUsage]
-
-
-def _insert_point_before(op: Operation, block: Block) -> InsertPoint:
-    """`InsertPoint.before(op)` where `block` is known to be op's: the frozen
-    dataclass's fields set directly, without its check that they agree."""
-    point = object.__new__(InsertPoint)
-    object.__setattr__(point, "block", block)
-    object.__setattr__(point, "insert_before", op)
-    return point
 
 
 class OpWorklist(Worklist[Operation]):
@@ -80,7 +65,7 @@ class OpWorklist(Worklist[Operation]):
                 stack.append(item)
 
     def pop(self) -> Operation:
-        item = _next_op(self._stack, cast(dict[int, int], self._map))
+        item = next_op(self._stack, cast(dict[int, int], self._map))
         if item is None:
             raise IndexError("pop from empty worklist")
         return item
@@ -103,7 +88,7 @@ class OpWorklist(Worklist[Operation]):
         return ours
 
 
-def _next_op(stack: list[Any], known: dict[int, int]) -> Operation | None:
+def next_op(stack: list[Any], known: dict[int, int]) -> Operation | None:
     """`Worklist.pop` after its `__bool__`: the last op on the stack that was
     not removed, or None when there is none."""
     while stack:
@@ -114,7 +99,7 @@ def _next_op(stack: list[Any], known: dict[int, int]) -> Operation | None:
     return None
 
 
-def _op_worklist(walker: PatternRewriteWalker) -> OpWorklist:
+def op_worklist(walker: PatternRewriteWalker) -> OpWorklist:
     worklist = walker._worklist  # pyright: ignore[reportPrivateUsage]
     if type(worklist) is not OpWorklist:
         worklist = walker._worklist = OpWorklist.of(worklist)  # pyright: ignore[reportPrivateUsage]
@@ -126,82 +111,13 @@ def populate_worklist(
 ) -> None:
     """`PatternRewriteWalker._populate_worklist` into an `OpWorklist`, the
     walk's ops pushed in one loop."""
-    _op_worklist(self).push_all(
+    op_worklist(self).push_all(
         op.walk(reverse=not self.walk_reverse, region_first=not self.walk_regions_first)
     )
 
 
 XDSL_POPULATE_WORKLIST: Any = PatternRewriteWalker._populate_worklist  # pyright: ignore[reportPrivateUsage]
 """xDSL's own: the tests' reference."""
-
-
-class WalkRewriter(PatternRewriter):
-    """The pattern walker's rewriter, its insertion point (before the op being
-    rewritten) built when a pattern first asks for it: most ops meet no
-    pattern that inserts, and building the point was a third of resetting
-    the rewriter for each op. The point is the one the reset would have
-    built, the block taken then, not when it is asked for."""
-
-    _point: InsertPoint | None = None
-    _point_op: Operation | None = None
-    _point_block: Block | None = None
-
-    @property
-    def insertion_point(self) -> InsertPoint:  # pyright: ignore[reportIncompatibleVariableOverride]
-        point = self._point
-        if point is None:
-            assert self._point_op is not None and self._point_block is not None
-            point = self._point = _insert_point_before(
-                self._point_op, self._point_block
-            )
-        return point
-
-    @insertion_point.setter
-    def insertion_point(self, point: InsertPoint) -> None:  # pyright: ignore[reportIncompatibleVariableOverride]
-        self._point = point
-
-
-def process_worklist(
-    self: PatternRewriteWalker, listener: PatternRewriterListener
-) -> bool:
-    """`PatternRewriteWalker._process_worklist`, the rewriter reset for each op
-    by its fields instead of through its property setters and a checked
-    `InsertPoint` (1.8 us of every op every `canonicalize` visits, 1 us
-    then), the point built only when a pattern asks for it (`WalkRewriter`),
-    and the ops taken from an `OpWorklist` without a method call each."""
-    worklist = _op_worklist(self)
-    stack = worklist._stack  # pyright: ignore[reportPrivateUsage]
-    known = cast(dict[int, int], worklist._map)  # pyright: ignore[reportPrivateUsage]
-    done = False
-    op = _next_op(stack, known)
-    if op is None:
-        return done
-    rewriter = WalkRewriter(op)
-    rewriter.extend_from_listener(listener)
-    pattern = self.pattern
-    while True:
-        block = op.parent
-        rewriter.has_done_action = False
-        rewriter._current_operation = op  # pyright: ignore[reportPrivateUsage]
-        if block is not None:
-            rewriter._point = None  # pyright: ignore[reportPrivateUsage]
-            rewriter._point_op = op  # pyright: ignore[reportPrivateUsage]
-            rewriter._point_block = block  # pyright: ignore[reportPrivateUsage]
-        else:
-            rewriter.insertion_point = InsertPoint.before(op)  # raises as xDSL's
-        rewriter._name_hint = None  # pyright: ignore[reportPrivateUsage]
-        try:
-            pattern.match_and_rewrite(op, rewriter)
-        except Exception as err:
-            op.emit_error(f"Error while applying pattern: {err}", underlying_error=err)
-        done |= rewriter.has_done_action
-        op = _next_op(stack, known)
-        if op is None:
-            return done
-
-
-XDSL_PROCESS_WORKLIST: Any = PatternRewriteWalker._process_worklist  # pyright: ignore[reportPrivateUsage]
-"""xDSL's own worklist loop: the tests' reference."""
 
 
 FOLDS: dict[type[Operation], bool] = {}
@@ -453,6 +369,32 @@ def replace_all_uses_with(self: SSAValue, value: SSAValue) -> None:
 
 XDSL_REPLACE_ALL_USES_WITH: Any = SSAValue.replace_all_uses_with
 """xDSL's own: the tests' reference."""
+
+
+_ERASABLE_NAMES: set[str] = set()
+"""Names xDSL's `SSAValue.erase` was seen to accept: it sets each on the
+`ErasedSSAValue` it builds, which raises for a name that does not read back
+(a value named `_1` keeps the name `""`)."""
+
+
+def ssa_value_erase(self: SSAValue, safe_erase: bool = True) -> None:
+    """`SSAValue.erase` (every result of every op erased): a value without
+    uses is left as xDSL's leaves it, without building the `ErasedSSAValue`
+    that would take its uses and checking the value's name on it, 4 us a
+    result; with a name not seen to pass that check, it goes to xDSL's."""
+    if self.first_use is None:
+        name = self._name  # pyright: ignore[reportPrivateUsage]
+        if name is None or name in _ERASABLE_NAMES:
+            return
+        XDSL_SSA_VALUE_ERASE(self, safe_erase)
+        if len(_ERASABLE_NAMES) < 65536:  # a long-lived process meets many
+            _ERASABLE_NAMES.add(name)
+        return
+    XDSL_SSA_VALUE_ERASE(self, safe_erase)
+
+
+XDSL_SSA_VALUE_ERASE: Any = SSAValue.erase
+"""xDSL's own: the tests' reference, and every value with uses."""
 
 
 def _ops_from(op: Operation | None) -> Iterator[Operation]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import io
 import math
 from abc import ABC
-from collections.abc import Collection, Mapping, Sequence, Set
+from collections.abc import Callable, Collection, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
 
@@ -215,6 +215,18 @@ def _index_group(
     return [list(index)] if cls.NUM_INDEX_OPERANDS is None else list(index)
 
 
+_tuple_item = cast(Callable[[tuple[Any, ...], int], Any], tuple.__getitem__)  # pyright: ignore[reportUnknownMemberType]
+"""`tuple`'s own indexing: `SSAValues` overrides it in Python."""
+
+_KINDS: dict[tuple[bool, bool], tuple[MemoryEffectKind, ...]] = {
+    (False, False): (),
+    (True, False): (MemoryEffectKind.READ,),
+    (False, True): (MemoryEffectKind.WRITE,),
+    (True, True): (MemoryEffectKind.READ, MemoryEffectKind.WRITE),
+}
+"""A memref-mode compute op's effect kinds, by whether it has `ins` and `outs`."""
+
+
 class DestinationStyleEffects(MemoryEffect):
     """A compute op's effects depend on its mode, as for `linalg` ops.
 
@@ -240,12 +252,26 @@ class DestinationStyleEffects(MemoryEffect):
 
     @classmethod
     def result_only_effects(cls, op: Operation) -> bool:
-        """xDSL's `result_only_effects`, fast (xdsl_patches): no memref `outs`."""
-        sizes = cast(DenseArrayBase[IntegerType], op.properties["operandSegmentSizes"])
+        """xDSL's `result_only_effects`, fast (xdsl_patches): no memref `outs`.
+        No `cast` and no operand view: every dead-code check asks it."""
+        sizes: DenseArrayBase[IntegerType] = op.properties["operandSegmentSizes"]  # pyright: ignore[reportAssignmentType]
         count = cls._last_sizes.get(data := sizes.data.data)
         if count is None:
             count = cls._last_sizes[data] = sizes.get_values()[-1]
-        return not count or type(op.operands[-count].type) is TensorType
+        if not count:
+            return True
+        last: SSAValue = _tuple_item(op._operands, -count)  # pyright: ignore[reportPrivateUsage]
+        return type(last.type) is TensorType
+
+    @classmethod
+    def effect_kinds(cls, op: Operation) -> tuple[MemoryEffectKind, ...]:
+        """The kinds of `get_effects(op)` without building it (xdsl_patches'
+        `effect_kinds`: `cse` and the deallocation passes ask only these)."""
+        assert isinstance(op, HipDPSOp)
+        outputs = op.outputs
+        if outputs and type(outputs[0].type) is TensorType:
+            return ()
+        return _KINDS[bool(op.inputs), bool(outputs)]
 
 
 _TYPE_TEXT: dict[Attribute, str] = {}
