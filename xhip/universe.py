@@ -49,6 +49,7 @@ def _patch_xdsl_passes() -> None:
     from xhip.transforms.xdsl_patches_building import cache_op_building
     from xhip.transforms.xdsl_patches_cse import simplify_cse_operations
     from xhip.transforms.xdsl_patches_printing import fast_printing
+    from xhip.transforms.xdsl_patches_verify import fast_op_verify
     from xhip.transforms.xdsl_patches_visits import plan_walker_visits
 
     scope_cse_known_ops()
@@ -61,6 +62,7 @@ def _patch_xdsl_passes() -> None:
     plan_walker_visits()
     simplify_cse_operations()
     fast_printing()
+    fast_op_verify()
 
 
 def _pass(name: str, module: str | None = None) -> Callable[[], type[ModulePass]]:
