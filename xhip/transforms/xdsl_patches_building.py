@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import (
     Attribute,
     Block,
+    IRWithName,
     Operation,
     OpResult,
     Region,
@@ -362,6 +363,47 @@ XDSL_IRDL_POST_INIT: Any = IRDLOperation.__post_init__
 """xDSL's own: the tests' reference."""
 
 
+_VALID_NAMES: dict[str, str] = {}
+"""Name hints xDSL accepted, to what it keeps of each (the name without a
+`_N` suffix): a pure function of the string."""
+
+_VALID_NAMES_CAP = 1 << 16
+"""Past this many distinct names, new ones are checked but not kept."""
+
+
+def _set_name_hint(self: IRWithName, name: str | None) -> None:
+    """`IRWithName.name_hint`'s setter, each distinct name's two regular
+    expressions run once; a new or invalid name goes to xDSL's setter (so its
+    `ValueError` names the class as before)."""
+    if name is not None:
+        valid = _VALID_NAMES.get(name)
+        if valid is not None:
+            self._name = valid  # pyright: ignore[reportPrivateUsage]
+            return
+    XDSL_SET_NAME_HINT(self, name)
+    if name is not None and len(_VALID_NAMES) < _VALID_NAMES_CAP:
+        _VALID_NAMES[name] = cast(str, self._name)  # pyright: ignore[reportPrivateUsage]
+
+
+XDSL_NAME_HINT: property = vars(IRWithName)["name_hint"]
+XDSL_SET_NAME_HINT: Any = XDSL_NAME_HINT.fset
+"""xDSL's own setter: new names, errors, and the tests' reference."""
+
+
+def _attach_op(self: Block, operation: Operation) -> None:
+    """`Block._attach_op` without the walk up from the block to the module
+    for an op with no regions and no parent, the usual op (it cannot contain
+    the block); any other goes to xDSL's, for its checks and errors."""
+    if operation.parent or operation.regions:
+        XDSL_ATTACH_OP(self, operation)
+        return
+    operation.parent = self
+
+
+XDSL_ATTACH_OP: Any = vars(Block)["_attach_op"]
+"""xDSL's own: ops with regions or a parent, and the tests' reference."""
+
+
 def cache_op_building() -> None:
     """Make every op's builder answer `isinstance(_, Sequence)` per type,
     share each segment-sizes attribute, take a short path for the usual op,
@@ -381,4 +423,7 @@ def cache_op_building() -> None:
     SSAValue.erase = erase
     post_init: Any = _irdl_post_init
     IRDLOperation.__post_init__ = post_init
+    IRWithName.name_hint = property(XDSL_NAME_HINT.fget, _set_name_hint)  # pyright: ignore[reportAttributeAccessIssue]
+    attach_op: Any = _attach_op
+    Block._attach_op = attach_op  # pyright: ignore[reportPrivateUsage]
     plain_ir_isinstance()

@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import (
     Attribute,
     Block,
+    IRWithName,
     Operation,
     OpTraits,
     Region,
@@ -160,6 +161,8 @@ def restore_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(
         Operation, "__init__", xdsl_patches_building.XDSL_OPERATION_INIT
     )
+    monkeypatch.setattr(IRWithName, "name_hint", xdsl_patches_building.XDSL_NAME_HINT)
+    monkeypatch.setattr(Block, "_attach_op", xdsl_patches_building.XDSL_ATTACH_OP)
     monkeypatch.setattr(
         SSAValue,
         "replace_all_uses_with",
@@ -1139,3 +1142,41 @@ def test_ssa_values_index_as_xdsl(patched: None) -> None:
             values[bad]
         with pytest.raises(IndexError):
             theirs(values, bad)
+
+
+@pytest.mark.parametrize(
+    "name", ["x", "x_1", "x_1_2", "a.b-c$", "_", "_1", "y_", "x1", "1x", "", "a b"]
+)
+def test_name_hints_are_xdsls(patched: None, name: str) -> None:
+    """The memoized setter keeps what xDSL's keeps, and raises what it raises,
+    the first time a name is seen and again once it is known."""
+    for _ in range(2):
+        ours, theirs = Block(), Block()
+        try:
+            xdsl_patches_building.XDSL_SET_NAME_HINT(theirs, name)
+        except ValueError as e:
+            with pytest.raises(ValueError) as raised:
+                ours.name_hint = name
+            assert raised.value.args == e.args
+            continue
+        ours.name_hint = name
+        assert ours.name_hint == theirs.name_hint
+    value = test.TestOp(result_types=[i32]).results[0]
+    value.name_hint = None
+    assert value.name_hint is None
+
+
+def test_attaching_ops_is_xdsls(patched: None) -> None:
+    """An op without regions attaches as with xDSL's; an op already attached,
+    or one that holds the block, still raises xDSL's errors."""
+    block = Block()
+    op = test.TestOp()
+    block.add_op(op)
+    assert op.parent is block and list(block.ops) == [op]
+    with pytest.raises(ValueError, match="already attached"):
+        Block().add_op(op)
+    inner = Block()
+    holder = test.TestOp(regions=[Region(inner)])
+    with pytest.raises(ValueError, match="contained in the operation"):
+        inner.add_op(holder)
+    assert holder.parent is None
