@@ -784,15 +784,15 @@ def effect_kinds(op: Operation) -> Kinds | None:
     `cse` and the deallocation passes ask of an op's effects. A compute op's
     trait answers without building its effects (`effect_kinds`): a set of
     frozen dataclasses hashed through `Enum.__hash__`, some 10 us an op."""
-    plan = _KINDS.get(type(op), True)
+    plan: Any = _KINDS.get(type(op), True)  # no `cast`: a Python call each
     if plan is True:
         plan = _KINDS[type(op)] = _kinds_plan(op)
     if plan is None or type(plan) is tuple:
-        return cast(Kinds | None, plan)
+        return plan  # pyright: ignore[reportUnknownVariableType]
     if plan is False:
         effects = cached_get_effects(op)
         return None if effects is None else _kinds_of(effects)
-    return cast(Callable[[Operation], Kinds], plan)(op)
+    return plan(op)
 
 
 def has_effect_kind(op: Operation, kind: MemoryEffectKind) -> bool:

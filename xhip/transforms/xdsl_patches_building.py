@@ -63,6 +63,7 @@ from xhip.transforms.xdsl_patches_driver import (
     plain_ir_isinstance,
     replace_all_uses_with,
     ssa_value_erase,
+    unlink_ops_directly,
 )
 
 _IS_SEQUENCE: dict[type[object], bool] = {list: True, tuple: True}
@@ -132,8 +133,9 @@ def _from_list(data_type: Any, data: Sequence[Any]) -> DenseArrayBase[Any]:
     """`DenseArrayBase.from_list`, integer arrays built once per value."""
     if not isinstance(data_type, IntegerType) or not all(type(v) is int for v in data):
         return XDSL_FROM_LIST(data_type, data)
-    key = (cast(Attribute, data_type), tuple(cast(Sequence[int], data)))
-    attr = _SEGMENT_ATTRS.get(key)
+    # no `cast` here: a Python call each
+    key: tuple[Attribute, tuple[int, ...]] = (data_type, tuple(data))  # pyright: ignore[reportUnknownVariableType]
+    attr = _SEGMENT_ATTRS.get(key)  # pyright: ignore[reportUnknownArgumentType]
     if attr is None:
         attr = _SEGMENT_ATTRS[key] = XDSL_FROM_LIST(data_type, data)
     return attr
@@ -183,8 +185,8 @@ def _operand_values(operands: Sequence[Any]) -> list[Any] | None:
     for operand in operands:
         if _is_value(operand):
             built.append(operand)
-        elif isinstance(operand, list | tuple):
-            group = cast(Sequence[Any], operand)
+        elif isinstance(operand, (list, tuple)):
+            group: list[Any] | tuple[Any, ...] = operand  # pyright: ignore[reportUnknownVariableType]
             if all(_is_value(v) for v in group):
                 built.append(list(group))
             else:
@@ -281,7 +283,8 @@ def _operation_init(
 ) -> None:
     """`Operation.__init__` (every op built, `create` too) setting the fields
     directly: xDSL's goes through the `operands` and `successors` setters,
-    which first undo the uses of operands a new op does not have."""
+    which first undo the uses of operands a new op does not have. Each
+    operand's use is linked in as `add_use` would, without a call."""
     if "_operands" in self.__dict__:  # built before: xDSL's undoes the old uses
         return XDSL_OPERATION_INIT(
             self,
@@ -295,8 +298,16 @@ def _operation_init(
         )
     values = SSAValues(operands)
     uses = tuple([Use(self, i) for i in range(len(values))])
-    for value, use in zip(values, uses):
-        value.add_use(use)
+    for value, use in zip(values, uses):  # `value.add_use(use)`, inline
+        try:
+            first = value.first_use
+        except AttributeError:  # not a value (`None`): xDSL's error
+            value.add_use(use)
+            continue
+        if first is not None:
+            use._next_use = first  # pyright: ignore[reportPrivateUsage]
+            first._prev_use = use  # pyright: ignore[reportPrivateUsage]
+        value.first_use = use
     self._operands = values  # pyright: ignore[reportPrivateUsage]
     self._operand_uses = uses  # pyright: ignore[reportPrivateUsage]
     self.results = SSAValues([OpResult(t, self, i) for i, t in enumerate(result_types)])
@@ -319,16 +330,22 @@ XDSL_OPERATION_INIT: Any = Operation.__init__
 
 
 _DEFAULTS: dict[
-    int,
-    tuple[OpDef, tuple[tuple[str, Attribute], ...], tuple[tuple[str, Attribute], ...]],
+    type[IRDLOperation],
+    tuple[
+        tuple[tuple[str, Attribute], ...], tuple[tuple[str, Attribute], ...], str | None
+    ],
 ] = {}
-"""Per op definition (by id, kept alive with it): the properties and the
-attributes with a default value, in the definition's order."""
+"""Per op class: the properties and the attributes with a default value, in
+its definition's order, and, where the rest of `__post_init__` is
+`Operation`'s, the name its checks passed. (`ImplicitBuilder` replaces
+`Operation.__post_init__` while it is open: then it is always called.)"""
 
 
 def _defaults(
-    op_def: OpDef,
-) -> tuple[OpDef, tuple[tuple[str, Attribute], ...], tuple[tuple[str, Attribute], ...]]:
+    cls: type[IRDLOperation],
+) -> tuple[
+    tuple[tuple[str, Attribute], ...], tuple[tuple[str, Attribute], ...], str | None
+]:
     def with_default(defs: Mapping[str, Any]) -> tuple[tuple[str, Attribute], ...]:
         return tuple(
             (name, d.default_value)
@@ -336,29 +353,42 @@ def _defaults(
             if not isinstance(d, OptionalDef) and d.default_value is not None
         )
 
-    entry = (op_def, with_default(op_def.properties), with_default(op_def.attributes))
-    _DEFAULTS[id(op_def)] = entry
+    op_def = cls.get_irdl_definition()
+    mro = cls.__mro__
+    rest = next(
+        c for c in mro[mro.index(IRDLOperation) + 1 :] if "__post_init__" in vars(c)
+    )
+    name: object = getattr(cls, "name", None)
+    checked = name if rest is Operation and type(name) is str and name != "" else None
+    entry = (with_default(op_def.properties), with_default(op_def.attributes), checked)
+    _DEFAULTS[cls] = entry
     return entry
 
 
 def _irdl_post_init(self: IRDLOperation) -> None:
     """`IRDLOperation.__post_init__` (every op built), the definition's
-    properties and attributes with a default found once per definition
-    instead of scanning them all for every op."""
-    op_def = self.get_irdl_definition()
-    entry = _DEFAULTS.get(id(op_def))
-    if entry is None or entry[0] is not op_def:
-        entry = _defaults(op_def)
-    _, properties, attributes = entry
+    properties and attributes with a default found once per class instead of
+    scanning them all for every op, and `Operation.__post_init__`'s checks
+    of the op's name made once per name."""
+    entry = _DEFAULTS.get(type(self))
+    if entry is None:
+        entry = _defaults(type(self))
+    properties, attributes, checked = entry
     for name, default in properties:
         if name not in self.properties:
             self.properties[name] = default
     for name, default in attributes:
         if name not in self.attributes:
             self.attributes[name] = default
-    super(IRDLOperation, self).__post_init__()
+    if (
+        checked is None
+        or self.name is not checked
+        or Operation.__post_init__ is not XDSL_OPERATION_POST_INIT  # `ImplicitBuilder`
+    ):
+        super(IRDLOperation, self).__post_init__()
 
 
+XDSL_OPERATION_POST_INIT: Any = Operation.__post_init__
 XDSL_IRDL_POST_INIT: Any = IRDLOperation.__post_init__
 """xDSL's own: the tests' reference."""
 
@@ -408,7 +438,8 @@ def cache_op_building() -> None:
     """Make every op's builder answer `isinstance(_, Sequence)` per type,
     share each segment-sizes attribute, take a short path for the usual op,
     and set an op's fields directly; `isa` (types' builders ask it) keeps the
-    constraint of each generic hint; erasing a value without uses is cheap.
+    constraint of each generic hint; erasing a value without uses is cheap,
+    and so are erasing, detaching and inserting an op.
     Calling it again changes nothing."""
     irdl_package.irdl_to_attr_constraint = hint_constraint
     from_list: Any = staticmethod(_from_list)
@@ -427,3 +458,4 @@ def cache_op_building() -> None:
     attach_op: Any = _attach_op
     Block._attach_op = attach_op  # pyright: ignore[reportPrivateUsage]
     plain_ir_isinstance()
+    unlink_ops_directly()

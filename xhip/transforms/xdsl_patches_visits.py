@@ -47,6 +47,7 @@ from xhip.transforms.typed_patterns import TypedPatternApplier, op_type_pattern_
 from xhip.transforms.xdsl_patches_driver import (
     applier_match_and_rewrite,
     folds,
+    insert_point_in,
     next_op,
     op_worklist,
 )
@@ -126,15 +127,6 @@ def visit_plan(pattern: RewritePattern) -> Callable[[Operation], Plan] | None:
     return None
 
 
-def _insert_point_before(op: Operation, block: Block) -> InsertPoint:
-    """`InsertPoint.before(op)` where `block` is known to be op's: the frozen
-    dataclass's fields set directly, without its check that they agree."""
-    point = object.__new__(InsertPoint)
-    object.__setattr__(point, "block", block)
-    object.__setattr__(point, "insert_before", op)
-    return point
-
-
 class WalkRewriter(PatternRewriter):
     """The pattern walker's rewriter, its insertion point (before the op being
     rewritten) built when a pattern first asks for it: most ops meet no
@@ -151,9 +143,7 @@ class WalkRewriter(PatternRewriter):
         point = self._point
         if point is None:
             assert self._point_op is not None and self._point_block is not None
-            point = self._point = _insert_point_before(
-                self._point_op, self._point_block
-            )
+            point = self._point = insert_point_in(self._point_op, self._point_block)
         return point
 
     @insertion_point.setter

@@ -223,6 +223,8 @@ def restore_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
     for name, method in xdsl_patches_visits.XDSL_WALKER_HANDLERS.items():
         monkeypatch.setattr(PatternRewriteWalker, name, method)
     monkeypatch.setattr(SSAValue, "erase", xdsl_patches_driver.XDSL_SSA_VALUE_ERASE)
+    for (cls, name), method in xdsl_patches_driver.XDSL_UNLINK_METHODS.items():
+        monkeypatch.setattr(cls, name, method)
 
 
 @pytest.fixture
