@@ -78,8 +78,11 @@ class BufferLiveness:
             if is_memref(arg):
                 self._add_root(arg, -1)
         for i, op in enumerate(block.ops):
-            for inner in op.walk():
-                self._classify_results(inner, i)
+            if op.regions:
+                for inner in op.walk():
+                    self._classify_results(inner, i)
+            elif op.results:  # most ops of a late block: no walk, no results
+                self._classify_results(op, i)
         for info in self.buffers.values():
             info.uses = sorted(set(info.uses))
 
@@ -122,7 +125,8 @@ class BufferLiveness:
         """Record the uses of `value`; aliases defined later add theirs."""
         for use in value.uses:
             user = use.operation
-            top = self.top_level(user)
+            # Most users sit in the block itself: no walk up.
+            top = user if user.parent is self.block else self.top_level(user)
             if top is None or user.has_trait(IsTerminator):
                 info.escapes = True
             elif isinstance(user, memref.DeallocOp):
@@ -132,11 +136,14 @@ class BufferLiveness:
                     info.escapes = True
             else:
                 info.uses.append(self.index[top])
+            if isinstance(user, ReallocOp):
+                continue
             for result in user.results:
-                if is_memref(result) and not isinstance(user, ReallocOp):
-                    self._root.setdefault(result, info.value)
-                    if self._root[result] is info.value:
-                        self._record_uses(result, info)
+                if (
+                    is_memref(result)
+                    and self._root.setdefault(result, info.value) is info.value
+                ):
+                    self._record_uses(result, info)
 
     def top_level(self, op: Operation) -> Operation | None:
         """The ancestor of `op` that sits in this block, if any."""

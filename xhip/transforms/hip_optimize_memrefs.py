@@ -62,11 +62,26 @@ class BufferReuse:
 
     def __init__(self, block: Block):
         self.liveness = BufferLiveness(block)
-        self.free: defaultdict[_ShapeKey, list[BufferInfo]] = defaultdict(list)
+        self.free: defaultdict[int, list[BufferInfo]] = defaultdict(list)
+        """Dead buffers by the number `shape_id` gives their shape key."""
+        self._shape_ids: dict[_ShapeKey, int] = {}
+        self._alloc_shape: dict[int, tuple[memref.AllocOp, int]] = {}
+        """By `id` (an op's `__hash__` is a Python call), the op kept alive."""
         self.dying: defaultdict[int, list[BufferInfo]] = defaultdict(list)
         for info in self.liveness.allocs():
             if _reusable(info):
                 self.dying[info.live_range[1]].append(info)
+
+    def shape_id(self, alloc: memref.AllocOp) -> int:
+        """A number per distinct `_shape_key`, kept per alloc: the key hashes
+        the memref type attribute by attribute, and every alloc is asked
+        for it as it is written and again as it dies."""
+        entry = self._alloc_shape.get(id(alloc))
+        if entry is not None and entry[0] is alloc:
+            return entry[1]
+        found = self._shape_ids.setdefault(_shape_key(alloc), len(self._shape_ids))
+        self._alloc_shape[id(alloc)] = (alloc, found)
+        return found
 
     def release(self, position: int) -> None:
         """Free the buffers whose last use is at `position`."""
@@ -77,7 +92,7 @@ class BufferReuse:
         ]
         # Of buffers that died together, the first allocated is taken first.
         for info in sorted(dead, key=lambda i: i.def_index, reverse=True):
-            self.free[_shape_key(_alloc(info))].append(info)
+            self.free[self.shape_id(_alloc(info))].append(info)
 
     def fresh_output(
         self, value: SSAValue, position: int, inputs: set[SSAValue]
@@ -96,7 +111,7 @@ class BufferReuse:
     def take_donor(self, fresh: BufferInfo) -> BufferInfo | None:
         """Remove from the free lists the dead buffer that died last and fits."""
         alloc = _alloc(fresh)
-        candidates = self.free.get(_shape_key(alloc), [])
+        candidates = self.free.get(self.shape_id(alloc), [])
         for i in range(len(candidates) - 1, -1, -1):
             if _alignment(_alloc(candidates[i])) >= _alignment(alloc):
                 return candidates.pop(i)

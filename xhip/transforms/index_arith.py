@@ -77,7 +77,12 @@ class ConstantFolder:
 
     @staticmethod
     def _entry_block(op: Operation) -> Block:
-        function = enclosing_function(op)
+        # An op of a function's body, as the conversion's anchors are, found
+        # by the fields alone; others by `enclosing_function`'s walk up.
+        block = op.parent
+        region = None if block is None else block.parent
+        parent = None if region is None else region.parent
+        function = parent if type(parent) is func.FuncOp else enclosing_function(op)
         if function is not None:
             return function.body.block
         block = op.parent_block()

@@ -46,6 +46,9 @@ class BlockOwnership:
     indicators: dict[SSAValue, SSAValue | None] = field(default_factory=dict)
     """Ownership of each memref defined in the block; None means unknown."""
     to_free: list[SSAValue] = field(default_factory=list)
+    allocated: list[bool] = field(default_factory=list)
+    """Per `to_free` value, whether an op that `allocates` made it (asked once,
+    as the walk meets the op)."""
     false_value: SSAValue | None = None
 
     def false(self) -> SSAValue:
@@ -62,11 +65,12 @@ class BlockOwnership:
             return self.indicators[value]
         return self.false()
 
-    def own(self, value: SSAValue, after: Operation) -> None:
+    def own(self, value: SSAValue, after: Operation, allocated: bool) -> None:
         constant = bool_constant(True)
         Rewriter.insert_op(constant, InsertPoint.after(after))
         self.indicators[value] = constant.result
         self.to_free.append(value)
+        self.allocated.append(allocated)
 
 
 def _fail(op: Operation, why: str) -> PassFailedException:
@@ -103,6 +107,7 @@ class OwnershipBasedBufferDeallocation:
                 )
             state.indicators[arg] = state.false()
             state.to_free.append(arg)
+            state.allocated.append(False)
         for op in list(block.ops):
             if op is block.last_op and op.has_trait(IsTerminator):
                 self.deallocate_at_terminator(op, state)
@@ -118,10 +123,11 @@ class OwnershipBasedBufferDeallocation:
         memref_results = [r for r in op.results if is_memref(r)]
         if not memref_results:
             return
-        if allocates(op) or isinstance(op, func.CallOp):
+        allocated = allocates(op)
+        if allocated or isinstance(op, func.CallOp):
             # Callees hand over what they return (the function-boundary ABI).
             for result in memref_results:
-                state.own(result, op)
+                state.own(result, op, allocated)
             return
         if isinstance(op, memref.AllocaOp):
             for result in memref_results:
@@ -160,10 +166,10 @@ class OwnershipBasedBufferDeallocation:
         if not state.to_free and not retained:
             return
         memrefs: list[SSAValue] = []
-        for value in state.to_free:
+        for value, allocated in zip(state.to_free, state.allocated, strict=True):
             if not isinstance(value.type, MemRefType):
                 raise _fail(op, "ends a block that owns an unranked memref")
-            if isinstance(value.owner, Operation) and allocates(value.owner):
+            if allocated:
                 # What canonicalize would make of MLIR's extract_strided_metadata.
                 memrefs.append(value)
                 continue
@@ -191,7 +197,7 @@ class OwnershipBasedBufferDeallocation:
         assert indicator is None or constant_bool(indicator) is False
         clone = xbufferization.CloneOp(value)
         Rewriter.insert_op(clone, InsertPoint.before(op))
-        state.own(clone.output, clone)
+        state.own(clone.output, clone, allocated=True)
         return clone.output
 
 

@@ -23,8 +23,8 @@ from xdsl.ir import Attribute
 from xdsl.ir.affine import AffineMap
 from xdsl.printer import Printer
 
+from xhip.dialects import type_text
 from xhip.dialects.hip import ContextType
-from xhip.dialects.hip import base as hip_base
 from xhip.testing import parse_module
 
 
@@ -45,8 +45,8 @@ def printed(attr: Attribute) -> str:
     ],
 )
 def test_kept_text_is_the_printers(type_: Attribute) -> None:
-    assert hip_base._type_text(type_) == printed(type_)
-    assert hip_base._type_text(type_) == printed(type_)  # kept
+    assert type_text._type_text(type_) == printed(type_)
+    assert type_text._type_text(type_) == printed(type_)  # kept
 
 
 @pytest.mark.parametrize(
@@ -59,7 +59,7 @@ def test_kept_text_is_the_printers(type_: Attribute) -> None:
     ],
 )
 def test_other_types_print_as_before(type_: Attribute) -> None:
-    assert hip_base._type_text(type_) is None
+    assert type_text._type_text(type_) is None
 
 
 SOURCE = """\
@@ -78,7 +78,7 @@ def test_ops_print_as_through_print_attribute(
     module = parse_module(SOURCE)
     fast = io.StringIO()
     Printer(stream=fast).print_op(module)
-    monkeypatch.setattr(hip_base, "_type_text", lambda type_: None)
+    monkeypatch.setattr(type_text, "_type_text", lambda type_: None)
     plain = io.StringIO()
     Printer(stream=plain).print_op(module)
     assert fast.getvalue() == plain.getvalue()

@@ -14,10 +14,9 @@ buffers they write (`outs`). They work in two modes, like `linalg`:
 
 from __future__ import annotations
 
-import io
 import math
 from abc import ABC
-from collections.abc import Callable, Collection, Mapping, Sequence, Set
+from collections.abc import Collection, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
 
@@ -32,9 +31,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     MemRefType,
-    NoneAttr,
     Signedness,
-    StridedLayoutAttr,
     StringAttr,
     TensorType,
     UnitAttr,
@@ -79,6 +76,7 @@ from xdsl.utils.exceptions import VerifyException
 from xhip import files
 from xhip.dialects import formula
 from xhip.dialects.constraints import AnyShapedTypeConstr
+from xhip.dialects.dps_effects import DestinationStyleEffects
 from xhip.dialects.formula import Expr
 from xhip.dialects.roles import (
     Role,
@@ -91,6 +89,7 @@ from xhip.dialects.roles import (
     role_counts,
     spec_counts,
 )
+from xhip.dialects.type_text import print_types
 
 ShapedType = TensorType[Attribute] | MemRefType[Attribute]
 
@@ -114,8 +113,10 @@ global's bytes are, in place of an initial value."""
 
 
 def shape_of(value: SSAValue) -> tuple[int, ...]:
-    assert AnyShapedTypeConstr.verifies(value.type)
-    return value.type.get_shape()
+    type_ = value.type  # the classes by `is` first: the constraint is a Python call
+    if type(type_) is not TensorType and type(type_) is not MemRefType:
+        assert AnyShapedTypeConstr.verifies(type_)
+    return type_.get_shape()
 
 
 def static_mismatch(a: int, b: int) -> bool:
@@ -215,109 +216,16 @@ def _index_group(
     return [list(index)] if cls.NUM_INDEX_OPERANDS is None else list(index)
 
 
-_tuple_item = cast(Callable[[tuple[Any, ...], int], Any], tuple.__getitem__)  # pyright: ignore[reportUnknownMemberType]
-"""`tuple`'s own indexing: `SSAValues` overrides it in Python."""
-
-_KINDS: dict[tuple[bool, bool], tuple[MemoryEffectKind, ...]] = {
-    (False, False): (),
-    (True, False): (MemoryEffectKind.READ,),
-    (False, True): (MemoryEffectKind.WRITE,),
-    (True, True): (MemoryEffectKind.READ, MemoryEffectKind.WRITE),
-}
-"""A memref-mode compute op's effect kinds, by whether it has `ins` and `outs`."""
+_SEGMENTS_NAME = "operandSegmentSizes"
+_SEGMENTS: dict[tuple[type[HipDPSOp], int, int, int, tuple[str, ...]], Attribute] = {}
+"""The `operandSegmentSizes` IRDL's builder gave the first compute op of each
+(class, numbers of index, `ins` and `outs` operands, properties given): the
+later ones are built without the builder, which costs four times as much
+(`HipDPSOp.__init__`). Kept only where the builder's op was the plain one."""
 
 
-class DestinationStyleEffects(MemoryEffect):
-    """A compute op's effects depend on its mode, as for `linalg` ops.
-
-    Tensor mode has none (values in, values out), so an unused op can be erased
-    and equal ones merged; memref mode reads its `ins` and writes its `outs`, so
-    it stays and is never merged with another.
-    """
-
-    _last_sizes: ClassVar[dict[bytes, int]] = {}
-
-    @classmethod
-    def get_effects(cls, op: Operation) -> Set[EffectInstance]:
-        assert isinstance(op, HipDPSOp)
-        # Every dead-code check asks: each group read once, the type by `is`
-        # (no subclasses; `isinstance` of an xDSL ABC runs Python code).
-        outputs = op.outputs
-        if outputs and type(outputs[0].type) is TensorType:
-            return frozenset()
-        return frozenset(
-            [EffectInstance(MemoryEffectKind.READ, v) for v in op.inputs]
-            + [EffectInstance(MemoryEffectKind.WRITE, v) for v in outputs]
-        )
-
-    @classmethod
-    def result_only_effects(cls, op: Operation) -> bool:
-        """xDSL's `result_only_effects`, fast (xdsl_patches): no memref `outs`.
-        No `cast` and no operand view: every dead-code check asks it."""
-        sizes: DenseArrayBase[IntegerType] = op.properties["operandSegmentSizes"]  # pyright: ignore[reportAssignmentType]
-        count = cls._last_sizes.get(data := sizes.data.data)
-        if count is None:
-            count = cls._last_sizes[data] = sizes.get_values()[-1]
-        if not count:
-            return True
-        last: SSAValue = _tuple_item(op._operands, -count)  # pyright: ignore[reportPrivateUsage]
-        return type(last.type) is TensorType
-
-    @classmethod
-    def effect_kinds(cls, op: Operation) -> tuple[MemoryEffectKind, ...]:
-        """The kinds of `get_effects(op)` without building it (xdsl_patches'
-        `effect_kinds`: `cse` and the deallocation passes ask only these)."""
-        assert isinstance(op, HipDPSOp)
-        outputs = op.outputs
-        if outputs and type(outputs[0].type) is TensorType:
-            return ()
-        return _KINDS[bool(op.inputs), bool(outputs)]
-
-
-_TYPE_TEXT: dict[Attribute, str] = {}
-"""The printed text of each tensor or memref type a compute op has printed.
-
-The final IR prints some 3 types per compute op, each some 15 printer calls
-(`memref<?x?x64xf32, strided<[?, ?, ?], offset: ?>>`), and a model has few
-distinct ones: one dict lookup each instead."""
-
-_TYPE_TEXT_LIMIT = 4096
-"""At most this many kept: a long-lived process printing many models."""
-
-
-def _type_text(type_: Attribute) -> str | None:
-    """`type_` as `Printer.print_attribute` prints it, for a tensor type
-    without an encoding or a memref type with no layout but a strided one and
-    no memory space (equal types of those print alike); None for any other."""
-    text = _TYPE_TEXT.get(type_)
-    if text is not None:
-        return text
-    if type(type_) is MemRefType:
-        if not isinstance(type_.layout, NoneAttr | StridedLayoutAttr) or not (
-            isinstance(type_.memory_space, NoneAttr)
-        ):
-            return None
-    elif type(type_) is not TensorType or not isinstance(type_.encoding, NoneAttr):
-        return None
-    stream = io.StringIO()
-    Printer(stream=stream).print_attribute(type_)
-    text = stream.getvalue()
-    if "\n" in text:
-        return None
-    if len(_TYPE_TEXT) >= _TYPE_TEXT_LIMIT:
-        _TYPE_TEXT.clear()
-    _TYPE_TEXT[type_] = text
-    return text
-
-
-def _print_types(printer: Printer, types: Sequence[Attribute]) -> None:
-    """`printer.print_list(types, printer.print_attribute)`, the same text,
-    with each plain tensor or memref type's text kept (`_type_text`)."""
-    texts = [_type_text(t) for t in types]
-    if None in texts:
-        printer.print_list(types, printer.print_attribute)
-    else:
-        printer.print_string(", ".join(cast(list[str], texts)))
+_Shaped = TensorType[Attribute] | MemRefType[Attribute]
+"""What the IRDL constraints make every `ins` and `outs` operand."""
 
 
 class HipDPSOp(IRDLOperation, ABC):
@@ -442,17 +350,41 @@ class HipDPSOp(IRDLOperation, ABC):
         properties: dict[str, Attribute | None] | None = None,
         attributes: dict[str, Attribute] | None = None,
     ):
-        result_types = [
-            SSAValue.get(o).type
-            for o in outputs
-            if isinstance(SSAValue.get(o).type, TensorType)
+        get = SSAValue.get
+        ins, outs = [get(v) for v in inputs], [get(v) for v in outputs]
+        index = [get(v) for v in index_operands]
+        types: list[Attribute] = [o.type for o in outs]
+        result_types: list[Attribute] = [
+            t
+            for t in types
+            if isinstance(t, TensorType)  # pyright: ignore[reportUnknownMemberType]
         ]
+        given = {k: v for k, v in (properties or {}).items() if v is not None}
+        key = (type(self), len(index), len(ins), len(outs), tuple(given))
+        segments = _SEGMENTS.get(key)
+        if segments is not None and not attributes:
+            # What IRDL's builder makes of these, without its grouping:
+            # `_SEGMENTS` says the first op of this key came out the same.
+            given[_SEGMENTS_NAME] = segments
+            Operation.__init__(
+                self,
+                operands=[get(ctx), *index, *ins, *outs],
+                result_types=result_types,
+                properties=given,
+            )
+            return
         super().__init__(
-            operands=[ctx, *_index_group(type(self), index_operands), inputs, outputs],
+            operands=[ctx, *_index_group(type(self), index), ins, outs],
             result_types=[result_types],
             properties=properties or {},
             attributes=attributes or {},
         )
+        if (
+            not attributes
+            and list(self.properties) == [*given, _SEGMENTS_NAME]
+            and list(self.operands) == [get(ctx), *index, *ins, *outs]
+        ):
+            _SEGMENTS[key] = self.properties[_SEGMENTS_NAME]
 
     @property
     def index_operands(self) -> Sequence[SSAValue]:
@@ -512,21 +444,30 @@ class HipDPSOp(IRDLOperation, ABC):
             raise VerifyException(
                 f"'{self.name}' in memref mode has no results, got {len(res)}"
             )
-        self.verify_element_types()
+        if type(self).verify_element_types is HipDPSOp.verify_element_types:
+            self._verify_same_element_types(inputs, outputs)
+        else:
+            self.verify_element_types()
         self.verify_shapes()
 
     def verify_element_types(self) -> None:
         """By default, with `SAME_ELEMENT_TYPE`: every `ins` has the element
         type of `outs`."""
-        out_elt = self.outputs[0].type
-        assert AnyShapedTypeConstr.verifies(out_elt)
-        for i, value in enumerate(self.inputs if self.SAME_ELEMENT_TYPE else ()):
-            assert AnyShapedTypeConstr.verifies(value.type)
-            if value.type.get_element_type() != out_elt.get_element_type():
+        self._verify_same_element_types(self.inputs, self.outputs)
+
+    def _verify_same_element_types(
+        self, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> None:
+        """`verify_element_types` of the groups `verify_` read (IRDL made them shaped)."""
+        out_type: _Shaped = outputs[0].type  # pyright: ignore[reportAssignmentType]
+        out_elt = out_type.get_element_type()
+        for i, value in enumerate(inputs if self.SAME_ELEMENT_TYPE else ()):
+            value_type: _Shaped = value.type  # pyright: ignore[reportAssignmentType]
+            elt = value_type.get_element_type()
+            if elt != out_elt:
                 raise VerifyException(
                     f"'{self.name}' ins operand {i} has element type "
-                    f"{value.type.get_element_type()} but outs operand 0 has "
-                    f"{out_elt.get_element_type()}"
+                    f"{elt} but outs operand 0 has {out_elt}"
                 )
 
     def verify_shapes(self) -> None:
@@ -614,7 +555,7 @@ class HipDPSOp(IRDLOperation, ABC):
             if values:
                 printer.print_list(values, printer.print_ssa_value)
                 printer.print_string(" : ")
-                _print_types(printer, [v.type for v in values])
+                print_types(printer, [v.type for v in values])
             printer.print_string(")")
         printer.print_op_attributes(
             {**self.properties, **self.attributes},
@@ -624,7 +565,7 @@ class HipDPSOp(IRDLOperation, ABC):
             printer.print_string(" -> ")
             several = len(self.res) > 1  # parenthesized, as the parser reads them
             printer.print_string("(" if several else "")
-            _print_types(printer, [r.type for r in self.res])
+            print_types(printer, [r.type for r in self.res])
             printer.print_string(")" if several else "")
 
 
@@ -764,8 +705,8 @@ class ElementwiseOp(HipComputeOp, ABC):
     def verify_element_types(self) -> None:
         types: list[Attribute] = []
         for value in [*self.inputs, self.outputs[0]]:
-            assert AnyShapedTypeConstr.verifies(value.type)
-            types.append(value.type.get_element_type())
+            value_type: _Shaped = value.type  # pyright: ignore[reportAssignmentType]
+            types.append(value_type.get_element_type())  # shaped: IRDL said so
         # Once per class and element types: a model has few such pairs.
         key = (type(self), *types)
         if key in _ELEMENT_TYPE_ERRORS:

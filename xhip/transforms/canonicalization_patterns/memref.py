@@ -12,7 +12,6 @@ from xdsl.pattern_rewriter import (
 )
 
 from xhip.dialects import hip
-from xhip.dialects.constraints import AnyMemRefTypeConstr
 
 
 def constant_index(value: SSAValue) -> int | None:
@@ -34,8 +33,8 @@ def dynamic_size_operand(op: Operation, dim: int) -> SSAValue | None:
         sizes, result = op.output_shape, op.result
     else:
         return None
-    assert AnyMemRefTypeConstr.verifies(result.type)
-    shape = result.type.get_shape()
+    assert isinstance(result.type, MemRefType)  # the constraint's own test
+    shape = result.type.get_shape()  # pyright: ignore[reportUnknownMemberType]
     if not 0 <= dim < len(shape) or shape[dim] != DYNAMIC_INDEX:
         return None
     return sizes[shape[:dim].count(DYNAMIC_INDEX)]
@@ -71,9 +70,9 @@ class FoldDimOfStaticDim(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: memref.DimOp, rewriter: PatternRewriter) -> None:
         index = constant_index(op.index)
-        if index is None or not AnyMemRefTypeConstr.verifies(op.source.type):
+        if index is None or not isinstance(op.source.type, MemRefType):
             return
-        shape = op.source.type.get_shape()
+        shape = op.source.type.get_shape()  # pyright: ignore[reportUnknownMemberType]
         if 0 <= index < len(shape) and shape[index] != DYNAMIC_INDEX:
             rewriter.replace(
                 op, arith.ConstantOp.from_int_and_width(shape[index], op.result.type)
