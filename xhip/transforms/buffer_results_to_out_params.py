@@ -172,11 +172,14 @@ OutParams = dict[str, list[tuple[int, MemRefType[Attribute]]]]
 """The results moved to arguments, per function name: (result index, type)."""
 
 
-def _returned_values(op: func.FuncOp) -> tuple[list[SSAValue], bool]:
-    """What the function's one return returns (empty if not one return), and
+def _returned_values(
+    op: func.FuncOp,
+) -> tuple[list[SSAValue], bool, list[func.ReturnOp]]:
+    """What the function's one return returns (empty if not one return),
     whether the function reads a value back: without a `hip.readback`, no
     result is `sized_by_readback`, which walks all that a result depends on
-    (at 100 attention layers, the whole function)."""
+    (at 100 attention layers, the whole function); and its returns, in walk
+    order, found by the same walk."""
     returns: list[func.ReturnOp] = []
     reads_back = False
     for o in op.walk():
@@ -184,7 +187,8 @@ def _returned_values(op: func.FuncOp) -> tuple[list[SSAValue], bool]:
             returns.append(o)
         elif o.name == "hip.readback":
             reads_back = True
-    return (list(returns[0].arguments) if len(returns) == 1 else []), reads_back
+    returned = list(returns[0].arguments) if len(returns) == 1 else []
+    return returned, reads_back, returns
 
 
 class ResultsToOutParams(RewritePattern):
@@ -196,7 +200,7 @@ class ResultsToOutParams(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: func.FuncOp, rewriter: PatternRewriter) -> None:
         outputs = op.function_type.outputs.data
-        returned, reads_back = _returned_values(op)
+        returned, reads_back, returns = _returned_values(op)
         moved = [
             (i, t)
             for i, t in enumerate(outputs)
@@ -225,7 +229,7 @@ class ResultsToOutParams(RewritePattern):
         ]
         kept = [i for i in range(len(outputs)) if i not in dict(moved)]
         if not op.is_declaration:
-            self._rewrite_body(op, moved, rewriter)
+            self._rewrite_body(op, moved, returns, rewriter)
         op.function_type = FunctionType.from_lists(
             [*inputs, *(t for _, t in moved)], [outputs[i] for i in kept]
         )
@@ -240,8 +244,11 @@ class ResultsToOutParams(RewritePattern):
     def _rewrite_body(
         op: func.FuncOp,
         moved: list[tuple[int, MemRefType[Attribute]]],
+        returns: list[func.ReturnOp],
         rewriter: PatternRewriter,
     ) -> None:
+        """`returns`: the function's, as `_returned_values` found them (the
+        body has not changed since)."""
         block = op.body.block
         outs: list[SSAValue] = []
         for _, memref_type in moved:
@@ -249,7 +256,6 @@ class ResultsToOutParams(RewritePattern):
             arg.name_hint = f"arg{len(block.args) - 1}"
             outs.append(arg)
         moved_indices = {i for i, _ in moved}
-        returns = [o for o in op.walk() if isinstance(o, func.ReturnOp)]
         for ret in returns:
             rewriter.insertion_point = InsertPoint.before(ret)
             for (index, _), out in zip(moved, outs):

@@ -456,11 +456,8 @@ def memref_mode_op(
     after the other properties."""
     segments = op.properties.get("operandSegmentSizes")
     properties = {k: v for k, v in op.properties.items() if k != "operandSegmentSizes"}
-    if (
-        segments is None
-        or len(inputs) != len(op.inputs)
-        or len(outputs) != len(op.outputs)
-    ):
+    ins, outs = len(op.inputs), len(op.outputs)
+    if segments is None or len(inputs) != ins or len(outputs) != outs:
         return type(op)(
             op.ctx,
             inputs,
@@ -470,8 +467,11 @@ def memref_mode_op(
             attributes=dict(op.attributes),
         )
     properties["operandSegmentSizes"] = segments
+    # The context and the index operands: the operands before the two groups,
+    # without reading the groups again through their accessors.
+    head = op.operands[: len(op.operands) - ins - outs]
     return type(op).create(
-        operands=[op.ctx, *op.index_operands, *inputs, *outputs],
+        operands=[*head, *inputs, *outputs],
         properties=properties,
         attributes=dict(op.attributes),
     )
@@ -667,11 +667,17 @@ def _describe(op: Operation) -> str:
     return f"{op.name}{where}"
 
 
-def _erase_dead_wrappers(module: builtin.ModuleOp) -> None:
-    for op in reversed(list(module.walk())):
-        if isinstance(op, bufferization.ToTensorOp) and not op.tensor.uses:
+def _erase_dead_wrappers(module: builtin.ModuleOp) -> list[Operation]:
+    """Erase the wrappers no one reads; the module's other ops, in walk order
+    (erasing them takes no other op away)."""
+    ops = list(module.walk())
+    erased: set[int] = set()
+    for op in reversed(ops):
+        if isinstance(op, bufferization.ToTensorOp) and op.tensor.first_use is None:
             op.detach()
             op.erase()
+            erased.add(id(op))
+    return [op for op in ops if id(op) not in erased] if erased else ops
 
 
 @dataclass(frozen=True)
@@ -698,10 +704,9 @@ class OneShotBufferizePass(ModulePass):
             apply_recursively=False,
         ).rewrite_module(op)
         buffers.finish()
-        _erase_dead_wrappers(op)
         leftovers = [
             o
-            for o in op.walk()
+            for o in _erase_dead_wrappers(op)
             if _touches_tensors(o) and not isinstance(o, bufferization.ToTensorOp)
         ]
         unknown = [o for o in leftovers if not isinstance(o, _KNOWN_OPS)] or leftovers

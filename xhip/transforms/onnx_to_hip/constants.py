@@ -21,6 +21,7 @@ from xdsl.dialects import memref as xmemref
 from xdsl.dialects.bufferization import TensorFromMemRefConstraint
 from xdsl.dialects.builtin import (
     AnyDenseElement,
+    ArrayAttr,
     BytesAttr,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
@@ -57,6 +58,9 @@ _PRIVATE = StringAttr("private")
 _ALIGNMENT_ATTR = IntegerAttr(ALIGNMENT, i64)
 _UNIT = UnitAttr()
 """The attributes every external constant's ops share."""
+_NO_NESTED = ArrayAttr[StringAttr](())
+"""A `SymbolRefAttr`'s nested references (none): built once, as the name's
+`StringAttr` is shared with the global's `sym_name`."""
 
 
 class ElidedConstantWarning(UserWarning):
@@ -316,9 +320,10 @@ class ConvertConstant(OnnxPattern[onnx.ConstantOp]):
         # attributes=...)`, `GetGlobalOp(name, memref_type)` and
         # `ToTensorOp(get_global, restrict=True)` build, the attributes they
         # would make anew for each constant shared (`test_constants_ops`).
+        sym_name = StringAttr(name)
         global_op = GlobalOp.create(
             properties={
-                "sym_name": StringAttr(name),
+                "sym_name": sym_name,
                 "sym_visibility": _PRIVATE,
                 "type": memref_type,
                 "alignment": _ALIGNMENT_ATTR,
@@ -332,7 +337,8 @@ class ConvertConstant(OnnxPattern[onnx.ConstantOp]):
         # Like MLIR's SymbolTable insertion followed by a move to the front.
         rewriter.insert(global_op, InsertPoint.at_start(module.body.block))
         get_global = xmemref.GetGlobalOp.create(
-            result_types=[memref_type], properties={"name": SymbolRefAttr(name)}
+            result_types=[memref_type],
+            properties={"name": SymbolRefAttr(sym_name, _NO_NESTED)},
         )
         to_tensor = bufferization.ToTensorOp.create(
             operands=get_global.results,

@@ -424,21 +424,31 @@ def build_init(
             raise Unsupported(f"no operand dim gives the size of result dim {i}")
         needed.append(source)
     sizes: list[SSAValue] = []
+    # The `tensor.dim`s and the `tensor.empty` go in with one `insert` where
+    # no broadcast comes between (most inits): the same ops in the same order.
+    pending: list[Operation] = []
     for source in needed:
         if isinstance(source, Broadcast):
+            if pending:
+                rewriter.insert(pending)
+                pending = []
             sizes.append(broadcast_size(rewriter, state, op, source.dims))
         else:
-            sizes.append(_dim(rewriter, state, op, source))
+            dim_op = _dim_op(rewriter, state, op, source)
+            pending.append(dim_op)
+            sizes.append(dim_op.result)
     # `create`: the op `tensor.EmptyOp(sizes, result_type)` builds, without
     # the builder's grouping of its one variadic operand.
     empty = tensor.EmptyOp.create(operands=sizes, result_types=[result_type])
-    rewriter.insert(empty)
+    pending.append(empty)
+    rewriter.insert(pending)
     return empty.tensor
 
 
-def _dim(
+def _dim_op(
     rewriter: PatternRewriter, state: ConversionState, op: Operation, source: DimSource
-) -> SSAValue:
+) -> tensor.DimOp:
+    """The `tensor.dim` of `source`, not inserted (its index constant is)."""
     value, i = source
     # `create`, not `DimOp(...)`: the op xDSL's builder would make (no
     # attributes), without its argument checks or a new `IndexType` each.
@@ -446,6 +456,13 @@ def _dim(
         operands=[value, state.folder.index(rewriter, op, i)], result_types=[INDEX]
     )
     dim_op.result.name_hint = "dim"
+    return dim_op
+
+
+def _dim(
+    rewriter: PatternRewriter, state: ConversionState, op: Operation, source: DimSource
+) -> SSAValue:
+    dim_op = _dim_op(rewriter, state, op, source)
     rewriter.insert(dim_op)
     return dim_op.result
 
