@@ -73,6 +73,8 @@ shape, not only their own shapes."""
 def data_sized_outputs(graph: GraphProto, weights: Collection[str] = ()) -> set[str]:
     """The graph outputs no node reads whose shape follows the data.
     `weights`: graph inputs that stand for initializers, not data."""
+    if SIZE_OPERANDS.keys().isdisjoint(node.op_type for node in graph.node):
+        return set()  # no node sizes a result by data: the loop finds none
     data = {v.name for v in graph.input} - {t.name for t in graph.initializer}
     data -= set(weights)
     sized: set[str] = set()

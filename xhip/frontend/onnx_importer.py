@@ -203,6 +203,15 @@ class _Importer(TensorReader):
         self.graph = model.graph
         self.classes: dict[str, type[onnx_dialect.OnnxOp]] = {}
         """The op classes read so far, by name: each is looked up once."""
+        self.ops: dict[tuple[str, str], type[onnx_dialect.OnnxOp] | None] = {}
+        """`op_of` by (domain, op type): a model repeats its few op types."""
+        self.contribs: dict[tuple[str, str], bool] = {}
+        """`is_contrib` by (domain, op type)."""
+        self.results: dict[
+            type[onnx_dialect.OnnxOp], tuple[Sequence[tuple[str, object]], bool]
+        ] = {}
+        """Each op class's result definitions, and whether the last takes any
+        number of outputs (`node`)."""
         self.defaults: dict[
             tuple[type[onnx_dialect.OnnxOp], str, str, bool],
             list[tuple[str, AttributeProto]],
@@ -251,21 +260,31 @@ class _Importer(TensorReader):
 
     def op_of(self, node: NodeProto) -> type[onnx_dialect.OnnxOp] | None:
         """The dialect op a node is, if xhip reads it (its family loaded then)."""
+        key = (node.domain, node.op_type)
+        try:
+            return self.ops[key]
+        except KeyError:
+            pass
         name = _class_name(node)
-        if name is None:
-            return None
-        op = self.classes.get(name)
-        if op is None:
-            op = self.classes[name] = _op_class(name)
+        op = None
+        if name is not None:
+            op = self.classes.get(name)
+            if op is None:
+                op = self.classes[name] = _op_class(name)
+        self.ops[key] = op
         return op
 
     def is_contrib(self, node: NodeProto) -> bool:
         """Whether the node is a contrib op, without an onnx schema."""
-        return (
-            node.domain != ML_DOMAIN
-            and (node.domain not in ONNX_DOMAINS or node.op_type not in ONNX_OPS)
-            and _contrib_name(node) is not None
-        )
+        key = (domain, op_type) = (node.domain, node.op_type)
+        contrib = self.contribs.get(key)
+        if contrib is None:
+            contrib = self.contribs[key] = (
+                domain != ML_DOMAIN
+                and (domain not in ONNX_DOMAINS or op_type not in ONNX_OPS)
+                and _contrib_name(node) is not None
+            )
+        return contrib
 
     def check_ops(self) -> None:
         """Fail with every unsupported op type and the nodes that use it."""
@@ -389,15 +408,19 @@ class _Importer(TensorReader):
         our own rules already rank is stated too: onnx's inference never sees
         those, so the ops after it would stay untyped."""
         new: list[ValueInfoProto] = []
+        contribs = [
+            (node, op)
+            for node in self.graph.node
+            if (op := self.op_of(node)) is not None and self.is_contrib(node)
+        ]
+        if not contribs:
+            return new
         stated = {
             v.name
             for v in self.graph.value_info
             if (info := value_info(v.type)) is not None and info.shape is not None
         }
-        for node in self.graph.node:
-            op = self.op_of(node)
-            if op is None or not self.is_contrib(node):
-                continue
+        for node, op in contribs:
             ins = [self.infos.get(name) if name else None for name in node.input]
             results = [name for name, _ in op.get_irdl_definition().results]
             infos = result_infos(node, ins, results)
@@ -462,7 +485,8 @@ class _Importer(TensorReader):
     ) -> dict[str, Attribute]:
         """The node's attributes, and the spec's defaults for those it leaves out."""
         given = {a.name: a for a in node.attribute}
-        declared = op.get_irdl_definition().properties
+        definition = op.get_irdl_definition()
+        declared = definition.properties
         contrib = self.is_contrib(node)
         if contrib:
             for name in sorted(given.keys() - op.DEFAULTS.keys()):
@@ -474,7 +498,7 @@ class _Importer(TensorReader):
         if defaults is None:
             defaults = self.defaults[key] = self._defaults(node, op, contrib)
         props: dict[str, Attribute] = {}
-        regions = {name for name, _ in op.get_irdl_definition().regions}
+        regions = {name for name, _ in definition.regions}
         for name, default in defaults:
             attr = given.get(name)
             if attr is None and default.name:
@@ -555,6 +579,15 @@ class _Importer(TensorReader):
     ) -> list[SSAValue | list[SSAValue]]:
         """The node's inputs, grouped the way the op's operand definitions say."""
         inputs = list(node.input)
+        if (
+            self._plain(op)
+            and len(inputs) == len(op.get_irdl_definition().operands)
+            and all(inputs)
+        ):  # one value per definition, as the loop below gives them
+            try:
+                return [self.values[name] for name in inputs]
+            except KeyError:
+                pass  # the loop below says which
         grouped: list[SSAValue | list[SSAValue]] = []
         i = 0
         for name, definition in op.get_irdl_definition().operands:
@@ -586,25 +619,34 @@ class _Importer(TensorReader):
     def node(self, node: NodeProto, block: Block) -> None:
         op = self.op_of(node)
         assert op is not None  # check_ops has failed on every other node
-        definitions = op.get_irdl_definition().results
-        variadic = any(
-            isinstance(d, VarResultDef) and not isinstance(d, OptResultDef)
-            for _, d in definitions
-        )  # Split: any number of outputs
-        most = len(node.output) if variadic else len(definitions)
-        if not 1 <= len(node.output) <= most or not any(node.output):
+        found = self.results.get(op)
+        if found is None:
+            results = op.get_irdl_definition().results
+            found = self.results[op] = (
+                results,
+                any(
+                    isinstance(d, VarResultDef) and not isinstance(d, OptResultDef)
+                    for _, d in results
+                ),
+            )  # Split: any number of outputs
+        definitions, variadic = found
+        outputs = node.output
+        most = len(outputs) if variadic else len(definitions)
+        if not 1 <= len(outputs) <= most or not any(outputs):
             raise self.fail(
-                f"{self.label(node)}: has {len(node.output)} outputs, xhip supports "
+                f"{self.label(node)}: has {len(outputs)} outputs, xhip supports "
                 f"{len(definitions)}"
             )
-        if node.op_type == "If" and node.output[0] in self.taken:
-            self.inline(node, self.taken[node.output[0]], block)
+        if self.taken and node.op_type == "If" and outputs[0] in self.taken:
+            self.inline(node, self.taken[outputs[0]], block)
             return
-        result_types, names = self.result_types(node, definitions)
+        if self._plain(op) and len(outputs) == len(definitions) and all(outputs):
+            names = list(outputs)  # one type per definition, as below
+            result_types = [self._result_type(node, name) for name in names]
+        else:
+            result_types, names = self.result_types(node, definitions)
         attributes: dict[str, Attribute] = {
-            "onnx_node_name": StringAttr(
-                node.name or node.output[0] or max(node.output)
-            )
+            "onnx_node_name": StringAttr(node.name or outputs[0] or max(outputs))
         }
         if op is onnx_dialect.ConstantOp:
             value = self.constant_node_value(node)
@@ -781,7 +823,6 @@ class _Importer(TensorReader):
         names of the outputs present, in order."""
         grouped: list[Attribute | list[Attribute]] = []
         names: list[str] = []
-        label = self.label(node)
         outputs = list(node.output)
         for i, (_, definition) in enumerate(definitions):
             name = outputs[i] if i < len(outputs) else ""
@@ -790,19 +831,34 @@ class _Importer(TensorReader):
             ):  # the last definition takes the remaining outputs
                 rest = [n for n in outputs[i:] if n]
                 if len(rest) != len(outputs) - i:
-                    raise self.fail(f"{label}: an output is missing")
-                grouped.append([self.value_type(n, label) for n in rest])
+                    raise self.fail(f"{self.label(node)}: an output is missing")
+                grouped.append([self._result_type(node, n) for n in rest])
                 names += rest
                 break
             if isinstance(definition, OptResultDef):
-                grouped.append([self.value_type(name, label)] if name else [])
+                grouped.append([self._result_type(node, name)] if name else [])
             elif name:
-                grouped.append(self.value_type(name, label))
+                grouped.append(self._result_type(node, name))
             else:
-                raise self.fail(f"{label}: output {i} is missing")
+                raise self.fail(f"{self.label(node)}: output {i} is missing")
             if name:
                 names.append(name)
         return grouped, names
+
+    def _result_type(self, node: NodeProto, name: str) -> Attribute:
+        """`value_type(name, label(node))`, the label made only for a message."""
+        structured = self.structured.get(name)
+        if structured is not None:
+            return structured
+        info = self.infos.get(name)
+        if (
+            info is not None
+            and info.shape is not None
+            and info.elem
+            and info.elem in ELEMENT_TYPES
+        ):
+            return self.shared_tensor_type(info.elem, info.shape)
+        return self.value_type(name, self.label(node))
 
     # The module.
 

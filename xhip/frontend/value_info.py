@@ -141,19 +141,21 @@ def value_info(tp: TypeProto) -> ValueInfo | None:
     if tp.WhichOneof("value") != "tensor_type":
         return None
     tt = tp.tensor_type
-    info = ValueInfo(elem=tt.elem_type)
-    if tt.HasField("shape"):
-        info.shape = []
-        for dim in tt.shape.dim:
-            # onnx's inference may give -1 in a branch no input takes (a Split
-            # of 5 into 4 in an expanded AffineGrid's 2-D branch): unknown.
-            if dim.HasField("dim_value") and dim.dim_value >= 0:
-                info.shape.append(dim.dim_value)
-                info.params.append(None)
-            else:
-                info.shape.append(DYNAMIC_INDEX)
-                info.params.append(dim.dim_param if dim.HasField("dim_param") else None)
-    return info
+    if not tt.HasField("shape"):
+        return ValueInfo(tt.elem_type)
+    shape: list[int] = []
+    params: list[str | None] = []
+    for dim in tt.shape.dim:
+        kind = dim.WhichOneof("value")  # one read of the dim's oneof
+        # onnx's inference may give -1 in a branch no input takes (a Split
+        # of 5 into 4 in an expanded AffineGrid's 2-D branch): unknown.
+        if kind == "dim_value" and (size := dim.dim_value) >= 0:
+            shape.append(size)
+            params.append(None)
+        else:
+            shape.append(DYNAMIC_INDEX)
+            params.append(dim.dim_param if kind == "dim_param" else None)
+    return ValueInfo(tt.elem_type, shape, params)
 
 
 def infer_value_infos(
@@ -341,16 +343,25 @@ def _collect(
     """What inference gave `inferred`'s values, then our rules' results."""
     infos: dict[str, ValueInfo] = {}
     g = inferred.graph
+    weights = {t.name for t in graph.initializer}
     for value in [*g.input, *g.value_info, *g.output]:
-        merged = _merge(infos.get(value.name), value_info(value.type))
+        name = value.name
+        if name in weights and value.type.WhichOneof("value") == "tensor_type":
+            infos.setdefault(name, _PLACEHOLDER)  # its initializer types it below
+            continue
+        merged = _merge(infos.get(name), value_info(value.type))
         if merged is not None:
-            infos[value.name] = merged
+            infos[name] = merged
     for tensor in graph.initializer:
         infos[tensor.name] = ValueInfo(
             tensor.data_type, list(tensor.dims), [None] * len(tensor.dims)
         )
     _fill(graph, infos, consts, filled)
     return infos
+
+
+_PLACEHOLDER = ValueInfo()
+"""Keeps a weight's place in `_collect`'s dict until its initializer types it."""
 
 
 def _fill(
@@ -617,6 +628,9 @@ def _merge(a: ValueInfo | None, b: ValueInfo | None) -> ValueInfo | None:
     if a.shape is None or b.shape is None or len(a.shape) != len(b.shape):
         base = a if a.shape is not None else b
         return ValueInfo(elem, base.shape, base.params)
+    if a.shape == b.shape and not any(a.params) and not any(b.params):
+        # the usual case: the loop below would give these
+        return ValueInfo(elem, list(a.shape), [None] * len(a.shape))
     shape: list[int] = []
     params: list[str | None] = []
     for da, db, pa, pb in zip(a.shape, b.shape, a.params, b.params, strict=True):
