@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import MemRefType, UnrankedMemRefType
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.traits import IsTerminator
 
 from xhip.dialects.memref import ReallocOp
@@ -48,7 +48,9 @@ class BufferInfo:
 
     @property
     def alloc(self) -> memref.AllocOp | None:
-        owner = self.value.owner
+        # A result's `op` read directly: the `owner` property is a call.
+        value = self.value
+        owner = value.op if type(value) is OpResult else value.owner
         return owner if isinstance(owner, memref.AllocOp) else None
 
     @property

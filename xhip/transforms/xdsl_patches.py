@@ -63,6 +63,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import (
     Block,
+    BlockArgument,
     Operation,
     OpResult,
     OpTraits,
@@ -610,7 +611,12 @@ def _region_dce(
     live = set(map(id, worklist))
     while worklist:
         for value in worklist.pop()._operands:  # pyright: ignore[reportPrivateUsage]
-            owner = value.op if type(value) is OpResult else value.owner
+            if type(value) is OpResult:
+                owner = value.op
+            elif type(value) is BlockArgument:
+                continue  # owned by a block, never in `scope`
+            else:
+                owner = value.owner
             key = id(owner)
             if key not in live and key in scope:
                 assert isinstance(owner, Operation)

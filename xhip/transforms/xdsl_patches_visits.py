@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, cast
 
-from xdsl.ir import Block, ErasedSSAValue, Operation, SSAValue
+from xdsl.ir import Block, ErasedSSAValue, Operation, OpResult, SSAValue
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -45,6 +45,7 @@ from xdsl.utils.worklist import _MISSING  # pyright: ignore[reportPrivateUsage]
 from xhip.transforms import xdsl_patches
 from xhip.transforms.typed_patterns import TypedPatternApplier, op_type_pattern_types
 from xhip.transforms.xdsl_patches_driver import (
+    PLAIN_REWRITERS,
     applier_match_and_rewrite,
     folds,
     insert_point_in,
@@ -151,6 +152,9 @@ class WalkRewriter(PatternRewriter):
         self._point = point
 
 
+PLAIN_REWRITERS.add(WalkRewriter)
+
+
 def process_worklist(
     self: PatternRewriteWalker, listener: PatternRewriterListener
 ) -> bool:
@@ -236,7 +240,14 @@ def handle_operation_removal(self: PatternRewriteWalker, op: Operation) -> None:
                 use is not None
                 and use._next_use is None  # pyright: ignore[reportPrivateUsage]
                 and not isinstance(operand, ErasedSSAValue)
-                and isinstance((owner := operand.owner), Operation)
+                and isinstance(
+                    (
+                        owner := operand.op
+                        if type(operand) is OpResult
+                        else operand.owner
+                    ),
+                    Operation,
+                )
             ):
                 worklist.push(owner)
     if op.regions:

@@ -24,6 +24,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from xhip.transforms import xdsl_patches_building
 from xhip.transforms import xdsl_patches_driver as driver
+from xhip.transforms.xdsl_patches_visits import WalkRewriter
 
 
 @pytest.fixture
@@ -412,3 +413,89 @@ def test_points_before_ops_are_xdsls(patched: None) -> None:
             before(test.TestOp())
     inner = ir.ops[4]
     assert InsertPoint.before(inner) == theirs(inner) != InsertPoint.before(ir.ops[5])
+
+
+class _OwnRewriter(PatternRewriter):
+    """A rewriter class `rewriter_replace` does not know: xDSL's `replace`."""
+
+
+def _replacements(kind: type[PatternRewriter]) -> list[Any]:
+    """`PatternRewriter.replace` every way a pattern calls it (one op, several,
+    none, with given results, `None`s, a value replaced by itself, names from
+    the old results and from the builder), then its errors: the IR, the names
+    and every listener call after each."""
+    ir = _IR()
+    told: list[Any] = []
+    rewriter = kind(ir.ops[0])
+    rewriter.operation_insertion_handler.append(
+        lambda op: told.append(("insert", ir.where(op)))
+    )
+    rewriter.operation_replacement_handler.append(
+        lambda op, new: told.append(
+            ("replace", ir.where(op), [None if v is None else v.name_hint for v in new])
+        )
+    )
+    rewriter.operation_modification_handler.append(
+        lambda op: told.append(("modify", ir.where(op)))
+    )
+    rewriter.operation_removal_handler.append(
+        lambda op: told.append(("remove", ir.where(op)))
+    )
+    found: list[Any] = []
+
+    def new(results: int = 1, name: str | None = None) -> Operation:
+        op = test.TestOp([ir.block.args[0]], [i32] * results)
+        op.results[0].name_hint = name
+        ir.ops.append(op)
+        return op
+
+    def step(*args: Any, **kwargs: Any) -> None:
+        rewriter.has_done_action = False
+        try:
+            rewriter.replace(*args, **kwargs)
+        except (ValueError, AssertionError) as e:
+            found.append(f"{type(e).__name__}: {e}")
+        found.append(rewriter.has_done_action)
+        found.append([r.name_hint for op in ir.ops for r in op.results])
+        found.append([a.name_hint for a in ir.block.args])
+        found.append(list(told))
+        found.append(ir.state())
+        told.clear()
+
+    ir.ops[2].results[0].name_hint = "e"
+    ir.ops[3].results[0].name_hint = "fa"
+    ir.ops[7].results[0].name_hint = "z"
+    step(ir.ops[2], new())
+    step(ir.ops[3], [new(), new(2, "own")])
+    step(ir.ops[7], [], [ir.block.args[0]])
+    step(ir.ops[1], [], [None], safe_erase=False)
+    step(ir.ops[0], [], [ir.ops[0].results[0]], safe_erase=False)
+    rewriter.name_hint = "builder"
+    step(ir.ops[8], [new(), new(2)])
+    rewriter.name_hint = None
+    step(ir.ops[-1], [new(name="x"), new(2)], [ir.ops[-2].results[0]])
+    step(ir.ops[6], new(), safe_erase=False)
+    step(test.TestOp(), [])  # outside any block
+    step(test.TestOp(), new())
+    blank = new()
+    blank.results[0]._name = ""  # pyright: ignore[reportPrivateUsage]
+    step(ir.ops[5], [new(), blank])  # unnamed: the blank name becomes None
+    step(ir.ops[-1], new(2))  # two results for one
+    step(ir.ops[4], [], [])
+    with ImplicitBuilder(Builder(InsertPoint.at_end(ir.target))):
+        step(ir.ops[-2], new())
+        step(ir.ops[-3], [], [ir.block.args[1]], safe_erase=False)
+    return found
+
+
+@pytest.mark.parametrize("kind", [PatternRewriter, WalkRewriter, _OwnRewriter])
+def test_replacing_ops_is_xdsls(
+    patched: None, monkeypatch: pytest.MonkeyPatch, kind: type[PatternRewriter]
+) -> None:
+    assert PatternRewriter.replace is driver.rewriter_replace
+    ours = _replacements(kind)
+    _as_xdsl(monkeypatch)
+    assert ours == _replacements(kind)
+    assert any("parent block" in str(x) for x in ours)
+    assert any("Expected 1 new results, but got 2" in str(x) for x in ours)
+    assert any("implicit builder" in str(x) for x in ours)
