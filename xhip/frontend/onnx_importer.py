@@ -658,9 +658,10 @@ class _Importer(TensorReader):
             properties = self.properties(node, op)
             regions = self.branches(node, op)
             if self._plain(op):
+                # no `typing.cast`: a real call per node on this hot path
                 built = op.create(
-                    operands=cast(list[SSAValue], operands),
-                    result_types=cast(list[Attribute], result_types),
+                    operands=operands,  # pyright: ignore[reportArgumentType]
+                    result_types=result_types,  # pyright: ignore[reportArgumentType]
                     properties=properties,
                     attributes=attributes,
                 )
