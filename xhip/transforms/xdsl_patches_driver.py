@@ -555,25 +555,9 @@ def block_detach_op(self: Block, op: Operation) -> Operation:
 
 
 def block_erase_op(self: Block, op: Operation, safe_erase: bool = True) -> None:
-    """`Block.erase_op` (8,500 ops) with `block_detach_op`'s relinking done
-    here instead of through a second call."""
-    if op.parent is not self:
-        raise ValueError("Cannot detach operation from a different block.")
-    op.parent = None
-    prev_op = op._prev_op  # pyright: ignore[reportPrivateUsage]
-    next_op = op._next_op  # pyright: ignore[reportPrivateUsage]
-    if prev_op is not None:
-        prev_op._next_op = next_op  # pyright: ignore[reportPrivateUsage]
-        op._prev_op = None  # pyright: ignore[reportPrivateUsage]
-    else:
-        assert self._first_op is op  # pyright: ignore[reportPrivateUsage]
-        self._first_op = next_op  # pyright: ignore[reportPrivateUsage]
-    if next_op is not None:
-        next_op._prev_op = prev_op  # pyright: ignore[reportPrivateUsage]
-        op._next_op = None  # pyright: ignore[reportPrivateUsage]
-    else:
-        assert self._last_op is op  # pyright: ignore[reportPrivateUsage]
-        self._last_op = prev_op  # pyright: ignore[reportPrivateUsage]
+    """`Block.erase_op` (8,500 ops) calling `block_detach_op` directly instead
+    of through `Rewriter.erase_op` and the method lookups."""
+    block_detach_op(self, op)
     op.erase(safe_erase=safe_erase)
 
 

@@ -4,41 +4,24 @@ IRDL's builder makes."""
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Iterator
 
 import pytest
 from xdsl.dialects import test
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, MemRefType, TensorType, f32
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Operation
 from xdsl.irdl import IRDLOperation
-from xdsl.printer import Printer
 
+from tests.pytest.transforms.test_op_building import (
+    _assert_same,  # pyright: ignore[reportPrivateUsage]
+    _values,  # pyright: ignore[reportPrivateUsage]
+)
 from xhip.dialects import hip
 from xhip.dialects.hip import base
 from xhip.dialects.hip.base import ContextType, HipDPSOp, i64_attr
 from xhip.transforms.onnx_to_hip.compute import ELEMENTWISE
 
 D = DYNAMIC_INDEX
-
-
-def _generic(op: Operation) -> str:
-    stream = io.StringIO()
-    Printer(stream=stream, print_generic_format=True).print_op(op)
-    return stream.getvalue()
-
-
-def _assert_same(built: Operation, expected: Operation) -> None:
-    assert type(built) is type(expected)
-    assert list(built.properties.items()) == list(expected.properties.items())
-    assert built.attributes == expected.attributes
-    assert list(built.operands) == list(expected.operands)
-    assert [r.type for r in built.results] == [r.type for r in expected.results]
-    assert _generic(built) == _generic(expected)
-
-
-def _values(*types: Attribute) -> list[SSAValue]:
-    return list(test.TestOp(result_types=list(types)).results)
 
 
 CTX, A, B, OUT, SCALAR, I0, I1, BUF = _values(
